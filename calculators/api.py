@@ -1,0 +1,49 @@
+"""The boundary between the package and its callers: the build's pre-render and the browser's worker.
+
+`run` takes inputs as an author wrote them or a reader typed them and returns plain JSON-ready data, the same in
+CPython and in Pyodide, so both sides show identical text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import InputError
+from .registry import get
+
+__all__ = ["run", "run_json"]
+
+
+def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
+    """{ok: True, outputs, summary, chart} for good inputs; {ok: False, errors} listing every bad field."""
+    calculator = get(name)
+    values, errors = calculator.check(inputs)
+    if errors:
+        return {"ok": False, "calculator": name, "errors": [error.as_dict() for error in errors]}
+    try:
+        result = calculator.run(values)
+    except InputError as error:  # a rule that spans fields, raised by compute itself
+        return {"ok": False, "calculator": name, "errors": [error.as_dict()]}
+    return {
+        "ok": True,
+        "calculator": name,
+        "inputs": values,
+        "outputs": [
+            {
+                "key": out.key,
+                "label": out.label,
+                "value": result.values[out.key],
+                "text": out.text(result.values[out.key]),
+            }
+            for out in calculator.outputs
+        ],
+        "summary": result.summary,
+        "chart": result.chart,
+    }
+
+
+def run_json(name: str, inputs_json: str) -> str:
+    """`run` over JSON text, for the browser worker: one string in, one string out, no proxies to free."""
+    return json.dumps(run(name, json.loads(inputs_json)), allow_nan=False, ensure_ascii=False)

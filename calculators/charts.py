@@ -1,0 +1,43 @@
+"""Vega-Lite chart specs as plain dicts (Altair is too heavy for the browser); the look shared by every chart."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+__all__ = ["VEGA_LITE_SCHEMA", "decade_domain", "layered", "log_axis"]
+
+# An identifier of the spec's dialect, not a download: vega-embed reads the version from it.
+VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
+
+Spec = dict[str, Any]
+
+
+def layered(description: str, layers: list[Spec], height: int = 280) -> Spec:
+    """A chart of several layers that fills its container's width; colours come from the page's theme."""
+    return {
+        "$schema": VEGA_LITE_SCHEMA,
+        "description": description,
+        "width": "container",
+        "height": height,
+        "background": None,
+        "layer": layers,
+    }
+
+
+def log_axis(field: str, title: str, domain: tuple[float, float]) -> Spec:
+    """A quantitative channel on a log scale, with a fixed domain so the picture does not jump as values move."""
+    return {
+        "field": field,
+        "type": "quantitative",
+        "title": title,
+        "scale": {"type": "log", "domain": list(domain), "nice": False},
+        "axis": {"format": "~s", "grid": True},
+    }
+
+
+def decade_domain(*values: float, margin: float = 1.0) -> tuple[float, float]:
+    """The powers of ten that enclose `values`, widened by `margin` decades on each side."""
+    low = math.floor(math.log10(min(values)) - margin)
+    high = math.ceil(math.log10(max(values)) + margin)
+    return 10.0**low, 10.0**high

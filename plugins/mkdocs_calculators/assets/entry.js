@@ -1,0 +1,41 @@
+// @ts-check
+/**
+ * Loaded on every page, so it stays tiny, and as a classic script, so that it also runs from file:// (where module
+ * scripts are blocked). On each page that Material shows (instant navigation swaps pages without reloading scripts)
+ * it finds the calculators and loads the component module only where there are some.
+ */
+(() => {
+  const base = /** @type {HTMLScriptElement} */ (document.currentScript).src;
+  const FILE_TEXT =
+    "This calculator needs the site to be served over http (for example with `make serve`); opened as a file, it " +
+    "shows the results for the inputs as written.";
+  let generation = 0;
+
+  /** Opened from a file: say why the calculator is still, and keep its results readable. @param {HTMLElement[]} elements */
+  function explainFileMode(elements) {
+    for (const element of elements) {
+      const status = element.querySelector(".calc-status");
+      if (status) status.textContent = FILE_TEXT;
+      for (const control of element.querySelectorAll("input, select, button")) {
+        /** @type {HTMLInputElement} */ (control).disabled = true;
+      }
+      const chart = /** @type {HTMLElement | null} */ (element.querySelector(".calc-chart"));
+      if (chart) chart.hidden = true;
+    }
+  }
+
+  function mountPage() {
+    generation += 1;
+    const elements = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("[data-calculator]")]);
+    if (elements.length === 0) return;
+    if (location.protocol === "file:") return explainFileMode(elements);
+    const current = generation;
+    import(new URL("calculator.js", base).href).then(({ mountCalculators }) => mountCalculators(elements, current));
+  }
+
+  // Material's document$ emits each page it shows; from file:// it completes without emitting, so mount once then.
+  const documents = /** @type {any} */ (window).document$;
+  if (documents?.subscribe && location.protocol !== "file:") documents.subscribe(mountPage);
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountPage);
+  else mountPage();
+})();

@@ -1,0 +1,93 @@
+"""Reading an author's ```calculator block: YAML that names a calculator and overrides some of its inputs.
+
+Every problem comes back with the line of the source file it is on, so the build can say `docs/page.md:12: ...`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from .fences import Fence
+
+if TYPE_CHECKING:
+    from calculators import Calculator
+    from calculators.spec import Value
+
+__all__ = ["CalculatorBlock", "Problem", "read_calculator_block"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    line: int
+    message: str
+
+
+@dataclass(frozen=True)
+class CalculatorBlock:
+    calculator: Calculator
+    inputs: dict[str, Value]  # every input, parsed; the calculator's default where the author gave none
+
+
+def _registry() -> dict[str, Calculator]:
+    # Looked up on each call, not imported once: `mkdocs serve` re-imports an edited package between builds.
+    import calculators
+
+    return calculators.CALCULATORS
+
+
+def _known() -> str:
+    return ", ".join(sorted(_registry()))
+
+
+def read_calculator_block(fence: Fence, fence_line: int) -> CalculatorBlock | list[Problem]:
+    """The block's calculator and inputs, or every problem in it; `fence_line` is the opening fence's file line."""
+    if not fence.closed:
+        return [Problem(fence_line, "calculator block is not closed: add a closing ``` line after it")]
+    mapping = _load_mapping(fence.body, fence_line)
+    if isinstance(mapping, Problem):
+        return [mapping]
+    values, key_lines = mapping
+    if "use" not in values:
+        return [Problem(fence_line, f"calculator block has no 'use' (expected 'use: NAME', NAME one of: {_known()})")]
+    name = values.pop("use")
+    if not isinstance(name, str) or name not in _registry():
+        return [Problem(key_lines["use"], f"unknown calculator {name!r} (expected one of: {_known()})")]
+    calculator = _registry()[name]
+    problems = [
+        Problem(
+            key_lines[key],
+            f"calculator '{name}': unknown input '{key}' (expected one of: {', '.join(calculator.input_keys)})",
+        )
+        for key in values
+        if key not in calculator.input_keys
+    ]
+    inputs, errors = calculator.check(values)
+    problems += [Problem(key_lines[error.field], f"calculator '{name}': {error.message}") for error in errors]
+    return sorted(problems, key=lambda problem: problem.line) or CalculatorBlock(calculator, inputs)
+
+
+def _load_mapping(body: str, fence_line: int) -> tuple[dict[str, Any], dict[str, int]] | Problem:
+    """The block's top-level mapping and the file line of each key, or the first problem."""
+    first_body_line = fence_line + 1
+    try:
+        node = yaml.compose(body, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(body)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = first_body_line + (mark.line if mark else 0)
+        return Problem(line, f"calculator block is not valid YAML: {error.problem or error.context}")
+    if node is None:
+        return Problem(fence_line, f"calculator block is empty (expected 'use: NAME', NAME one of: {_known()})")
+    if not isinstance(node, yaml.MappingNode) or not isinstance(data, dict):
+        kind = "a list" if isinstance(node, yaml.SequenceNode) else "a single value"
+        return Problem(fence_line, f"calculator block must be a mapping of 'use' and inputs, not {kind}")
+    key_lines: dict[str, int] = {}
+    for key_node, _ in node.value:
+        key = str(key_node.value)
+        if key in key_lines:
+            return Problem(first_body_line + key_node.start_mark.line, f"calculator block has the key '{key}' twice")
+        key_lines[key] = first_body_line + key_node.start_mark.line
+    return {str(key): value for key, value in data.items()}, key_lines

@@ -1,0 +1,12 @@
+"""The plugin's options, as written under `plugins: - calculators:` in mkdocs.yml."""
+
+from __future__ import annotations
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+
+
+class CalculatorsConfig(Config):
+    enabled = c.Type(bool, default=True)
+    # Where `npm ci` put the pinned browser runtime (Pyodide, Vega), relative to mkdocs.yml.
+    node_modules = c.Type(str, default="node_modules")

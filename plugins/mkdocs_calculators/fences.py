@@ -1,0 +1,60 @@
+"""Finding the plugin's fenced blocks in a page's Markdown, with the line each starts on.
+
+The plugin does this itself rather than through superfences, which swallows exceptions raised in a formatter. A fence
+inside another fenced block (a Markdown example in a guide) is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Fence", "find_fences"]
+
+_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<marks>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*?)[ \t]*$")
+
+
+@dataclass(frozen=True)
+class Fence:
+    kind: str  # the first word of the info string: 'calculator', 'quiz'
+    line: int  # 1-based line of the opening fence, in the text that was searched
+    body: str  # the lines between the fences, the fence's indentation removed
+    start: int  # index of the opening line
+    end: int  # index one past the closing line (or of the last line when the fence is not closed)
+    indent: str
+    closed: bool
+
+
+def find_fences(text: str, kinds: frozenset[str]) -> list[Fence]:
+    """Every fenced block whose info string starts with one of `kinds`, in order."""
+    lines = text.split("\n")
+    found: list[Fence] = []
+    index = 0
+    while index < len(lines):
+        opening = _OPEN.match(lines[index])
+        if not opening:
+            index += 1
+            continue
+        marks = opening["marks"]
+        closing = re.compile(rf"^[ \t]*{re.escape(marks[0])}{{{len(marks)},}}[ \t]*$")
+        end = index + 1
+        while end < len(lines) and not closing.match(lines[end]):
+            end += 1
+        closed = end < len(lines)
+        kind = opening["info"].split(" ")[0].strip()
+        if kind in kinds:
+            indent = opening["indent"]
+            body = [
+                line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines[index + 1 : end]
+            ]
+            found.append(Fence(kind, index + 1, "\n".join(body), index, min(end + 1, len(lines)), indent, closed))
+        index = end + 1
+    return found
+
+
+def replace_fences(text: str, replacements: list[tuple[Fence, str]]) -> str:
+    """`text` with each fence's lines replaced by its text, indented like the fence."""
+    lines = text.split("\n")
+    for fence, replacement in sorted(replacements, key=lambda pair: pair[0].start, reverse=True):
+        lines[fence.start : fence.end] = [fence.indent + replacement]
+    return "\n".join(lines)

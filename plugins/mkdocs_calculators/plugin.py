@@ -1,0 +1,128 @@
+"""The build hooks: check and pre-render every ```calculator block, and ship the runtime that makes it live."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import mimetypes
+import os
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.config_options import ExtraScriptValue
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from .config import CalculatorsConfig
+from .fences import find_fences, replace_fences
+from .render import render_calculator, render_problems
+from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
+
+# Not get_plugin_logger: its prefix would break the `docs/page.md:LINE: message` form that editors can jump to.
+# Under `mkdocs.` so that strict mode counts the errors and stops the build.
+log = logging.getLogger("mkdocs.plugins.calculators")
+
+KINDS = frozenset({"calculator"})
+
+
+class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
+    def __init__(self) -> None:
+        self._serving = False
+        self._blocks: dict[str, str] = {}  # placeholder token -> HTML, for the page being built
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self._serving = command == "serve"
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        if not self.config.enabled:
+            return config
+        if self._serving:
+            _reload_calculators()  # `mkdocs serve` rebuilds in one process: pick up edited calculators
+        # Module scripts and wasm need their proper types from `mkdocs serve` and the test server.
+        mimetypes.add_type("text/javascript", ".mjs")
+        mimetypes.add_type("application/wasm", ".wasm")
+        check_node_modules(self._node_modules(config))
+        script = ExtraScriptValue(ENTRY_SCRIPT)
+        script.defer = True  # a classic script, so that it runs from file:// too; after Material's document$
+        config.extra_javascript.append(script)
+        config.extra_css.append(STYLESHEET)
+        return config
+
+    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        if self.config.enabled:
+            import calculators
+
+            server.watch(str(Path(calculators.__file__).parent))
+            server.watch(str(Path(__file__).parent / "assets"))
+        return server
+
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        if not self.config.enabled:
+            return markdown
+        fences = find_fences(markdown, KINDS)
+        if not fences:
+            return markdown
+        path = _display_path(page, config)
+        offset = _front_matter_lines(page, markdown)
+        replacements = []
+        for number, fence in enumerate(fences, start=1):
+            html = self._render_block(fence, fence.line + offset, f"calc-{number}", path)
+            token = f"CALCBLOCK{uuid.uuid4().hex}"
+            self._blocks[token] = html
+            replacements.append((fence, token))
+        return replace_fences(markdown, replacements)
+
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        if not self.config.enabled or not self._blocks:
+            return html
+        for token, block in self._blocks.items():
+            html = html.replace(f"<p>{token}</p>", block).replace(token, block)
+        self._blocks.clear()
+        return html
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.config.enabled:
+            write_runtime(Path(config.site_dir), self._node_modules(config))
+
+    def _render_block(self, fence: Any, line: int, uid: str, path: str) -> str:
+        from calculators import run
+
+        from .blocks import read_calculator_block
+
+        block = read_calculator_block(fence, line)
+        if isinstance(block, list):
+            for problem in block:
+                log.error(f"{path}:{problem.line}: {problem.message}")
+            return render_problems([f"{path}:{problem.line}: {problem.message}" for problem in block])
+        result = run(block.calculator.name, block.inputs)
+        return render_calculator(uid, block.calculator, block.inputs, result)
+
+    def _node_modules(self, config: MkDocsConfig) -> Path:
+        return Path(config.config_file_path).parent / self.config.node_modules
+
+
+def _display_path(page: Page, config: MkDocsConfig) -> str:
+    """The page's source as a person finds it from the project's root: docs/lessons/roofline.md."""
+    root = Path(config.config_file_path).parent
+    source = page.file.abs_src_path
+    if source is None:
+        return page.file.src_uri
+    return Path(os.path.relpath(source, root)).as_posix()
+
+
+def _front_matter_lines(page: Page, markdown: str) -> int:
+    """How many lines the front matter takes, so block lines count from the top of the file."""
+    source = page.file.content_string
+    if markdown and source.endswith(markdown):
+        return source[: len(source) - len(markdown)].count("\n")
+    return 0
+
+
+def _reload_calculators() -> None:
+    for name in [name for name in sys.modules if name == "calculators" or name.startswith("calculators.")]:
+        del sys.modules[name]
+    importlib.import_module("calculators")

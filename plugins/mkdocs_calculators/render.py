@@ -1,0 +1,143 @@
+"""The HTML of a calculator: an accessible form and the result computed at build time, right before any script runs.
+
+Everything an author or a spec wrote is escaped. The browser's `calculator.js` reads this markup back: the names
+used here (`data-input`, `data-output`, `calc-error`, ...) are the contract between the two.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from calculators import Calculator, Input
+    from calculators.spec import Value
+
+__all__ = ["input_value_text", "render_calculator", "render_problems"]
+
+
+def input_value_text(value: Value) -> str:
+    """A value as it stands in a form field: 989.0 -> '989', 0.1 -> '0.1' (shortest text that reads back exactly)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return str(value)
+
+
+def _attrs(**attributes: object) -> str:
+    parts = []
+    for name, value in attributes.items():
+        if value is None or value is False:
+            continue
+        name = name.rstrip("_").replace("_", "-")
+        parts.append(name if value is True else f'{name}="{escape(str(value))}"')
+    return " ".join(parts)
+
+
+def _field(uid: str, spec: Input, value: Value) -> str:
+    field_id = f"{uid}-{spec.key}"
+    hint = spec.range_text + (f". {spec.help}" if spec.help else ".")
+    unit = f' <span class="calc-unit">({escape(spec.unit)})</span>' if spec.unit else ""
+    described = f"{field_id}-hint {field_id}-error"
+    if spec.kind == "choice":
+        options = "".join(
+            f"<option {_attrs(value=choice, selected=choice == value)}>{escape(label)}</option>"
+            for choice, label in spec.choices
+        )
+        control = f"<select {_attrs(id=field_id, name=spec.key, aria_describedby=described)}>{options}</select>"
+    else:
+        control = (
+            "<input "
+            + _attrs(
+                id=field_id,
+                name=spec.key,
+                type="text",
+                inputmode="decimal",
+                autocomplete="off",
+                spellcheck="false",
+                value=input_value_text(value),
+                data_default=input_value_text(spec.default),
+                aria_describedby=described,
+            )
+            + ">"
+        )
+    slider = _slider(field_id, spec, value) if spec.slider else ""
+    return (
+        f'<div class="calc-field" data-input="{escape(spec.key)}">'
+        f'<label for="{field_id}">{escape(spec.label)}{unit}</label>'
+        f"{control}{slider}"
+        f'<p class="calc-hint" id="{field_id}-hint">{escape(hint)}</p>'
+        f'<p class="calc-error" id="{field_id}-error" aria-live="polite" hidden></p>'
+        "</div>"
+    )
+
+
+def _slider(field_id: str, spec: Input, value: Value) -> str:
+    assert spec.min is not None and spec.max is not None and not isinstance(value, str)
+    if spec.slider == "log":
+        low, high, position, step = math.log10(spec.min), math.log10(spec.max), math.log10(value), 0.01
+    else:
+        low, high, position, step = spec.min, spec.max, float(value), spec.step or (spec.max - spec.min) / 100
+    unit = f" {spec.unit}" if spec.unit else ""
+    return (
+        "<input "
+        + _attrs(
+            type="range",
+            class_="calc-slider",
+            min=f"{low:g}",
+            max=f"{high:g}",
+            step=f"{step:g}",
+            value=f"{position:.4g}",
+            data_scale=spec.slider,
+            data_for=spec.key,
+            aria_label=f"{spec.label}{' (logarithmic)' if spec.slider == 'log' else ''}",
+            aria_valuetext=f"{input_value_text(value)}{unit}",
+        )
+        + ">"
+    )
+
+
+def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value], result: dict[str, Any]) -> str:
+    """The form for `inputs` with `result` (from `calculators.run`) already in place."""
+    fields = "".join(_field(uid, spec, inputs[spec.key]) for spec in calculator.inputs)
+    outputs = "".join(
+        f'<div class="calc-output" data-output="{escape(out["key"])}">'
+        f'<dt>{escape(out["label"])}</dt><dd><output for="{uid}-form">{escape(out["text"])}</output></dd></div>'
+        for out in result["outputs"]
+    )
+    chart = ""
+    if result.get("chart"):
+        # In an attribute, not a <script type="application/json">: Material's instant navigation re-runs the scripts
+        # of a new page without their type, so JSON there would be executed.
+        spec_json = json.dumps(result["chart"], separators=(",", ":"), allow_nan=False)
+        chart = (
+            f'<figure class="calc-chart"><div class="calc-chart-view" role="img" '
+            f'aria-label="{escape(result["chart"]["description"])}" data-spec="{escape(spec_json)}">'
+            f'<p class="calc-chart-fallback">{escape(result["chart"]["description"])}</p></div></figure>'
+        )
+    return (
+        f'<div class="calc" id="{uid}" data-calculator="{escape(calculator.name)}" role="group" '
+        f'aria-labelledby="{uid}-title">'
+        f'<form class="calc-form" id="{uid}-form" novalidate>'
+        f'<p class="calc-title" id="{uid}-title">{escape(calculator.title)} calculator</p>'
+        f'<p class="calc-description">{escape(calculator.description)}</p>'
+        f'<div class="calc-fields">{fields}</div>'
+        '<button type="reset" class="calc-reset md-button">Reset to defaults</button>'
+        "</form>"
+        f'<div class="calc-results"><dl class="calc-outputs">{outputs}</dl>'
+        f'<p class="calc-summary" aria-live="polite" aria-atomic="true">{escape(result["summary"])}</p>'
+        '<p class="calc-stale-note" hidden>These results are for the last valid inputs.</p></div>'
+        f"{chart}"
+        '<p class="calc-status" role="status"></p>'
+        "</div>"
+    )
+
+
+def render_problems(messages: list[str]) -> str:
+    """What a broken block shows in a non-strict build (the strict build stops before this is seen)."""
+    items = "".join(f"<li><code>{escape(message)}</code></li>" for message in messages)
+    return (
+        '<div class="calc-broken admonition failure" role="alert">'
+        f'<p class="admonition-title">This calculator block has problems</p><ul>{items}</ul></div>'
+    )

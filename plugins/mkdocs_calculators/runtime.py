@@ -1,0 +1,79 @@
+"""Putting the browser runtime into the built site: Pyodide and Vega from node_modules, the wheel, our own assets.
+
+Layout under the site (`assets/calculators/`):
+
+    entry.js, calculator.js, runtime.js, worker.js, vega.js, calculators.css   the plugin's own front end
+    calculators-<version>+<hash>-py3-none-any.whl                                  the shared package
+    pyodide/                                                                       Pyodide core, as npm ships it
+    vega/                                                                          vega, vega-lite, vega-embed
+"""
+
+from __future__ import annotations
+
+import shutil
+from importlib import resources
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+from .wheel import build_wheel
+
+__all__ = ["ASSETS", "ENTRY_SCRIPT", "STYLESHEET", "check_node_modules", "write_runtime"]
+
+ASSETS = "assets/calculators"
+ENTRY_SCRIPT = f"{ASSETS}/entry.js"
+STYLESHEET = f"{ASSETS}/calculators.css"
+WHEEL_PLACEHOLDER = "__CALCULATORS_WHEEL__"
+
+VENDORED = {
+    "pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"),
+    "vega": ("vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js", "vega-embed/build/vega-embed.min.js"),
+}
+
+
+def _vendored_sources(node_modules: Path) -> dict[str, Path]:
+    """Site path (under ASSETS) -> file in node_modules."""
+    sources = {f"pyodide/{name}": node_modules / "pyodide" / name for name in VENDORED["pyodide"]}
+    sources.update({f"vega/{Path(name).name}": node_modules / name for name in VENDORED["vega"]})
+    return sources
+
+
+def check_node_modules(node_modules: Path) -> None:
+    missing = [str(path) for path in _vendored_sources(node_modules).values() if not path.is_file()]
+    if missing:
+        raise PluginError(
+            f"calculators: the browser runtime is not installed ({missing[0]} is missing); run `npm ci` "
+            "(or `make build`, which does it for you)"
+        )
+
+
+def _copy(source: Path, target: Path) -> None:
+    """Copy unless `target` already holds the same file (serve rebuilds skip 14 MB of unchanged runtime)."""
+    if (
+        target.exists()
+        and target.stat().st_size == source.stat().st_size
+        and target.stat().st_mtime >= source.stat().st_mtime
+    ):
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source, target)
+
+
+def write_runtime(site_dir: Path, node_modules: Path) -> str:
+    """Write everything the browser needs into the site; return the wheel's file name."""
+    import calculators  # at call time: `mkdocs serve` re-imports an edited package between builds
+
+    out = site_dir / ASSETS
+    for relative, source in _vendored_sources(node_modules).items():
+        _copy(source, out / relative)
+    package_dir = Path(calculators.__file__).parent
+    wheel = build_wheel(package_dir, calculators.__version__, out)
+    for stale in out.glob("calculators-*.whl"):
+        if stale != wheel:
+            stale.unlink()
+    for asset in resources.files(__package__).joinpath("assets").iterdir():
+        text = asset.read_text(encoding="utf-8")
+        if asset.name == "worker.js":
+            text = text.replace(WHEEL_PLACEHOLDER, wheel.name)
+        (out / asset.name).write_text(text, encoding="utf-8")
+    return wheel.name

@@ -1,0 +1,69 @@
+"""A pure-Python wheel of the `calculators` package, for Pyodide's `loadPackage`, named by its content's hash.
+
+Built in-process (a zip and three metadata files), because `pip wheel` would cost seconds on every build and
+`pyodide-build` downloads a cross-build environment. Byte-for-byte reproducible: same sources, same wheel, same name.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import zipfile
+from pathlib import Path
+
+__all__ = ["build_wheel", "package_files"]
+
+_DIST = "calculators"
+_SUFFIXES = {".py", ".toml", ".typed"}
+_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+def package_files(package_dir: Path) -> list[Path]:
+    """The files that belong in the wheel, sorted: sources and data, never caches."""
+    return sorted(
+        path
+        for path in package_dir.rglob("*")
+        if path.is_file() and path.suffix in _SUFFIXES and "__pycache__" not in path.parts
+    )
+
+
+def _record_hash(data: bytes) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def build_wheel(package_dir: Path, version: str, out_dir: Path) -> Path:
+    """Write the wheel into `out_dir` (if not already there) and return its path.
+
+    The content hash goes into the version's local label, so the file name changes exactly when the code does and
+    can be cached forever.
+    """
+    contents = {
+        f"{_DIST}/{path.relative_to(package_dir).as_posix()}": path.read_bytes() for path in package_files(package_dir)
+    }
+    digest = hashlib.sha256()
+    for name, data in contents.items():
+        digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    full_version = f"{version}+{digest.hexdigest()[:12]}"
+    dist_info = f"{_DIST}-{full_version}.dist-info"
+    contents[f"{dist_info}/METADATA"] = (
+        f"Metadata-Version: 2.1\nName: {_DIST}\nVersion: {full_version}\nRequires-Python: >=3.11\n"
+    ).encode()
+    contents[f"{dist_info}/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: mkdocs_calculators\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+    contents[f"{dist_info}/top_level.txt"] = f"{_DIST}\n".encode()
+    record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in contents.items())
+    contents[f"{dist_info}/RECORD"] = (record + f"{dist_info}/RECORD,,\n").encode()
+
+    path = out_dir / f"{_DIST}-{full_version}-py3-none-any.whl"
+    if not path.exists():
+        out_dir.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".partial")
+        with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            for name, data in contents.items():
+                info = zipfile.ZipInfo(name, date_time=_EPOCH)
+                info.external_attr = 0o644 << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, data)
+        partial.replace(path)
+    return path

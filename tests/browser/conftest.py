@@ -1,0 +1,122 @@
+"""Playwright driving Debian's Chromium against the real site, built strictly and served on 127.0.0.1.
+
+Every request to any other host is failed and recorded; each test ends by checking that there were none. Outside
+CI the layer skips, saying why, when there is no Chromium; with CI=true that is a failure instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.support import ROOT, build_site, serve
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _need_chromium() -> None:
+    if Path(CHROMIUM).is_file():
+        return
+    reason = f"no Chromium at {CHROMIUM} (install Debian's chromium, or set CHROMIUM)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"browser tests must run in CI: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The book's own site, built strictly once for the session and served on 127.0.0.1.
+
+    The server starts first so that the build knows its URL: Material's instant navigation only follows links found
+    in the sitemap, whose entries carry site_url's port.
+    """
+    site_dir = tmp_path_factory.mktemp("site")
+    with serve(site_dir) as url:
+        result = build_site(ROOT / "mkdocs.yml", site_dir, SITE_URL=url + "/")
+        assert result.returncode == 0, result.stderr
+        yield url, site_dir
+
+
+@pytest.fixture(scope="session")
+def site(served_site: tuple[str, Path]) -> Path:
+    return served_site[1]
+
+
+@pytest.fixture(scope="session")
+def base_url(served_site: tuple[str, Path]) -> str:
+    return served_site[0]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+class Network:
+    """What a page asked for: every URL, and those to other hosts (which were failed)."""
+
+    def __init__(self, local: str) -> None:
+        self.local = urlsplit(local).netloc
+        self.requests: list[str] = []
+        self.foreign: list[str] = []
+
+    def route(self, route: object) -> None:
+        url = route.request.url  # type: ignore[attr-defined]
+        self.requests.append(url)
+        scheme, netloc = urlsplit(url)[:2]
+        if scheme in ("http", "https", "ws", "wss") and netloc != self.local:
+            self.foreign.append(url)
+            route.abort()  # type: ignore[attr-defined]
+        else:
+            route.continue_()  # type: ignore[attr-defined]
+
+    def count(self, suffix: str) -> int:
+        return sum(1 for url in self.requests if urlsplit(url).path.endswith(suffix))
+
+
+@pytest.fixture
+def network(base_url: str) -> Network:
+    return Network(base_url)
+
+
+def new_context(browser: object, network: Network, **options: object) -> object:
+    context = browser.new_context(**options)  # type: ignore[attr-defined]
+    context.route("**/*", network.route)
+    return context
+
+
+@pytest.fixture
+def context(browser: object, network: Network) -> Iterator[object]:
+    context = new_context(browser, network)
+    yield context
+    context.close()  # type: ignore[attr-defined]
+    assert network.foreign == [], f"requests left 127.0.0.1: {network.foreign}"
+
+
+@pytest.fixture
+def page(context: object) -> Iterator[object]:
+    page = context.new_page()  # type: ignore[attr-defined]
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    yield page
+    assert errors == [], f"errors in the page: {errors}"

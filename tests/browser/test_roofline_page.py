@@ -1,0 +1,167 @@
+"""The roofline page in Chromium: pre-rendered results, live recompute in the worker, errors, navigation, file://."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from calculators import run
+from tests.browser.conftest import Network, new_context
+
+pytestmark = pytest.mark.browser
+
+PAGE = "/lessons/roofline/"
+FIRST = "#calc-1"
+BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
+
+
+def texts(page: object, calculator: str = FIRST) -> dict[str, str]:
+    """The output texts shown by one calculator, by output key."""
+    return page.eval_on_selector_all(  # type: ignore[attr-defined, no-any-return]
+        f"{calculator} [data-output]",
+        "els => Object.fromEntries(els.map(e => [e.dataset.output, e.querySelector('output').textContent]))",
+    )
+
+
+def expected(**inputs: object) -> dict[str, str]:
+    """What CPython's package says for these inputs."""
+    result = run("roofline", inputs)
+    assert result["ok"], result
+    return {out["key"]: out["text"] for out in result["outputs"]}
+
+
+def open_page(page: object, url: str) -> None:
+    """Go to `url` and wait until its calculators are live (the component module has mounted them)."""
+    page.goto(url)  # type: ignore[attr-defined]
+    page.wait_for_selector(f"{FIRST}[data-mounted]", state="attached")  # type: ignore[attr-defined]
+
+
+def wait_for_texts(page: object, wanted: dict[str, str], calculator: str = FIRST) -> None:
+    page.wait_for_function(  # type: ignore[attr-defined]
+        """([selector, wanted]) => Object.entries(wanted).every(([key, text]) =>
+            document.querySelector(`${selector} [data-output="${key}"] output`)?.textContent === text)""",
+        arg=[calculator, wanted],
+        timeout=BOOT_TIMEOUT,
+    )
+
+
+class TestBeforeAnyScript:
+    def test_results_are_in_the_html(self, browser: object, network: Network, base_url: str) -> None:
+        """With JavaScript off, both calculators already show CPython's results for the author's inputs."""
+        context = new_context(browser, network, java_script_enabled=False)
+        page = context.new_page()  # type: ignore[attr-defined]
+        page.goto(base_url + PAGE)
+        assert texts(page) == expected()
+        assert texts(page, "#calc-2") == expected(peak_tflops=197, bandwidth_tbs=0.819, intensity=240)
+        assert page.input_value("#calc-2-intensity") == "240"
+        context.close()  # type: ignore[attr-defined]
+        assert network.foreign == []
+
+
+class TestRecompute:
+    def test_changing_intensity_gives_cpythons_values(self, page: object, base_url: str) -> None:
+        """Typing a new intensity updates every output to what CPython computes, and redraws the chart."""
+        open_page(page, base_url + PAGE)
+        page.wait_for_selector(f"{FIRST} .calc-chart-view svg")  # type: ignore[attr-defined]
+        before = page.get_attribute(f"{FIRST} .calc-chart-view", "aria-label")  # type: ignore[attr-defined]
+        page.fill(f"{FIRST}-intensity", "1000")  # type: ignore[attr-defined]
+        want = expected(intensity=1000)
+        assert want["bound"] == "Compute-bound"
+        wait_for_texts(page, want)
+        assert texts(page) == want
+        after = page.get_attribute(f"{FIRST} .calc-chart-view", "aria-label")  # type: ignore[attr-defined]
+        assert after != before and "Compute-bound" in after
+        assert run("roofline", {"intensity": 1000})["summary"] == page.text_content(f"{FIRST} .calc-summary")  # type: ignore[attr-defined]
+
+    def test_slider_moves_by_keyboard(self, page: object, base_url: str) -> None:
+        """The log slider steps the intensity with the arrow keys, and the field and results follow."""
+        open_page(page, base_url + PAGE)
+        page.focus(f"{FIRST} .calc-slider")  # type: ignore[attr-defined]
+        for _ in range(10):
+            page.keyboard.press("ArrowLeft")  # type: ignore[attr-defined]
+        value = page.input_value(f"{FIRST}-intensity")  # type: ignore[attr-defined]
+        assert value == "79.4"  # 10 ** (2 - 10 * 0.01), to three digits
+        wait_for_texts(page, expected(intensity=79.4))
+        valuetext = page.get_attribute(f"{FIRST} .calc-slider", "aria-valuetext")  # type: ignore[attr-defined]
+        assert valuetext == "79.4 FLOP/byte"
+
+    def test_bad_input_shows_message_and_keeps_last_result(self, page: object, base_url: str) -> None:
+        """A negative intensity gets the package's message next to the field; the last good results stay, stale."""
+        open_page(page, base_url + PAGE)
+        page.fill(f"{FIRST}-intensity", "1000")  # type: ignore[attr-defined]
+        good = expected(intensity=1000)
+        wait_for_texts(page, good)
+        page.fill(f"{FIRST}-intensity", "-3")  # type: ignore[attr-defined]
+        error = page.locator(f"{FIRST}-intensity-error")  # type: ignore[attr-defined]
+        error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
+        assert error.text_content() == run("roofline", {"intensity": "-3"})["errors"][0]["hint"]
+        assert error.text_content() == "Must be >= 0.01 (got -3)."
+        assert page.get_attribute(f"{FIRST}-intensity", "aria-invalid") == "true"  # type: ignore[attr-defined]
+        assert page.is_visible(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
+        assert texts(page) == good
+        page.fill(f"{FIRST}-intensity", "abc")  # type: ignore[attr-defined]
+        page.wait_for_function(  # type: ignore[attr-defined]
+            "() => document.querySelector('#calc-1-intensity-error').textContent.includes('a number')"
+        )
+        page.fill(f"{FIRST}-intensity", "50")  # type: ignore[attr-defined]
+        wait_for_texts(page, expected(intensity=50))
+        assert error.is_hidden()
+        assert page.get_attribute(f"{FIRST}-intensity", "aria-invalid") is None  # type: ignore[attr-defined]
+        assert not page.is_visible(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
+
+    def test_reset_restores_the_authors_inputs(self, page: object, base_url: str) -> None:
+        open_page(page, base_url + PAGE)
+        page.fill("#calc-2-intensity", "3")  # type: ignore[attr-defined]
+        wait_for_texts(page, expected(peak_tflops=197, bandwidth_tbs=0.819, intensity=3), "#calc-2")
+        page.click("#calc-2 .calc-reset")  # type: ignore[attr-defined]
+        wait_for_texts(page, expected(peak_tflops=197, bandwidth_tbs=0.819, intensity=240), "#calc-2")
+        assert page.input_value("#calc-2-intensity") == "240"  # type: ignore[attr-defined]
+
+
+class TestNavigation:
+    def test_one_worker_and_one_wasm_download_across_pages(self, page: object, network: Network, base_url: str) -> None:
+        """Instant navigation roofline -> home -> roofline keeps the tab's single worker, and it still answers."""
+        workers: list[str] = []
+        page.on("worker", lambda worker: workers.append(worker.url))  # type: ignore[attr-defined]
+        open_page(page, base_url + PAGE)
+        page.fill(f"{FIRST}-intensity", "1000")  # type: ignore[attr-defined]
+        wait_for_texts(page, expected(intensity=1000))
+        page.click("a.md-header__button.md-logo")  # type: ignore[attr-defined]
+        page.wait_for_url(base_url + "/")  # type: ignore[attr-defined]
+        page.click("article a[href$='roofline/']")  # type: ignore[attr-defined]
+        page.wait_for_url(base_url + PAGE)  # type: ignore[attr-defined]
+        page.fill(f"{FIRST}-intensity", "2")  # type: ignore[attr-defined]
+        wait_for_texts(page, expected(intensity=2))
+        calculator_workers = [url for url in workers if "assets/calculators/worker.js" in url]
+        assert len(calculator_workers) == 1
+        assert network.count("pyodide.asm.wasm") == 1
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1  # type: ignore[attr-defined]
+
+
+class TestFromFile:
+    def test_says_it_needs_http_and_keeps_results(self, browser: object, site: Path) -> None:
+        """Opened from file://, the page reads normally and the calculator says it must be served over http."""
+        page = browser.new_page()  # type: ignore[attr-defined]
+        page.goto((site / "lessons/roofline/index.html").as_uri())
+        status = page.locator(f"{FIRST} .calc-status")
+        status.wait_for(state="visible")
+        assert "served over http" in status.text_content()
+        assert texts(page) == expected()
+        assert page.is_disabled(f"{FIRST}-intensity")
+        page.close()
+
+
+class TestAccessibility:
+    def test_axe_finds_no_serious_problems(self, page: object, base_url: str) -> None:
+        """axe-core (the pinned npm package) reports no violation at all on the calculator page."""
+        from tests.support import NODE_MODULES
+
+        open_page(page, base_url + PAGE)
+        page.wait_for_selector(f"{FIRST} .calc-chart-view svg")  # type: ignore[attr-defined]
+        page.add_script_tag(path=str(NODE_MODULES / "axe-core/axe.min.js"))  # type: ignore[attr-defined]
+        violations = page.evaluate(  # type: ignore[attr-defined]
+            "async () => (await axe.run(document)).violations.map(v => ({id: v.id, impact: v.impact, "
+            "nodes: v.nodes.map(n => n.target.join(' '))}))"
+        )
+        assert violations == []
