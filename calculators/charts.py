@@ -20,7 +20,7 @@ def layered(description: str, layers: list[Spec], height: int = 280) -> Spec:
         "description": description,
         "width": "container",
         "height": height,
-        "background": None,
+        "background": "transparent",
         "layer": layers,
     }
 

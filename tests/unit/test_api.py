@@ -1,0 +1,33 @@
+"""calculators.api: the JSON boundary that the build and the browser worker share."""
+
+from __future__ import annotations
+
+import json
+
+from calculators import run, run_json
+
+
+def test_run_json_round_trips_run() -> None:
+    """The worker's string-in, string-out call gives exactly what `run` gives."""
+    inputs = {"intensity": "50", "peak_tflops": 197}
+    assert json.loads(run_json("roofline", json.dumps(inputs))) == json.loads(json.dumps(run("roofline", inputs)))
+
+
+def test_every_bad_field_is_reported() -> None:
+    result = run("roofline", {"intensity": "-3", "peak_tflops": "abc", "bandwidth_tbs": 0})
+    assert result["ok"] is False
+    assert [error["field"] for error in result["errors"]] == ["peak_tflops", "bandwidth_tbs", "intensity"]
+    assert result["errors"][2]["hint"] == "Must be >= 0.01 (got -3)."
+
+
+def test_inputs_come_back_parsed() -> None:
+    assert run("roofline", {"intensity": "1,000"})["inputs"] == {
+        "peak_tflops": 989.0,
+        "bandwidth_tbs": 3.35,
+        "intensity": 1000.0,
+    }
+
+
+def test_unknown_inputs_are_ignored_here() -> None:
+    """Unknown names are the build's concern (it reports them with their line); `run` uses the declared ones."""
+    assert run("roofline", {"tokens": 5}) == run("roofline", {})

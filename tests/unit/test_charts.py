@@ -1,0 +1,62 @@
+"""Every chart a calculator draws is a valid Vega-Lite spec, checked against the schema that Altair ships."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+import jsonschema
+import pytest
+from jsonschema.exceptions import best_match
+
+from calculators import CALCULATORS, run
+from calculators.charts import VEGA_LITE_SCHEMA, decade_domain
+
+
+@pytest.fixture(scope="module")
+def validator() -> jsonschema.protocols.Validator:
+    schema = json.loads(resources.files("altair").joinpath("vegalite/v6/schema/vega-lite-schema.json").read_text())
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)  # type: ignore[no-any-return]
+
+
+def charts() -> list[tuple[str, dict[str, Any]]]:
+    """The chart of every calculator, at its defaults and at the edges of its inputs."""
+    found = []
+    for name, calculator in CALCULATORS.items():
+        edges: list[dict[str, Any]] = [{}]
+        for spec in calculator.inputs:
+            for bound in (spec.min, spec.max):
+                if bound is not None and not (spec.min_exclusive and bound == spec.min):
+                    edges.append({spec.key: bound})
+        for inputs in edges:
+            result = run(name, inputs)
+            assert result["ok"], result
+            if result["chart"] is not None:
+                found.append((f"{name}{inputs}", result["chart"]))
+    return found
+
+
+@pytest.mark.parametrize(("case", "chart"), charts())
+def test_chart_matches_the_vega_lite_schema(
+    validator: jsonschema.protocols.Validator, case: str, chart: dict[str, Any]
+) -> None:
+    error = best_match(validator.iter_errors(chart))
+    assert error is None, f"{case}: at {list(error.absolute_path)}: {error.message[:200]}"
+    assert chart["$schema"] == VEGA_LITE_SCHEMA
+    assert chart["description"]  # the text alternative for screen readers
+
+
+def test_the_schema_catches_a_broken_spec(validator: jsonschema.protocols.Validator) -> None:
+    """The check can fail: a mark type Vega-Lite does not know is reported."""
+    chart = run("roofline", {})["chart"]
+    chart["layer"][0]["mark"]["type"] = "blob"
+    assert list(validator.iter_errors(chart))
+
+
+@pytest.mark.parametrize(
+    ("values", "domain"), [((295.0, 100.0), (10.0, 1e4)), ((0.05,), (1e-3, 1.0)), ((1.0, 1000.0), (0.1, 1e4))]
+)
+def test_decade_domain(values: tuple[float, ...], domain: tuple[float, float]) -> None:
+    assert decade_domain(*values) == pytest.approx(domain)

@@ -1,0 +1,121 @@
+"""The roofline calculator against published figures, and over its whole input space (R1)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+
+from calculators import CALCULATORS, InputError, get, run
+from tests.strategies import inputs_for
+
+ROOFLINE = get("roofline")
+
+
+class TestKnownValues:
+    @pytest.mark.parametrize(
+        ("peak_tflops", "bandwidth_tbs", "ridge"),
+        [
+            # Google Cloud TPU v5e documentation: 197 TFLOP/s BF16, 819 GB/s HBM per chip.
+            (197, 0.819, 240.5),
+            # The same with the rounded 0.82 TB/s often quoted.
+            (197, 0.82, 240.2),
+            # NVIDIA H100 SXM data sheet: 989 TFLOP/s dense BF16 (1,979 with sparsity), 3.35 TB/s HBM3.
+            (989, 3.35, 295.2),
+            # NVIDIA A100 80GB SXM data sheet: 312 TFLOP/s BF16, 2,039 GB/s.
+            (312, 2.039, 153.0),
+        ],
+    )
+    def test_ridge_point(self, peak_tflops: float, bandwidth_tbs: float, ridge: float) -> None:
+        """The ridge is peak compute over bandwidth, in FLOP per byte."""
+        values = ROOFLINE.run({"peak_tflops": peak_tflops, "bandwidth_tbs": bandwidth_tbs}).values
+        assert values["ridge"] == pytest.approx(ridge, abs=0.05)
+
+    def test_memory_bound_below_the_ridge(self) -> None:
+        """At 100 FLOP/byte an H100 is held to 3.35 TB/s x 100 = 335 TFLOP/s, a third of its peak."""
+        values = ROOFLINE.run({"intensity": 100}).values
+        assert values["bound"] == "Memory-bound"
+        assert values["attainable"] == pytest.approx(335e12)
+        assert values["fraction"] == pytest.approx(335 / 989)
+
+    def test_compute_bound_at_and_above_the_ridge(self) -> None:
+        """From the ridge up, the flat roof holds: all of the peak."""
+        for intensity in (295.3, 1000, 1e6):
+            values = ROOFLINE.run({"intensity": intensity}).values
+            assert values["bound"] == "Compute-bound"
+            assert values["attainable"] == 989e12
+            assert values["fraction"] == 1.0
+
+    def test_decode_is_memory_bound(self) -> None:
+        """Batch-1 decode at 16 bits does about 1 FLOP per byte: under 1 % of an H100's peak."""
+        values = ROOFLINE.run({"intensity": 1}).values
+        assert values["bound"] == "Memory-bound"
+        assert values["fraction"] == pytest.approx(3.35 / 989)
+
+    def test_texts_shown_to_readers(self) -> None:
+        result = run("roofline", {})
+        assert [(o["label"], o["text"]) for o in result["outputs"]] == [
+            ("Ridge point", "295 FLOP/byte"),
+            ("Attainable compute", "335 TFLOP/s"),
+            ("Limited by", "Memory-bound"),
+            ("Share of peak compute", "33.9%"),
+        ]
+        assert result["summary"] == (
+            "Memory-bound: at 100 FLOP/byte the chip can reach 335 TFLOP/s, 34% of its peak; "
+            "the ridge point is 295 FLOP/byte."
+        )
+
+
+class TestChart:
+    def test_roof_passes_through_the_ridge_and_the_workload_sits_on_it(self) -> None:
+        chart = run("roofline", {"intensity": 10})["chart"]
+        roof, ridge, workload = (layer["data"]["values"] for layer in chart["layer"])
+        assert roof[1] == {"intensity": pytest.approx(295.22, abs=0.01), "tflops": 989.0}
+        assert ridge == [{"intensity": roof[1]["intensity"]}]
+        assert workload == [{"intensity": 10.0, "tflops": pytest.approx(33.5)}]
+        assert roof[0]["tflops"] / roof[0]["intensity"] == pytest.approx(3.35)  # the sloped roof is the bandwidth
+
+    def test_axes_enclose_ridge_and_workload(self) -> None:
+        chart = run("roofline", {"intensity": 0.05})["chart"]
+        x_domain = chart["layer"][0]["encoding"]["x"]["scale"]["domain"]
+        assert x_domain[0] <= 0.05 / 10 and x_domain[1] >= 295 * 10
+
+
+class TestFuzzed:
+    """R1: over its declared space and beyond it, a finite result or a field-named error, never anything else."""
+
+    @settings(max_examples=300, deadline=None)
+    @given(inputs_for(ROOFLINE, valid=True))
+    def test_valid_inputs_give_finite_results(self, inputs: dict[str, object]) -> None:
+        result = ROOFLINE.run(inputs)
+        for value in result.values.values():
+            assert isinstance(value, str) or math.isfinite(value)
+        json.dumps(run("roofline", inputs), allow_nan=False)
+
+    @settings(max_examples=500, deadline=None)
+    @given(inputs_for(ROOFLINE, valid=False))
+    def test_anything_gives_a_result_or_field_named_errors(self, inputs: dict[str, object]) -> None:
+        result = run("roofline", inputs)
+        text = json.dumps(result, allow_nan=False)  # raises on NaN or infinity anywhere
+        assert "NaN" not in text and "Infinity" not in text
+        if result["ok"]:
+            for spec in ROOFLINE.inputs:
+                spec.parse(result["inputs"][spec.key])  # what was accepted obeys the declared rules
+            assert all(isinstance(o["value"], str) or math.isfinite(o["value"]) for o in result["outputs"])
+        else:
+            assert result["errors"]
+            for error in result["errors"]:
+                assert error["field"] in ROOFLINE.input_keys
+                assert error["message"].startswith(f"'{error['field']}' must be ")
+
+
+class TestRegistry:
+    def test_registry_names_every_calculator(self) -> None:
+        assert "roofline" in CALCULATORS
+        with pytest.raises(KeyError, match="unknown calculator 'nope' \\(expected one of: "):
+            get("nope")
+
+    def test_input_error_is_a_value_error(self) -> None:
+        assert issubclass(InputError, ValueError)

@@ -1,0 +1,138 @@
+"""calculators.spec: declared inputs parse what authors write and readers type, or name the field and the rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from calculators import Calculator, Input, InputError, Output, Result
+
+INTENSITY = Input("intensity", "Arithmetic intensity", default=100.0, unit="FLOP/byte", min=0.01, max=1e6)
+PEAK = Input("peak", "Peak", default=989.0, min=0, min_exclusive=True)
+LAYERS = Input("layers", "Layers", default=32, kind="integer", min=1, max=1000)
+PRECISION = Input("precision", "Precision", default="bf16", kind="choice", choices=(("fp32", "FP32"), ("bf16", "BF16")))
+
+
+class TestParse:
+    @pytest.mark.parametrize(
+        ("spec", "raw", "value"),
+        [
+            (INTENSITY, 5, 5.0),
+            (INTENSITY, 5.5, 5.5),
+            (INTENSITY, "5.5", 5.5),
+            (INTENSITY, " 1,000 ", 1000.0),
+            (INTENSITY, "1e3", 1000.0),
+            (INTENSITY, 0.01, 0.01),  # min is inclusive
+            (PEAK, 1e-9, 1e-9),
+            (LAYERS, "32", 32),
+            (LAYERS, 32.0, 32),
+            (PRECISION, "fp32", "fp32"),
+            (PRECISION, " bf16 ", "bf16"),
+        ],
+    )
+    def test_accepts(self, spec: Input, raw: object, value: object) -> None:
+        """Numbers, numeric text (with grouping commas) and listed choices parse to the calculator's types."""
+        parsed = spec.parse(raw)
+        assert parsed == value and type(parsed) is type(value)
+
+    @pytest.mark.parametrize(
+        ("spec", "raw", "message"),
+        [
+            (INTENSITY, -3, "'intensity' must be >= 0.01 (got -3)"),
+            (INTENSITY, "-3", "'intensity' must be >= 0.01 (got -3)"),
+            (INTENSITY, 2e6, "'intensity' must be <= 1 × 10⁶ (got 2e+06)"),
+            (INTENSITY, "abc", "'intensity' must be a number (got 'abc')"),
+            (INTENSITY, "", "'intensity' must be a number (got '')"),
+            (INTENSITY, True, "'intensity' must be a number (got True)"),
+            (INTENSITY, None, "'intensity' must be a number (got None)"),
+            (INTENSITY, [1, 2], "'intensity' must be a number (got [1, 2])"),
+            (INTENSITY, "nan", "'intensity' must be a finite number (got 'nan')"),
+            (INTENSITY, float("inf"), "'intensity' must be a finite number (got inf)"),
+            (INTENSITY, 10**400, "'intensity' must be a finite number (got " + str(10**400) + ")"),
+            (PEAK, 0, "'peak' must be > 0 (got 0)"),
+            (LAYERS, 2.5, "'layers' must be a whole number (got 2.5)"),
+            (LAYERS, 0, "'layers' must be >= 1 (got 0)"),
+            (PRECISION, "fp4", "'precision' must be one of: fp32, bf16 (got 'fp4')"),
+            (PRECISION, 16, "'precision' must be one of: fp32, bf16 (got 16)"),
+        ],
+    )
+    def test_rejects_with_field_rule_and_value(self, spec: Input, raw: object, message: str) -> None:
+        """Each rejection is an InputError that names the field, the rule and the value."""
+        with pytest.raises(InputError) as caught:
+            spec.parse(raw)
+        assert str(caught.value) == message
+        assert caught.value.field == spec.key
+
+    def test_error_carries_its_parts(self) -> None:
+        """Callers act on the parts: the browser shows `hint` next to the field named by `field`."""
+        with pytest.raises(InputError) as caught:
+            PEAK.parse(-1)
+        error = caught.value
+        assert (error.field, error.rule, error.value) == ("peak", "> 0", -1.0)
+        assert error.hint == "Must be > 0 (got -1)."
+        assert error.as_dict() == {"field": "peak", "rule": "> 0", "message": str(error), "hint": error.hint}
+
+    def test_long_junk_is_shortened_in_messages(self) -> None:
+        with pytest.raises(InputError) as caught:
+            INTENSITY.parse("x" * 200)
+        assert len(str(caught.value)) < 100
+
+
+class TestDeclaration:
+    def test_range_text(self) -> None:
+        """The allowed range in words, as the form's hint and the reference page show it."""
+        assert INTENSITY.range_text == ">= 0.01 and <= 1 × 10⁶"
+        assert PEAK.range_text == "> 0"
+        assert PRECISION.range_text == "one of: fp32, bf16"
+
+    @pytest.mark.parametrize(
+        ("kwargs", "message"),
+        [
+            ({"default": -1.0, "min": 0}, "'x' must be >= 0"),
+            ({"default": 1.0, "slider": "linear"}, "a slider needs min and max"),
+            ({"default": 1.0, "slider": "log", "min": 0, "max": 10}, "a log slider needs min > 0"),
+            ({"default": "a", "kind": "choice"}, "a choice needs choices"),
+        ],
+    )
+    def test_inconsistent_declarations_fail_at_import(self, kwargs: dict[str, object], message: str) -> None:
+        """A spec that breaks its own rules is a programming error, caught when the module loads."""
+        with pytest.raises(ValueError, match=message):
+            Input("x", "X", **kwargs)  # type: ignore[arg-type]
+
+    def test_duplicate_keys_are_refused(self) -> None:
+        with pytest.raises(ValueError, match="duplicate input keys"):
+            Calculator("c", "C", "", (PEAK, PEAK), (), lambda values: Result({}, ""))
+
+
+def _half(values: object) -> Result:
+    return Result({"half": float(values["peak"]) / 2}, "half")  # type: ignore[index]
+
+
+HALF = Calculator(
+    "half", "Half", "Half of the peak.", (PEAK,), (Output("half", "Half", unit="FLOP/s", format="si"),), _half
+)
+
+
+class TestCalculator:
+    def test_check_reports_every_bad_field_and_fills_defaults(self) -> None:
+        calculator = Calculator("c", "C", "", (PEAK, INTENSITY, LAYERS), (), lambda values: Result({}, ""))
+        values, errors = calculator.check({"peak": -1, "layers": "x"})
+        assert [error.field for error in errors] == ["peak", "layers"]
+        assert values == {"intensity": 100.0}
+
+    def test_run_raises_the_first_error(self) -> None:
+        with pytest.raises(InputError, match="'peak' must be > 0"):
+            HALF.run({"peak": 0})
+
+    def test_run_refuses_a_non_finite_output(self) -> None:
+        """A compute function that yields inf is a bug, and it never reaches a page."""
+        broken = Calculator("b", "B", "", (PEAK,), (), lambda values: Result({"x": float("inf")}, ""))
+        with pytest.raises(ValueError, match="non-finite 'x'"):
+            broken.run({})
+
+    def test_run_refuses_a_missing_output(self) -> None:
+        broken = Calculator("b", "B", "", (PEAK,), (Output("y", "Y"),), lambda values: Result({}, ""))
+        with pytest.raises(ValueError, match=r"did not compute \['y'\]"):
+            broken.run({})
+
+    def test_output_text(self) -> None:
+        assert HALF.outputs[0].text(HALF.run({"peak": 2e12}).values["half"]) == "1 TFLOP/s"

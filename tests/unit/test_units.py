@@ -1,0 +1,67 @@
+"""calculators.units: the one place where numbers become text."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from calculators.units import format_number, format_percent, format_si
+
+
+class TestFormatSI:
+    @pytest.mark.parametrize(
+        ("value", "unit", "text"),
+        [
+            (3.35e12, "B/s", "3.35 TB/s"),
+            (9.89e14, "FLOP/s", "989 TFLOP/s"),
+            (1.4e12, "B/s", "1.4 TB/s"),  # the corrected MBU example: 7e9 params x 2 B x 100 tok/s
+            (999.7e12, "FLOP/s", "1 PFLOP/s"),  # rounding carries into the next prefix
+            (2.1e16, "B/s", "21 PB/s"),  # Cerebras WSE-3 on-chip bandwidth
+            (1.0, "W", "1 W"),
+            (0.0123, "s", "12.3 ms"),
+            (0, "B", "0 B"),
+            (-3.35e12, "B/s", "-3.35 TB/s"),
+            (6.132e6, "Wh", "6.13 MWh"),
+        ],
+    )
+    def test_prefixes_and_three_significant_digits(self, value: float, unit: str, text: str) -> None:
+        """Values get the SI prefix that puts them in [1, 1000), to three significant digits, zeros dropped."""
+        assert format_si(value, unit) == text
+
+    @pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+    def test_refuses_non_finite(self, value: float) -> None:
+        """A NaN or an infinity never becomes text on a page."""
+        with pytest.raises(ValueError, match="non-finite"):
+            format_si(value, "B")
+
+
+class TestFormatNumber:
+    @pytest.mark.parametrize(
+        ("value", "unit", "text"),
+        [
+            (295.2238805970149, "FLOP/byte", "295 FLOP/byte"),
+            (240.2439024390244, "FLOP/byte", "240 FLOP/byte"),
+            (1979, "", "1,980"),
+            (0.0123, "s", "0.0123 s"),
+            (0.5, "", "0.5"),
+            (1e6, "", "1 × 10⁶"),
+            (2.5e-5, "", "2.5 × 10⁻⁵"),
+            (0, "", "0"),
+        ],
+    )
+    def test_plain_numbers(self, value: float, unit: str, text: str) -> None:
+        """Three significant digits with grouping; powers of ten outside 1e-3..1e6."""
+        assert format_number(value, unit) == text
+
+    def test_refuses_nan(self) -> None:
+        with pytest.raises(ValueError, match="non-finite"):
+            format_number(math.nan)
+
+
+class TestFormatPercent:
+    @pytest.mark.parametrize(
+        ("fraction", "text"), [(0.33872598584428715, "33.9%"), (0.7, "70%"), (1.0, "100%"), (0.001234, "0.123%")]
+    )
+    def test_percentages(self, fraction: float, text: str) -> None:
+        assert format_percent(fraction) == text
