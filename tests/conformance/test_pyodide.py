@@ -8,11 +8,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from mkdocs_calculators.wheel import build_wheel
 
 import calculators
 from calculators import CALCULATORS
 from calculators.api import run_json
-from mkdocs_calculators.wheel import build_wheel
 from tests.conformance.cases import golden_cases
 from tests.support import NODE_MODULES, ROOT
 
