@@ -7,13 +7,13 @@ CPython and in Pyodide, so both sides show identical text.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import InputError
 from .registry import get
 
-__all__ = ["run", "run_json"]
+__all__ = ["FUNCTIONS", "call_json", "run", "run_json"]
 
 
 def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
@@ -45,5 +45,17 @@ def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
 
 
 def run_json(name: str, inputs_json: str) -> str:
-    """`run` over JSON text, for the browser worker: one string in, one string out, no proxies to free."""
+    """`run` over JSON text: one string in, one string out, no proxies to free."""
     return json.dumps(run(name, json.loads(inputs_json)), allow_nan=False, ensure_ascii=False)
+
+
+# What the browser worker may call, by name: each takes keyword arguments that are plain JSON data.
+FUNCTIONS: dict[str, Callable[..., Any]] = {"run": run}
+
+
+def call_json(function: str, arguments_json: str) -> str:
+    """Call one of FUNCTIONS with JSON keyword arguments and return its JSON result (the worker's only entry)."""
+    if function not in FUNCTIONS:
+        raise KeyError(f"unknown function '{function}' (expected one of: {', '.join(sorted(FUNCTIONS))})")
+    result = FUNCTIONS[function](**json.loads(arguments_json))
+    return json.dumps(result, allow_nan=False, ensure_ascii=False)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from calculators import run, run_json
+from calculators.api import call_json
 
 
 def test_run_json_round_trips_run() -> None:
@@ -31,3 +34,14 @@ def test_inputs_come_back_parsed() -> None:
 def test_unknown_inputs_are_ignored_here() -> None:
     """Unknown names are the build's concern (it reports them with their line); `run` uses the declared ones."""
     assert run("roofline", {"tokens": 5}) == run("roofline", {})
+
+
+def test_call_json_runs_a_listed_function() -> None:
+    """The worker's single entry point dispatches by name to the package's functions."""
+    text = call_json("run", json.dumps({"name": "roofline", "inputs": {"intensity": 5}}))
+    assert json.loads(text) == json.loads(json.dumps(run("roofline", {"intensity": 5})))
+
+
+def test_call_json_refuses_other_names() -> None:
+    with pytest.raises(KeyError, match="unknown function 'eval'"):
+        call_json("eval", "{}")

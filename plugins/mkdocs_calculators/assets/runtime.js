@@ -3,7 +3,7 @@
  * The tab's one Web Worker running Python, and the typed messages to and from it. The worker lives as long as the
  * tab: instant navigation keeps this module, so going to another page and back reuses the booted runtime.
  *
- * To the worker:   {type: "boot"} | {type: "run", id, generation, name, inputs}
+ * To the worker:   {type: "boot"} | {type: "call", id, generation, function, arguments}
  * From the worker: {type: "progress", stage} | {type: "ready", ms} | {type: "failed", error}
  *                | {type: "result", id, generation, result} | {type: "error", id, generation, error}
  */
@@ -90,17 +90,26 @@ export function bootRuntime() {
 }
 
 /**
- * Run calculator `name` on `inputs` (strings as typed) in the worker. Resolves with the package's result, or with
- * null when the page has changed since the request was made.
+ * Call `calculators.api.FUNCTIONS[name]` in the worker with JSON keyword arguments. Resolves with its result, or
+ * with null when the page has changed since the call was made.
  * @param {string} name
- * @param {Record<string, string>} inputs
+ * @param {Record<string, unknown>} args
  * @returns {Promise<any>}
  */
-export async function runCalculator(name, inputs) {
+export async function callPython(name, args) {
   await bootRuntime();
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    worker?.postMessage({ type: "run", id, generation: pageGeneration, name, inputs });
+    worker?.postMessage({ type: "call", id, generation: pageGeneration, function: name, arguments: args });
   });
+}
+
+/**
+ * Run calculator `name` on `inputs` (strings as typed): the package's result, or null for a page since left.
+ * @param {string} name
+ * @param {Record<string, string>} inputs
+ */
+export function runCalculator(name, inputs) {
+  return callPython("run", { name, inputs });
 }

@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The module worker that runs the calculators package in Pyodide, off the page's main thread. It boots once, on the
- * first "boot" or "run" message, and answers every "run" with the same data the build pre-rendered.
+ * first "boot" or "call" message, and answers every "call" by running one of `calculators.api.FUNCTIONS` (for
+ * example `run`, which gives the same data the build pre-rendered).
  */
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
@@ -38,11 +39,11 @@ function booted() {
 self.addEventListener("message", async ({ data }) => {
   if (data.type === "boot") {
     booted();
-  } else if (data.type === "run") {
+  } else if (data.type === "call") {
     const { id, generation } = data;
     try {
       const module = await booted();
-      const result = JSON.parse(module.run_json(data.name, JSON.stringify(data.inputs)));
+      const result = JSON.parse(module.call_json(data.function, JSON.stringify(data.arguments)));
       postMessage({ type: "result", id, generation, result });
     } catch (error) {
       postMessage({ type: "error", id, generation, error: String(/** @type {any} */ (error)?.message ?? error) });
