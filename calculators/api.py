@@ -10,7 +10,6 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .errors import InputError
 from .registry import get
 
 __all__ = ["FUNCTIONS", "call_json", "run", "run_json"]
@@ -22,10 +21,7 @@ def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
     values, errors = calculator.check(inputs)
     if errors:
         return {"ok": False, "calculator": name, "errors": [error.as_dict() for error in errors]}
-    try:
-        result = calculator.run(values)
-    except InputError as error:  # a rule that spans fields, raised by compute itself
-        return {"ok": False, "calculator": name, "errors": [error.as_dict()]}
+    result = calculator.evaluate(values)
     return {
         "ok": True,
         "calculator": name,
@@ -41,6 +37,7 @@ def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
         ],
         "summary": result.summary,
         "chart": result.chart,
+        "table": result.table.as_dict() if result.table else None,
     }
 
 

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from .comparison import COMPARISON
+from .energy import ENERGY
+from .inference import INFERENCE
 from .roofline import ROOFLINE
 from .spec import Calculator
+from .utilization import UTILIZATION
 
 __all__ = ["CALCULATORS", "get"]
 
-CALCULATORS: dict[str, Calculator] = {calculator.name: calculator for calculator in (ROOFLINE,)}
+CALCULATORS: dict[str, Calculator] = {
+    calculator.name: calculator for calculator in (ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY)
+}
 
 
 def get(name: str) -> Calculator:

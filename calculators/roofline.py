@@ -2,6 +2,7 @@
 
 A kernel that does `intensity` FLOPs per byte it moves can run no faster than the lower of two ceilings: the chip's
 peak compute, and its memory bandwidth times the intensity. The two meet at the ridge point, peak / bandwidth.
+The workload is a raw intensity, or one derived from a matrix multiply or from a language model's forward pass.
 """
 
 from __future__ import annotations
@@ -10,30 +11,65 @@ from collections.abc import Mapping
 from typing import Any
 
 from .charts import decade_domain, layered, log_axis
-from .spec import Calculator, Input, Output, Result, Value
+from .hardware import BYTES_PER_VALUE, bandwidth_input, chip_input, fill_from_chip, peak_input, precision_input
+from .spec import Calculator, Choice, Input, Output, Result, Value, number, text
 from .units import format_number, format_percent, format_si
 
 __all__ = ["ROOFLINE"]
 
 TERA = 1e12
+GIGA = 1e9
+
+WORKLOADS = (
+    Choice("intensity", "An arithmetic intensity"),
+    Choice("matmul", "A matrix multiply, M × N × K"),
+    Choice("prefill", "LLM prefill (the prompt, all tokens at once)"),
+    Choice("decode", "LLM decode (one token per sequence per step)"),
+)
+
+
+def _work(inputs: Mapping[str, Value]) -> tuple[float, float] | None:
+    """FLOPs and bytes moved by the workload, or None for a bare intensity."""
+    workload = text(inputs, "workload")
+    size = BYTES_PER_VALUE[text(inputs, "precision")]
+    if workload == "matmul":
+        m, n, k = (number(inputs, key) for key in ("m", "n", "k"))
+        # C = A B reads A (M x K) and B (K x N) and writes C (M x N) once, at best; each output is K multiply-adds.
+        return 2 * m * n * k, size * (m * k + k * n + m * n)
+    params = number(inputs, "params_b") * GIGA
+    if workload == "prefill":
+        # Every weight is read once and used for each of T tokens: 2 FLOPs per weight per token.
+        return 2 * params * number(inputs, "tokens"), size * params
+    if workload == "decode":
+        # Each step reads every weight once and uses it for each of B sequences; KV-cache traffic is left out here.
+        return 2 * params * number(inputs, "batch"), size * params
+    return None
 
 
 def _compute(inputs: Mapping[str, Value]) -> Result:
-    peak = float(inputs["peak_tflops"]) * TERA  # FLOP/s
-    bandwidth = float(inputs["bandwidth_tbs"]) * TERA  # byte/s
-    intensity = float(inputs["intensity"])  # FLOP/byte
+    peak = number(inputs, "peak_tflops") * TERA  # FLOP/s
+    bandwidth = number(inputs, "bandwidth_tbs") * TERA  # byte/s
+    work = _work(inputs)
+    intensity = work[0] / work[1] if work else number(inputs, "intensity")  # FLOP/byte
     ridge = peak / bandwidth
     attainable = min(peak, intensity * bandwidth)
-    memory_bound = intensity < ridge
-    bound = "Memory-bound" if memory_bound else "Compute-bound"
+    bound = "Memory-bound" if intensity < ridge else "Compute-bound"
     fraction = attainable / peak
+    time: Value = work[0] / attainable if work else "needs a workload size"
     summary = (
         f"{bound}: at {format_number(intensity, 'FLOP/byte')} the chip can reach "
         f"{format_si(attainable, 'FLOP/s')}, {format_percent(fraction, digits=2)} of its peak; the ridge point is "
         f"{format_number(ridge, 'FLOP/byte')}."
     )
     return Result(
-        values={"ridge": ridge, "attainable": attainable, "bound": bound, "fraction": fraction},
+        values={
+            "workload_intensity": intensity,
+            "ridge": ridge,
+            "attainable": attainable,
+            "bound": bound,
+            "fraction": fraction,
+            "time": time,
+        },
         summary=summary,
         chart=_chart(peak, bandwidth, ridge, intensity, attainable, summary),
     )
@@ -80,6 +116,10 @@ def _chart(
     )
 
 
+def _dimension(key: str, label: str) -> Input:
+    return Input(key, label, kind="integer", default=4096, min=1, max=1e7, shown_when=("workload", ("matmul",)))
+
+
 ROOFLINE = Calculator(
     name="roofline",
     title="Roofline",
@@ -88,26 +128,11 @@ ROOFLINE = Calculator(
         "arithmetic intensity."
     ),
     inputs=(
-        Input(
-            "peak_tflops",
-            "Peak compute",
-            unit="TFLOP/s",
-            default=989.0,
-            min=0.001,
-            max=1e6,
-            step=0.1,
-            help="Dense peak at the precision the kernel uses (NVIDIA H100 SXM, BF16: 989 TFLOP/s).",
-        ),
-        Input(
-            "bandwidth_tbs",
-            "Memory bandwidth",
-            unit="TB/s",
-            default=3.35,
-            min=0.001,
-            max=1e5,
-            step=0.01,
-            help="Peak bandwidth of the memory the data streams from (H100 SXM HBM3: 3.35 TB/s).",
-        ),
+        chip_input("h100-sxm"),
+        precision_input(),
+        peak_input(989.0),
+        bandwidth_input(3.35),
+        Input("workload", "Workload", kind="choice", default="intensity", choices=WORKLOADS),
         Input(
             "intensity",
             "Arithmetic intensity",
@@ -117,19 +142,40 @@ ROOFLINE = Calculator(
             max=1e6,
             step=0.01,
             slider="log",
+            shown_when=("workload", ("intensity",)),
             help="FLOPs the kernel performs per byte it moves to or from that memory.",
         ),
+        _dimension("m", "M (rows of A)"),
+        _dimension("n", "N (columns of B)"),
+        _dimension("k", "K (the shared dimension)"),
+        Input(
+            "params_b",
+            "Model parameters",
+            unit="billions",
+            default=7.0,
+            min=0.001,
+            max=1e5,
+            shown_when=("workload", ("prefill", "decode")),
+        ),
+        Input(
+            "tokens",
+            "Prompt tokens",
+            kind="integer",
+            default=2048,
+            min=1,
+            max=1e7,
+            shown_when=("workload", ("prefill",)),
+        ),
+        Input("batch", "Batch size", kind="integer", default=1, min=1, max=1e5, shown_when=("workload", ("decode",))),
     ),
     outputs=(
-        Output(
-            "ridge",
-            "Ridge point",
-            unit="FLOP/byte",
-            help="Peak compute / bandwidth: the intensity where the roofs meet.",
-        ),
+        Output("workload_intensity", "Workload intensity", unit="FLOP/byte"),
+        Output("ridge", "Ridge point", unit="FLOP/byte", help="Peak compute / bandwidth: where the roofs meet."),
         Output("attainable", "Attainable compute", unit="FLOP/s", format="si"),
         Output("bound", "Limited by", format="text"),
         Output("fraction", "Share of peak compute", format="percent"),
+        Output("time", "Time at best", unit="s", format="si", help="The workload's FLOPs at the attainable rate."),
     ),
     compute=_compute,
+    resolve=fill_from_chip("peak_tflops", "bandwidth_tbs"),
 )

@@ -14,11 +14,21 @@ from typing import Any, Literal
 from .errors import InputError
 from .units import format_number, format_percent, format_si
 
-__all__ = ["Calculator", "Input", "Output", "Result", "Value"]
+__all__ = ["Calculator", "Choice", "Input", "Output", "Result", "Table", "Value", "number", "text", "texts"]
 
-Value = float | int | str
-InputKind = Literal["number", "integer", "choice"]
+Value = float | int | str | tuple[str, ...]
+InputKind = Literal["number", "integer", "choice", "choices"]
 OutputFormat = Literal["si", "number", "percent", "text"]
+CUSTOM = "custom"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a choice input; `group` gathers options under a heading (a vendor, say)."""
+
+    value: str
+    label: str
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -35,11 +45,16 @@ class Input:
     min_exclusive: bool = False
     step: float | None = None
     slider: Literal["linear", "log"] | None = None
-    choices: tuple[tuple[str, str], ...] = ()
+    choices: tuple[Choice, ...] = ()
+    min_count: int = 1  # for kind "choices": how many must be picked
+    # The key of a choice input (a chip picker) that fills this field unless it is set to "custom".
+    filled_by: str | None = None
+    # Shown only while another choice input has one of these values: (key, values).
+    shown_when: tuple[str, tuple[str, ...]] | None = None
     help: str = ""
 
     def __post_init__(self) -> None:
-        if self.kind == "choice":
+        if self.kind in ("choice", "choices"):
             if not self.choices:
                 raise ValueError(f"input '{self.key}': a choice needs choices")
         elif self.slider and (self.min is None or self.max is None):
@@ -52,7 +67,9 @@ class Input:
     def range_text(self) -> str:
         """The allowed range in words, for the form and the reference page: '> 0 and <= 1,000,000'."""
         if self.kind == "choice":
-            return "one of: " + ", ".join(value for value, _ in self.choices)
+            return "one of: " + ", ".join(self.choice_values)
+        if self.kind == "choices":
+            return f"at least {self.min_count} of: " + ", ".join(self.choice_values)
         parts = []
         if self.min is not None:
             parts.append(f"{'>' if self.min_exclusive else '>='} {format_number(self.min)}")
@@ -60,13 +77,18 @@ class Input:
             parts.append(f"<= {format_number(self.max)}")
         return " and ".join(parts)
 
+    @property
+    def choice_values(self) -> tuple[str, ...]:
+        return tuple(choice.value for choice in self.choices)
+
     def parse(self, raw: object) -> Value:
         """The value as the calculator uses it, from what an author wrote or a reader typed; or InputError."""
         if self.kind == "choice":
-            allowed = [value for value, _ in self.choices]
-            if isinstance(raw, str) and raw.strip() in allowed:
+            if isinstance(raw, str) and raw.strip() in self.choice_values:
                 return raw.strip()
-            raise InputError(self.key, "one of: " + ", ".join(allowed), raw)
+            raise InputError(self.key, self.range_text, raw)
+        if self.kind == "choices":
+            return self._parse_choices(raw)
         number = self._number(raw)
         if self.kind == "integer" and number != int(number):
             raise InputError(self.key, "a whole number", raw)
@@ -78,6 +100,19 @@ class Input:
         if self.max is not None and not number <= self.max:
             raise InputError(self.key, f"<= {format_number(self.max)}", number)
         return int(number) if self.kind == "integer" else number
+
+    def _parse_choices(self, raw: object) -> tuple[str, ...]:
+        """Several choices: a list, or text separated by commas (as a URL carries them)."""
+        items = raw.split(",") if isinstance(raw, str) else raw
+        if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
+            raise InputError(self.key, f"a list of choices ({self.range_text})", raw)
+        picked = tuple(dict.fromkeys(item.strip() for item in items if item.strip()))
+        unknown = [item for item in picked if item not in self.choice_values]
+        if unknown:
+            raise InputError(self.key, "made of: " + ", ".join(self.choice_values), unknown[0])
+        if len(picked) < self.min_count:
+            raise InputError(self.key, f"at least {self.min_count} choices", list(picked))
+        return picked
 
     def _number(self, raw: object) -> float:
         rule = "a whole number" if self.kind == "integer" else "a number"
@@ -107,24 +142,40 @@ class Output:
     unit: str = ""
     format: OutputFormat = "number"
     help: str = ""
+    digits: int = 3
 
     def text(self, value: Value) -> str:
+        if isinstance(value, tuple):
+            return ", ".join(value)
         if self.format == "text" or isinstance(value, str):
             return str(value)
         if self.format == "si":
-            return format_si(value, self.unit)
+            return format_si(value, self.unit, self.digits)
         if self.format == "percent":
-            return format_percent(value)
-        return format_number(value, self.unit)
+            return format_percent(value, self.digits)
+        return format_number(value, self.unit, self.digits)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows of text under labelled columns, for results that compare several things (chips, say)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    caption: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"caption": self.caption, "columns": list(self.columns), "rows": [list(row) for row in self.rows]}
 
 
 @dataclass(frozen=True)
 class Result:
-    """What a compute function returns: values by output key, an optional chart, a one-line summary."""
+    """What a compute function returns: values by output key, a one-line summary, an optional chart and table."""
 
     values: Mapping[str, Value]
     summary: str
     chart: dict[str, Any] | None = None
+    table: Table | None = None
 
 
 @dataclass(frozen=True)
@@ -137,11 +188,17 @@ class Calculator:
     inputs: tuple[Input, ...]
     outputs: tuple[Output, ...]
     compute: Callable[[Mapping[str, Value]], Result] = field(repr=False)
+    # Fills the fields that a picker (a chip, say) sets, and checks rules that span fields; may raise InputError.
+    resolve: Callable[[dict[str, Value]], dict[str, Value]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         for kind, keys in (("input", [i.key for i in self.inputs]), ("output", [o.key for o in self.outputs])):
             if len(set(keys)) != len(keys):
                 raise ValueError(f"calculator '{self.name}': duplicate {kind} keys in {keys}")
+        for spec in self.inputs:
+            for other in (spec.filled_by, spec.shown_when[0] if spec.shown_when else None):
+                if other is not None and other not in self.input_keys:
+                    raise ValueError(f"calculator '{self.name}': input '{spec.key}' refers to unknown '{other}'")
 
     @property
     def input_keys(self) -> tuple[str, ...]:
@@ -151,11 +208,17 @@ class Calculator:
     def defaults(self) -> dict[str, Value]:
         return {i.key: i.default for i in self.inputs}
 
-    def check(self, raw: Mapping[str, object]) -> tuple[dict[str, Value], list[InputError]]:
-        """Every input parsed (defaults for those not given), and every problem found, in declaration order.
+    def check(self, raw: Mapping[str, object], *, author: bool = False) -> tuple[dict[str, Value], list[InputError]]:
+        """Every input parsed and resolved (defaults for those not given), and every problem, in declaration order.
 
-        Unknown keys are the caller's concern (the build reports them with the block's line).
+        A picker that is not given, while a field it fills is, counts as "custom": an author who writes a peak and a
+        bandwidth means those figures. With `author`, a field given next to a picker that fills it is an error (the
+        value would be silently replaced). Unknown keys are the caller's concern (the build reports their lines).
         """
+        raw = dict(raw)
+        for spec in self.inputs:
+            if spec.filled_by and spec.key in raw and spec.filled_by not in raw:
+                raw[spec.filled_by] = CUSTOM
         values: dict[str, Value] = {}
         errors: list[InputError] = []
         for spec in self.inputs:
@@ -163,13 +226,32 @@ class Calculator:
                 values[spec.key] = spec.parse(raw.get(spec.key, spec.default))
             except InputError as error:
                 errors.append(error)
+        if author:
+            errors += [
+                InputError(
+                    spec.key,
+                    f"left out while '{spec.filled_by}' is set (or set {spec.filled_by}: custom)",
+                    raw[spec.key],
+                )
+                for spec in self.inputs
+                if spec.filled_by and spec.key in raw and values.get(spec.filled_by) not in (CUSTOM, None)
+            ]
+        if not errors and self.resolve is not None:
+            try:
+                values = self.resolve(values)
+            except InputError as error:
+                errors.append(error)
         return values, errors
 
     def run(self, raw: Mapping[str, object]) -> Result:
-        """The result for these inputs; InputError for the first bad one; never a NaN or an infinity."""
+        """The result for these inputs, or InputError for the first bad one."""
         values, errors = self.check(raw)
         if errors:
             raise errors[0]
+        return self.evaluate(values)
+
+    def evaluate(self, values: Mapping[str, Value]) -> Result:
+        """The result for values that `check` accepted; never a NaN or an infinity."""
         result = self.compute(values)
         missing = [o.key for o in self.outputs if o.key not in result.values]
         if missing:
@@ -178,3 +260,27 @@ class Calculator:
             if isinstance(value, float) and not math.isfinite(value):
                 raise ValueError(f"calculator '{self.name}' computed a non-finite '{key}' for {values}")
         return result
+
+
+def number(values: Mapping[str, Value], key: str) -> float:
+    """A checked numeric input, typed for compute functions."""
+    value = values[key]
+    if isinstance(value, str | tuple):
+        raise TypeError(f"input '{key}' is not a number: {value!r}")
+    return float(value)
+
+
+def text(values: Mapping[str, Value], key: str) -> str:
+    """A checked single-choice input."""
+    value = values[key]
+    if not isinstance(value, str):
+        raise TypeError(f"input '{key}' is not a choice: {value!r}")
+    return value
+
+
+def texts(values: Mapping[str, Value], key: str) -> tuple[str, ...]:
+    """A checked several-choices input."""
+    value = values[key]
+    if not isinstance(value, tuple):
+        raise TypeError(f"input '{key}' is not a list of choices: {value!r}")
+    return value

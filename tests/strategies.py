@@ -12,7 +12,10 @@ from calculators import Calculator, Input
 def valid_value(spec: Input) -> st.SearchStrategy[Any]:
     """A value inside the input's declared space, as an author (number) or a reader (text) gives it."""
     if spec.kind == "choice":
-        return st.sampled_from([value for value, _ in spec.choices])
+        return st.sampled_from(spec.choice_values)
+    if spec.kind == "choices":
+        picked = st.lists(st.sampled_from(spec.choice_values), min_size=spec.min_count, unique=True)
+        return st.one_of(picked, picked.map(",".join))
     low = spec.min if spec.min is not None else -1e12
     high = spec.max if spec.max is not None else 1e12
     numbers = st.floats(

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from calculators import Calculator, Input
-    from calculators.spec import Value
+    from calculators.spec import Choice, Value
 
-__all__ = ["input_value_text", "render_calculator", "render_problems"]
+__all__ = ["input_value_text", "render_calculator", "render_problems", "render_table"]
 
 
 def input_value_text(value: Value) -> str:
@@ -35,17 +35,38 @@ def _attrs(**attributes: object) -> str:
     return " ".join(parts)
 
 
-def _field(uid: str, spec: Input, value: Value) -> str:
+def _field(uid: str, spec: Input, value: Value, values: dict[str, Value]) -> str:
     field_id = f"{uid}-{spec.key}"
     hint = spec.range_text + (f". {spec.help}" if spec.help else ".")
-    unit = f' <span class="calc-unit">({escape(spec.unit)})</span>' if spec.unit else ""
     described = f"{field_id}-hint {field_id}-error"
-    if spec.kind == "choice":
-        options = "".join(
-            f"<option {_attrs(value=choice, selected=choice == value)}>{escape(label)}</option>"
-            for choice, label in spec.choices
+    hidden = spec.shown_when is not None and values.get(spec.shown_when[0]) not in spec.shown_when[1]
+    container = _attrs(
+        class_="calc-field" + (" calc-choices" if spec.kind == "choices" else ""),
+        data_input=spec.key,
+        data_kind=spec.kind,
+        data_filled_by=spec.filled_by,
+        data_shown_when=spec.shown_when[0] if spec.shown_when else None,
+        data_shown_values=" ".join(spec.shown_when[1]) if spec.shown_when else None,
+        hidden=hidden,
+    )
+    messages = (
+        f'<p class="calc-hint" id="{field_id}-hint">{escape(hint)}</p>'
+        f'<p class="calc-error" id="{field_id}-error" aria-live="polite" hidden></p>'
+    )
+    if spec.kind == "choices":
+        assert isinstance(value, tuple)
+        return (
+            f'<fieldset {container} aria-describedby="{described}"><legend>{escape(spec.label)}</legend>'
+            f'<input type="search" class="calc-filter" placeholder="Filter" aria-label="Filter {escape(spec.label)}" '
+            f'aria-controls="{field_id}-list">'
+            f'<div class="calc-choice-list" id="{field_id}-list">{_checkboxes(spec, value)}</div>'
+            f"{messages}</fieldset>"
         )
-        control = f"<select {_attrs(id=field_id, name=spec.key, aria_describedby=described)}>{options}</select>"
+    unit = f' <span class="calc-unit">({escape(spec.unit)})</span>' if spec.unit else ""
+    if spec.kind == "choice":
+        control = (
+            f"<select {_attrs(id=field_id, name=spec.key, aria_describedby=described)}>{_options(spec, value)}</select>"
+        )
     else:
         control = (
             "<input "
@@ -57,24 +78,63 @@ def _field(uid: str, spec: Input, value: Value) -> str:
                 autocomplete="off",
                 spellcheck="false",
                 value=input_value_text(value),
-                data_default=input_value_text(spec.default),
                 aria_describedby=described,
             )
             + ">"
         )
     slider = _slider(field_id, spec, value) if spec.slider else ""
     return (
-        f'<div class="calc-field" data-input="{escape(spec.key)}">'
-        f'<label for="{field_id}">{escape(spec.label)}{unit}</label>'
-        f"{control}{slider}"
-        f'<p class="calc-hint" id="{field_id}-hint">{escape(hint)}</p>'
-        f'<p class="calc-error" id="{field_id}-error" aria-live="polite" hidden></p>'
-        "</div>"
+        f'<div {container}><label for="{field_id}">{escape(spec.label)}{unit}</label>{control}{slider}{messages}</div>'
+    )
+
+
+def _grouped(spec: Input) -> dict[str, list[Choice]]:
+    groups: dict[str, list[Choice]] = {}
+    for choice in spec.choices:
+        groups.setdefault(choice.group, []).append(choice)
+    return groups
+
+
+def _options(spec: Input, value: Value) -> str:
+    html = []
+    for group, choices in _grouped(spec).items():
+        options = "".join(
+            f"<option {_attrs(value=c.value, selected=c.value == value)}>{escape(c.label)}</option>" for c in choices
+        )
+        html.append(f'<optgroup label="{escape(group)}">{options}</optgroup>' if group else options)
+    return "".join(html)
+
+
+def _checkboxes(spec: Input, value: tuple[str, ...]) -> str:
+    html = []
+    for group, choices in _grouped(spec).items():
+        boxes = "".join(
+            f'<label class="calc-choice"><input {_attrs(type="checkbox", name=spec.key, value=c.value)}'
+            f'{" checked" if c.value in value else ""}> {escape(c.label)}</label>'
+            for c in choices
+        )
+        heading = f'<p class="calc-choice-group-label">{escape(group)}</p>' if group else ""
+        html.append(f'<div class="calc-choice-group">{heading}{boxes}</div>')
+    return "".join(html)
+
+
+def render_table(table: dict[str, Any]) -> str:
+    """A result table; the first column names each row. Scrolls inside its own box on narrow screens."""
+    head = "".join(f'<th scope="col">{escape(column)}</th>' for column in table["columns"])
+    rows = "".join(
+        f'<tr><th scope="row">{escape(row[0])}</th>{"".join(f"<td>{escape(cell)}</td>" for cell in row[1:])}</tr>'
+        for row in table["rows"]
+    )
+    caption = escape(table["caption"])
+    return (
+        f'<div class="calc-table-wrap" role="region" tabindex="0" aria-label="{caption}">'
+        f'<table class="calc-table"><caption>{caption}</caption><thead><tr>{head}</tr></thead>'
+        f"<tbody>{rows}</tbody></table></div>"
     )
 
 
 def _slider(field_id: str, spec: Input, value: Value) -> str:
-    assert spec.min is not None and spec.max is not None and not isinstance(value, str)
+    assert spec.min is not None and spec.max is not None and isinstance(value, int | float)
     if spec.slider == "log":
         low, high, position, step = math.log10(spec.min), math.log10(spec.max), math.log10(value), 0.01
     else:
@@ -100,7 +160,7 @@ def _slider(field_id: str, spec: Input, value: Value) -> str:
 
 def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value], result: dict[str, Any]) -> str:
     """The form for `inputs` with `result` (from `calculators.run`) already in place."""
-    fields = "".join(_field(uid, spec, inputs[spec.key]) for spec in calculator.inputs)
+    fields = "".join(_field(uid, spec, inputs[spec.key], inputs) for spec in calculator.inputs)
     outputs = "".join(
         f'<div class="calc-output" data-output="{escape(out["key"])}">'
         f'<dt>{escape(out["label"])}</dt><dd><output for="{uid}-form">{escape(out["text"])}</output></dd></div>'
@@ -127,6 +187,7 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
         "</form>"
         f'<div class="calc-results"><dl class="calc-outputs">{outputs}</dl>'
         f'<p class="calc-summary" aria-live="polite" aria-atomic="true">{escape(result["summary"])}</p>'
+        f'<div class="calc-table-slot">{render_table(result["table"]) if result.get("table") else ""}</div>'
         '<p class="calc-stale-note" hidden>These results are for the last valid inputs.</p></div>'
         f"{chart}"
         '<p class="calc-status" role="status"></p>'

@@ -25,7 +25,7 @@ def _sample(calculator: Calculator, rng: random.Random) -> dict[str, Any]:
     for spec in calculator.inputs:
         roll = rng.random()
         if spec.kind == "choice":
-            inputs[spec.key] = rng.choice([value for value, _ in spec.choices] + ["nope"])
+            inputs[spec.key] = rng.choice([*spec.choice_values, "nope"])
         elif roll < 0.8 and spec.min is not None and spec.max is not None:
             low, high = max(spec.min, 1e-3), spec.max
             value = low * (high / low) ** rng.random()  # log-uniform over the declared range

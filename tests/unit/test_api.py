@@ -17,23 +17,21 @@ def test_run_json_round_trips_run() -> None:
 
 
 def test_every_bad_field_is_reported() -> None:
-    result = run("roofline", {"intensity": "-3", "peak_tflops": "abc", "bandwidth_tbs": 0})
+    result = run("roofline", {"chip": "custom", "intensity": "-3", "peak_tflops": "abc", "bandwidth_tbs": 0})
     assert result["ok"] is False
     assert [error["field"] for error in result["errors"]] == ["peak_tflops", "bandwidth_tbs", "intensity"]
     assert result["errors"][2]["hint"] == "Must be >= 0.01 (got -3)."
 
 
-def test_inputs_come_back_parsed() -> None:
-    assert run("roofline", {"intensity": "1,000"})["inputs"] == {
-        "peak_tflops": 989.0,
-        "bandwidth_tbs": 3.35,
-        "intensity": 1000.0,
-    }
+def test_inputs_come_back_parsed_and_filled_from_the_chip() -> None:
+    """Text is parsed; the chip picker's figures replace the fields it fills, so the form can show them."""
+    inputs = run("roofline", {"intensity": "1,000", "chip": "tpu-v5e", "peak_tflops": "1"})["inputs"]
+    assert (inputs["intensity"], inputs["peak_tflops"], inputs["bandwidth_tbs"]) == (1000.0, 197.0, 0.819)
 
 
 def test_unknown_inputs_are_ignored_here() -> None:
     """Unknown names are the build's concern (it reports them with their line); `run` uses the declared ones."""
-    assert run("roofline", {"tokens": 5}) == run("roofline", {})
+    assert run("roofline", {"nonsense": 5}) == run("roofline", {})
 
 
 def test_call_json_runs_a_listed_function() -> None:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import pytest
 
 from calculators import Calculator, Input, InputError, Output, Result
+from calculators.spec import Choice
 
 INTENSITY = Input("intensity", "Arithmetic intensity", default=100.0, unit="FLOP/byte", min=0.01, max=1e6)
 PEAK = Input("peak", "Peak", default=989.0, min=0, min_exclusive=True)
 LAYERS = Input("layers", "Layers", default=32, kind="integer", min=1, max=1000)
-PRECISION = Input("precision", "Precision", default="bf16", kind="choice", choices=(("fp32", "FP32"), ("bf16", "BF16")))
+PRECISION = Input(
+    "precision", "Precision", default="bf16", kind="choice", choices=(Choice("fp32", "FP32"), Choice("bf16", "BF16"))
+)
 
 
 class TestParse:

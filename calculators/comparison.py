@@ -1,0 +1,151 @@
+"""Chips side by side: peak compute, memory, bandwidth, ridge point, compute per watt, what fits, decode speed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .charts import decade_domain, layered, log_axis
+from .chips import Chip, load_chips
+from .hardware import bytes_per_param_input, chip_choices, precision_input
+from .spec import Calculator, Input, Output, Result, Table, Value, number, text, texts
+from .units import format_number, format_si
+
+__all__ = ["COMPARISON"]
+
+GIGA, TERA = 1e9, 1e12
+RIDGES = (10, 100, 1000)  # FLOP/byte: the diagonals drawn on the chart
+
+
+def _row(chip: Chip, precision: str, weights_per_param: float, params: float) -> dict[str, Any]:
+    peak = chip.peak_tflops.get(precision)
+    bandwidth = chip.bandwidth_tbs.value * TERA
+    memory = chip.memory_gb.value * GIGA
+    power = chip.power_w.value if chip.power_w else None
+    return {
+        "chip": chip,
+        "peak": peak.value * TERA if peak else None,
+        "bandwidth": bandwidth,
+        "memory": memory,
+        "power": power,
+        "largest_model": memory / weights_per_param,
+        "decode_rate": bandwidth / (params * weights_per_param),
+        "fits": params * weights_per_param <= memory,
+    }
+
+
+def _compute(inputs: Mapping[str, Value]) -> Result:
+    chips = load_chips()
+    precision = text(inputs, "precision")
+    size = float(text(inputs, "bytes_per_param"))
+    params = number(inputs, "params_b") * GIGA
+    rows = [_row(chips[key], precision, size, params) for key in texts(inputs, "chips") if key != "custom"]
+    dash = "—"
+    table = Table(
+        columns=(
+            "Chip",
+            "Peak compute",
+            "Memory",
+            "Bandwidth",
+            "Ridge point",
+            "Compute per watt",
+            "Largest model that fits",
+            "Batch-1 decode, at most",
+        ),
+        rows=tuple(
+            (
+                row["chip"].name,
+                format_si(row["peak"], "FLOP/s") if row["peak"] else f"{dash} (no {precision})",
+                format_si(row["memory"], "B"),
+                format_si(row["bandwidth"], "B/s"),
+                format_number(row["peak"] / row["bandwidth"], "FLOP/byte") if row["peak"] else dash,
+                format_si(row["peak"] / row["power"], "FLOP/s per W") if row["peak"] and row["power"] else dash,
+                format_number(row["largest_model"] / GIGA, "B params"),
+                format_number(row["decode_rate"], "token/s") + ("" if row["fits"] else " (does not fit)"),
+            )
+            for row in rows
+        ),
+        caption=f"Dense peak at {precision}; models at {format_number(size)} bytes per parameter, "
+        f"decode for a {format_number(params / GIGA)} B-parameter model on one chip.",
+    )
+    with_peak = [row for row in rows if row["peak"]]
+    best = {
+        "most_compute": max(with_peak, key=lambda row: row["peak"])["chip"].name if with_peak else dash,
+        "most_bandwidth": max(rows, key=lambda row: row["bandwidth"])["chip"].name,
+        "most_memory": max(rows, key=lambda row: row["memory"])["chip"].name,
+        "fastest_decode": max(rows, key=lambda row: row["decode_rate"])["chip"].name,
+    }
+    summary = (
+        f"Of these chips, {best['most_compute']} has the most {precision} compute, {best['most_bandwidth']} the most "
+        f"bandwidth, {best['most_memory']} the most memory; {best['fastest_decode']} decodes fastest at batch 1."
+    )
+    return Result(best, summary, chart=_chart(with_peak, summary), table=table)
+
+
+def _chart(rows: list[dict[str, Any]], summary: str) -> dict[str, Any] | None:
+    if not rows:
+        return None
+    points = [
+        {"chip": row["chip"].name, "bandwidth": row["bandwidth"] / TERA, "tflops": row["peak"] / TERA} for row in rows
+    ]
+    x_domain = decade_domain(*(point["bandwidth"] for point in points), margin=0.5)
+    y_domain = decade_domain(*(point["tflops"] for point in points), margin=0.5)
+    lines = [{"ridge": f"{ridge} FLOP/byte", "bandwidth": x, "tflops": ridge * x} for ridge in RIDGES for x in x_domain]
+    x = log_axis("bandwidth", "Memory bandwidth (TB/s)", x_domain)
+    y = log_axis("tflops", "Peak compute (TFLOP/s)", y_domain)
+    return layered(
+        "Peak compute against memory bandwidth, log-log, with lines of equal ridge point. " + summary,
+        [
+            {
+                "data": {"values": lines},
+                "mark": {"type": "line", "strokeDash": [3, 3], "opacity": 0.5, "clip": True},
+                "encoding": {"x": x, "y": y, "detail": {"field": "ridge", "type": "nominal"}},
+            },
+            {
+                "data": {"values": points},
+                "mark": {"type": "point", "filled": True, "size": 90, "color": "#e8590c"},
+                "encoding": {
+                    "x": {"field": "bandwidth", "type": "quantitative"},
+                    "y": {"field": "tflops", "type": "quantitative"},
+                    "tooltip": [{"field": "chip", "type": "nominal", "title": "Chip"}],
+                },
+            },
+            {
+                "data": {"values": points},
+                "mark": {"type": "text", "align": "left", "dx": 7, "dy": -7, "fontSize": 11},
+                "encoding": {
+                    "x": {"field": "bandwidth", "type": "quantitative"},
+                    "y": {"field": "tflops", "type": "quantitative"},
+                    "text": {"field": "chip", "type": "nominal"},
+                },
+            },
+        ],
+        height=340,
+    )
+
+
+COMPARISON = Calculator(
+    name="compare",
+    title="Chip comparison",
+    description="Two or more accelerators side by side, from the chip database.",
+    inputs=(
+        Input(
+            "chips",
+            "Chips",
+            kind="choices",
+            default=("h100-sxm", "mi300x", "tpu-v5p"),
+            choices=tuple(choice for choice in chip_choices() if choice.value != "custom"),
+            min_count=2,
+        ),
+        precision_input(),
+        Input("params_b", "Model parameters", unit="billions", default=70.0, min=0.001, max=1e5),
+        bytes_per_param_input(),
+    ),
+    outputs=(
+        Output("most_compute", "Most compute", format="text"),
+        Output("most_bandwidth", "Most bandwidth", format="text"),
+        Output("most_memory", "Most memory", format="text"),
+        Output("fastest_decode", "Fastest batch-1 decode", format="text"),
+    ),
+    compute=_compute,
+)

@@ -1,0 +1,131 @@
+"""Inputs that describe the hardware, shared by the calculators: a chip picker that fills figures from the chip
+database, a precision picker, and the figures themselves for "custom" hardware."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .chips import PRECISION_LABELS, PRECISIONS, load_chips
+from .errors import InputError
+from .spec import CUSTOM, Choice, Input, Value, text
+
+__all__ = [
+    "BYTES_PER_VALUE",
+    "bandwidth_input",
+    "bytes_per_param_input",
+    "chip_choices",
+    "chip_input",
+    "fill_from_chip",
+    "peak_input",
+    "precision_input",
+]
+
+# Bytes that one number takes at each precision the chip database lists.
+BYTES_PER_VALUE = {"fp32": 4.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0}
+assert set(BYTES_PER_VALUE) == set(PRECISIONS)
+
+
+def chip_choices() -> tuple[Choice, ...]:
+    chips = tuple(Choice(chip.id, chip.name, chip.vendor) for chip in load_chips().values())
+    return (*chips, Choice(CUSTOM, "Custom figures", "Other"))
+
+
+def chip_input(default: str, *, help: str = "") -> Input:
+    return Input(
+        "chip",
+        "Chip",
+        kind="choice",
+        default=default,
+        choices=chip_choices(),
+        help=help or "Fills in the figures below from the chip database; pick “Custom figures” to type your own.",
+    )
+
+
+def precision_input(default: str = "bf16", *, label: str = "Compute precision") -> Input:
+    return Input(
+        "precision",
+        label,
+        kind="choice",
+        default=default,
+        choices=tuple(Choice(key, PRECISION_LABELS[key]) for key in PRECISIONS),
+        help="The number format of the arithmetic; peak throughput depends on it (INT8 in TOP/s).",
+    )
+
+
+def peak_input(default: float) -> Input:
+    return Input(
+        "peak_tflops",
+        "Peak compute",
+        unit="TFLOP/s",
+        default=default,
+        min=0.001,
+        max=1e6,
+        step=0.1,
+        filled_by="chip",
+        help="Dense peak at that precision, without structured sparsity.",
+    )
+
+
+def bandwidth_input(default: float) -> Input:
+    return Input(
+        "bandwidth_tbs",
+        "Memory bandwidth",
+        unit="TB/s",
+        default=default,
+        min=0.001,
+        max=1e5,
+        step=0.01,
+        filled_by="chip",
+        help="Peak bandwidth of the memory that holds the weights (HBM on most accelerators).",
+    )
+
+
+def bytes_per_param_input(
+    default: str = "2", *, key: str = "bytes_per_param", label: str = "Bytes per parameter"
+) -> Input:
+    return Input(
+        key,
+        label,
+        kind="choice",
+        default=default,
+        choices=(
+            Choice("4", "4 (FP32)"),
+            Choice("2", "2 (BF16 / FP16)"),
+            Choice("1", "1 (FP8 / INT8)"),
+            Choice("0.5", "0.5 (4-bit)"),
+        ),
+    )
+
+
+# What each filled field takes from a chip, given the precision picked.
+_FIGURES: dict[str, Callable[[str, str], float | None]] = {
+    "peak_tflops": lambda chip, precision: load_chips()[chip].peak(precision).value,
+    "bandwidth_tbs": lambda chip, _: load_chips()[chip].bandwidth_tbs.value,
+    "memory_gb": lambda chip, _: load_chips()[chip].memory_gb.value,
+    "power_w": lambda chip, _: figure.value if (figure := load_chips()[chip].power_w) else None,
+}
+
+
+def fill_from_chip(*keys: str) -> Callable[[dict[str, Value]], dict[str, Value]]:
+    """A `resolve` step: unless the chip is "custom", put the chip's figures into `keys`."""
+
+    def resolve(values: dict[str, Value]) -> dict[str, Value]:
+        chip = text(values, "chip")
+        if chip == CUSTOM:
+            return values
+        precision = text(values, "precision") if "precision" in values else "bf16"
+        filled = dict(values)
+        for key in keys:
+            try:
+                figure = _FIGURES[key](chip, precision)
+            except KeyError:
+                name, available = load_chips()[chip].name, ", ".join(load_chips()[chip].peak_tflops)
+                if not available:
+                    raise InputError("chip", "a chip with a published dense peak, or custom", chip) from None
+                raise InputError("precision", f"a precision that {name} supports ({available})", precision) from None
+            if figure is None:
+                raise InputError("chip", f"a chip with a published {key.split('_')[0]} figure, or custom", chip)
+            filled[key] = figure
+        return filled
+
+    return resolve

@@ -1,0 +1,104 @@
+"""Inference arithmetic for a decoder-only transformer: memory for weights and KV cache, and time bounds.
+
+KV cache per token = 2 (K and V) x layers x KV heads x head size x bytes per value. A prefill of T tokens is bound by
+compute: 2N FLOPs per token for the weights plus 2 x layers x T^2 x hidden for causal attention. A decode step is
+bound by memory: it reads every weight and the whole KV cache once. Decode turns compute-bound when the FLOPs per
+byte of a step reach the chip's ridge point; since the KV cache grows with the batch, it may never do so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from .hardware import bandwidth_input, bytes_per_param_input, chip_input, fill_from_chip, peak_input, precision_input
+from .spec import Calculator, Input, Output, Result, Value, number, text
+from .units import format_percent, format_si
+
+__all__ = ["INFERENCE"]
+
+GIGA, TERA = 1e9, 1e12
+
+
+def _compute(inputs: Mapping[str, Value]) -> Result:
+    params = number(inputs, "params_b") * GIGA
+    layers, hidden = number(inputs, "layers"), number(inputs, "hidden")
+    batch, prompt, context = number(inputs, "batch"), number(inputs, "prompt"), number(inputs, "context")
+    peak, bandwidth = number(inputs, "peak_tflops") * TERA, number(inputs, "bandwidth_tbs") * TERA
+    weights = params * float(text(inputs, "bytes_per_param"))
+    kv_per_token = (
+        2 * layers * number(inputs, "kv_heads") * number(inputs, "head_dim") * float(text(inputs, "kv_bytes"))
+    )
+    kv_per_sequence = kv_per_token * context
+    kv_cache = kv_per_sequence * batch
+    total = weights + kv_cache
+    chip_memory = number(inputs, "memory_gb") * GIGA
+    chips = math.ceil(total / chip_memory)
+    prefill = batch * (2 * params * prompt + 2 * layers * prompt**2 * hidden) / peak
+    decode = total / bandwidth
+    # Decode FLOPs per sequence per step: the weights, and attention over the context (scores and weighted sum).
+    flops_per_sequence = 2 * params + 4 * layers * context * hidden
+    ridge = peak / bandwidth
+    headroom = flops_per_sequence - ridge * kv_per_sequence
+    turning: Value = (
+        float(math.ceil(ridge * weights / headroom)) if headroom > 0 else "never: KV-cache reads grow with the batch"
+    )
+    summary = (
+        f"Weights {format_si(weights, 'B')} and KV cache {format_si(kv_cache, 'B')} make {format_si(total, 'B')}, "
+        f"{format_percent(total / chip_memory, digits=2)} of one chip's memory"
+        + (f" (at least {chips} chips)" if chips > 1 else "")
+        + f". Prefill takes at least {format_si(prefill, 's')}; each decode step at least {format_si(decode, 's')}."
+    )
+    return Result(
+        {
+            "kv_per_token": kv_per_token,
+            "kv_cache": kv_cache,
+            "total_memory": total,
+            "memory_share": total / chip_memory,
+            "chips": float(chips),
+            "prefill_time": prefill,
+            "decode_time": decode,
+            "decode_rate": 1 / decode,
+            "compute_bound_batch": turning,
+        },
+        summary,
+    )
+
+
+INFERENCE = Calculator(
+    name="inference",
+    title="Inference arithmetic",
+    description="Memory and time bounds for serving a transformer: weights, KV cache, prefill and decode.",
+    inputs=(
+        chip_input("h100-sxm"),
+        precision_input(),
+        peak_input(989.0),
+        bandwidth_input(3.35),
+        Input("memory_gb", "Memory per chip", unit="GB", default=80.0, min=0.001, max=1e6, filled_by="chip"),
+        # Defaults: Llama 3.1 8B (Meta's model card and config: 8.03 B parameters, 32 layers, hidden 4096,
+        # 8 KV heads of size 128).
+        Input("params_b", "Model parameters", unit="billions", default=8.03, min=0.001, max=1e5),
+        bytes_per_param_input(),
+        Input("layers", "Layers", kind="integer", default=32, min=1, max=10_000),
+        Input("hidden", "Hidden size", kind="integer", default=4096, min=1, max=1e6),
+        Input("kv_heads", "KV heads", kind="integer", default=8, min=1, max=10_000),
+        Input("head_dim", "Head size", kind="integer", default=128, min=1, max=100_000),
+        bytes_per_param_input(key="kv_bytes", label="Bytes per KV-cache value"),
+        Input("prompt", "Prompt tokens", kind="integer", default=2048, min=1, max=1e8),
+        Input("context", "Context length", unit="tokens", kind="integer", default=8192, min=1, max=1e8),
+        Input("batch", "Batch size", kind="integer", default=1, min=1, max=1e6),
+    ),
+    outputs=(
+        Output("kv_per_token", "KV cache per token", unit="B", format="si"),
+        Output("kv_cache", "KV cache, whole batch", unit="B", format="si"),
+        Output("total_memory", "Weights + KV cache", unit="B", format="si"),
+        Output("memory_share", "Share of one chip's memory", format="percent"),
+        Output("chips", "Chips needed for memory"),
+        Output("prefill_time", "Prefill time, at least", unit="s", format="si"),
+        Output("decode_time", "Decode step, at least", unit="s", format="si"),
+        Output("decode_rate", "Decode rate per sequence, at most", unit="token/s", format="si"),
+        Output("compute_bound_batch", "Batch where decode turns compute-bound"),
+    ),
+    compute=_compute,
+    resolve=fill_from_chip("peak_tflops", "bandwidth_tbs", "memory_gb"),
+)

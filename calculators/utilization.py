@@ -1,0 +1,115 @@
+"""Model bandwidth utilisation (MBU) and model FLOPs utilisation (MFU).
+
+MBU = achieved memory bandwidth / peak bandwidth, where a decode step reads every weight (and the KV cache) once:
+achieved = (parameters x bytes per parameter + KV-cache bytes) x steps per second (Databricks, "LLM Inference
+Performance Engineering: Best Practices", 2023). MFU = achieved FLOP/s / peak FLOP/s, counting 2N FLOPs per token
+for inference and 6N for training (Kaplan et al., "Scaling Laws for Neural Language Models", 2020; Chowdhery et al.,
+"PaLM", 2022, appendix B).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .hardware import bandwidth_input, bytes_per_param_input, chip_input, fill_from_chip, peak_input, precision_input
+from .spec import Calculator, Choice, Input, Output, Result, Value, number, text
+from .units import format_percent, format_si
+
+__all__ = ["UTILIZATION"]
+
+GIGA, TERA = 1e9, 1e12
+
+
+def _compute(inputs: Mapping[str, Value]) -> Result:
+    params = number(inputs, "params_b") * GIGA
+    rate = number(inputs, "tokens_per_s")
+    peak = number(inputs, "peak_tflops") * TERA
+    bandwidth = number(inputs, "bandwidth_tbs") * TERA
+    weights = params * float(text(inputs, "bytes_per_param"))
+    if text(inputs, "mode") == "training":
+        flops = 6 * params * rate
+        mfu = flops / peak
+        summary = (
+            f"Training at {format_si(rate, 'token/s')} does {format_si(flops, 'FLOP/s')}: an MFU of "
+            f"{format_percent(mfu, digits=2)}. MBU is not a useful measure here: training is compute-bound."
+        )
+        values: dict[str, Value] = {
+            "achieved_bandwidth": "not measured for training",
+            "mbu": "not meaningful",
+            "achieved_flops": flops,
+            "mfu": mfu,
+            "bound": "Compute-bound",
+        }
+        return Result(values, summary + _beyond(mfu, "compute"))
+    batch = number(inputs, "batch")
+    step_bytes = weights + number(inputs, "kv_cache_gb") * GIGA  # read once per decode step
+    achieved = step_bytes * rate  # one step per output token of each sequence
+    flops = 2 * params * batch * rate
+    mbu, mfu = achieved / bandwidth, flops / peak
+    bound = "Memory-bound" if flops / achieved < peak / bandwidth else "Compute-bound"
+    summary = (
+        f"Each decode step reads {format_si(step_bytes, 'B')}; at {format_si(rate, 'token/s')} per sequence that is "
+        f"{format_si(achieved, 'B/s')}, an MBU of {format_percent(mbu, digits=2)}, while the arithmetic uses "
+        f"{format_percent(mfu, digits=2)} of peak compute. {bound}."
+    )
+    values = {"achieved_bandwidth": achieved, "mbu": mbu, "achieved_flops": flops, "mfu": mfu, "bound": bound}
+    return Result(values, summary + _beyond(mbu, "bandwidth") + _beyond(mfu, "compute"))
+
+
+def _beyond(share: float, what: str) -> str:
+    if share <= 1:
+        return ""
+    return f" That is more than the chip's peak {what}: one chip cannot reach this rate."
+
+
+UTILIZATION = Calculator(
+    name="mbu",
+    title="MBU and MFU",
+    description=(
+        "How much of a chip's memory bandwidth and compute a model actually uses, from its size and its token rate."
+    ),
+    inputs=(
+        chip_input("a100-80gb-sxm"),
+        precision_input(),
+        peak_input(312.0),
+        bandwidth_input(2.039),
+        Input(
+            "mode",
+            "Workload",
+            kind="choice",
+            default="decode",
+            choices=(Choice("decode", "Inference, decoding"), Choice("training", "Training")),
+        ),
+        Input("params_b", "Model parameters", unit="billions", default=7.0, min=0.001, max=1e5),
+        bytes_per_param_input(),
+        Input(
+            "tokens_per_s",
+            "Tokens per second",
+            unit="token/s",
+            default=100.0,
+            min=0.001,
+            max=1e9,
+            help="Decoding: output tokens per second of each sequence. Training: tokens processed per second.",
+        ),
+        Input("batch", "Batch size", kind="integer", default=1, min=1, max=1e5, shown_when=("mode", ("decode",))),
+        Input(
+            "kv_cache_gb",
+            "KV cache read per step",
+            unit="GB",
+            default=0.0,
+            min=0,
+            max=1e6,
+            shown_when=("mode", ("decode",)),
+            help="The whole batch's KV cache, read once per step; 0 to count the weights alone.",
+        ),
+    ),
+    outputs=(
+        Output("achieved_bandwidth", "Achieved bandwidth", unit="B/s", format="si"),
+        Output("mbu", "MBU", format="percent", help="Achieved over peak memory bandwidth."),
+        Output("achieved_flops", "Achieved compute", unit="FLOP/s", format="si"),
+        Output("mfu", "MFU", format="percent", help="Achieved over peak FLOP/s."),
+        Output("bound", "Limited by", format="text"),
+    ),
+    compute=_compute,
+    resolve=fill_from_chip("peak_tflops", "bandwidth_tbs"),
+)
