@@ -14,7 +14,7 @@ from typing import Any
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from .config import CalculatorsConfig
@@ -51,6 +51,15 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         config.extra_javascript.append(script)
         config.extra_css.append(STYLESHEET)
         return config
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
+        if not self.config.enabled:
+            return files
+        from .reference import CALCULATORS_PAGE, CHIPS_PAGE, calculators_page, chips_page
+
+        for path, content in ((CALCULATORS_PAGE, calculators_page), (CHIPS_PAGE, chips_page)):
+            files.append(File.generated(config, path, content=content()))
+        return files
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.enabled:

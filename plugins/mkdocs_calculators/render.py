@@ -37,7 +37,10 @@ def _attrs(**attributes: object) -> str:
 
 def _field(uid: str, spec: Input, value: Value, values: dict[str, Value]) -> str:
     field_id = f"{uid}-{spec.key}"
-    hint = spec.range_text + (f". {spec.help}" if spec.help else ".")
+    # A list shows its own choices; a number's hint says what it may be.
+    hint = (
+        spec.help if spec.kind in ("choice", "choices") else spec.range_text + (f". {spec.help}" if spec.help else ".")
+    )
     described = f"{field_id}-hint {field_id}-error"
     hidden = spec.shown_when is not None and values.get(spec.shown_when[0]) not in spec.shown_when[1]
     container = _attrs(
@@ -110,7 +113,7 @@ def _checkboxes(spec: Input, value: tuple[str, ...]) -> str:
     for group, choices in _grouped(spec).items():
         boxes = "".join(
             f'<label class="calc-choice"><input {_attrs(type="checkbox", name=spec.key, value=c.value)}'
-            f'{" checked" if c.value in value else ""}> {escape(c.label)}</label>'
+            f"{' checked' if c.value in value else ''}> {escape(c.label)}</label>"
             for c in choices
         )
         heading = f'<p class="calc-choice-group-label">{escape(group)}</p>' if group else ""

@@ -2,6 +2,9 @@
 /**
  * A calculator on the page: the form the build rendered (see render.py for the markup), made live. Inputs go to the
  * worker as typed; the package answers with outputs or with an error per field, exactly as it did at build time.
+ *
+ * The URL records every input a reader changed (`?calc-1.intensity=50`), so a configured calculator can be shared;
+ * opening such a link restores the inputs and recomputes.
  */
 import { bootRuntime, runCalculator, setPageGeneration, watchRuntime } from "./runtime.js";
 import { drawChart } from "./vega.js";
@@ -10,6 +13,7 @@ const STAGE_TEXT = {
   runtime: "Starting Python in your browser…",
   package: "Loading the calculators…",
 };
+const CUSTOM = "custom";
 
 /**
  * Make each calculator element live; called for every page Material shows.
@@ -54,6 +58,7 @@ function mountCalculator(root) {
       status.textContent =
         `The interactive part could not start (${error}). The results shown are for the inputs as first ` +
         "written; the rest of the page works as usual.";
+      root.classList.remove("calc-loading");
       root.classList.add("calc-unavailable");
     } else if (interacted && stage in STAGE_TEXT) {
       status.textContent = STAGE_TEXT[/** @type {"runtime" | "package"} */ (stage)];
@@ -71,8 +76,11 @@ function mountCalculator(root) {
     }
     inFlight = true;
     try {
-      const result = await runCalculator(name, readInputs(form));
-      if (result && root.isConnected) show(root, result);
+      const result = await runCalculator(name, readInputs(root));
+      if (result && root.isConnected) {
+        show(root, result);
+        if (result.ok) recordInUrl(root);
+      }
     } catch {
       // The runtime's failure is reported once, through watchRuntime.
     } finally {
@@ -94,34 +102,103 @@ function mountCalculator(root) {
   form.addEventListener("pointerdown", firstTouch);
   form.addEventListener("submit", (event) => event.preventDefault());
   form.addEventListener("input", (event) => {
-    firstTouch();
     const target = /** @type {HTMLInputElement} */ (event.target);
+    if (target.classList.contains("calc-filter")) return filterChoices(target);
+    firstTouch();
     if (target.classList.contains("calc-slider")) syncFieldFromSlider(form, target);
     else syncSliderFromField(form, target);
+    const field = /** @type {HTMLElement | null} */ (target.closest("[data-input]"));
+    if (field?.dataset.filledBy) setControl(root, field.dataset.filledBy, CUSTOM);
+    updateVisibility(root);
     recompute();
   });
   form.addEventListener("reset", () => {
     // After the browser has put the author's values back.
     setTimeout(() => {
-      for (const slider of form.querySelectorAll(".calc-slider")) {
-        const field = form.elements.namedItem(/** @type {HTMLInputElement} */ (slider).dataset.for ?? "");
-        if (field) syncSliderFromField(form, /** @type {HTMLInputElement} */ (field));
-      }
+      for (const filter of form.querySelectorAll(".calc-filter")) filterChoices(/** @type {HTMLInputElement} */ (filter));
+      syncAllSliders(form);
+      updateVisibility(root);
+      forgetInUrl(root);
       recompute();
     });
   });
+
+  if (restoreFromUrl(root)) {
+    syncAllSliders(form);
+    updateVisibility(root);
+    interacted = true;
+    recompute();
+  }
 }
 
-/** @param {HTMLFormElement} form @returns {Record<string, string>} */
-function readInputs(form) {
+/** The form's values as the package reads them: text as typed, several choices joined by commas. @param {HTMLElement} root */
+function readInputs(root) {
   /** @type {Record<string, string>} */
   const inputs = {};
-  for (const field of form.querySelectorAll("[data-input]")) {
-    const key = /** @type {HTMLElement} */ (field).dataset.input ?? "";
-    const control = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(key));
-    if (control) inputs[key] = control.value;
-  }
+  for (const field of fields(root)) inputs[field.dataset.input ?? ""] = fieldValue(field);
   return inputs;
+}
+
+/** @param {HTMLElement} root @returns {HTMLElement[]} */
+function fields(root) {
+  return [...root.querySelectorAll("[data-input]")].map((field) => /** @type {HTMLElement} */ (field));
+}
+
+/** @param {HTMLElement} field */
+function fieldValue(field) {
+  if (field.dataset.kind === "choices") {
+    return [...field.querySelectorAll("input[type=checkbox]:checked")]
+      .map((box) => /** @type {HTMLInputElement} */ (box).value)
+      .join(",");
+  }
+  const control = /** @type {HTMLInputElement | null} */ (field.querySelector("input:not(.calc-slider), select"));
+  return control?.value ?? "";
+}
+
+/** The value the author wrote (what "Reset" brings back). @param {HTMLElement} field */
+function authoredValue(field) {
+  if (field.dataset.kind === "choices") {
+    return [...field.querySelectorAll("input[type=checkbox]")]
+      .filter((box) => /** @type {HTMLInputElement} */ (box).defaultChecked)
+      .map((box) => /** @type {HTMLInputElement} */ (box).value)
+      .join(",");
+  }
+  const select = field.querySelector("select");
+  if (select) return [...select.options].find((option) => option.defaultSelected)?.value ?? select.options[0]?.value;
+  return /** @type {HTMLInputElement} */ (field.querySelector("input:not(.calc-slider)")).defaultValue;
+}
+
+/** @param {HTMLElement} root @param {string} key @param {string} value */
+function setControl(root, key, value) {
+  const field = /** @type {HTMLElement | null} */ (root.querySelector(`[data-input="${CSS.escape(key)}"]`));
+  if (!field) return;
+  if (field.dataset.kind === "choices") {
+    const picked = new Set(value.split(","));
+    for (const box of field.querySelectorAll("input[type=checkbox]")) {
+      /** @type {HTMLInputElement} */ (box).checked = picked.has(/** @type {HTMLInputElement} */ (box).value);
+    }
+    return;
+  }
+  const control = /** @type {HTMLInputElement | null} */ (field.querySelector("input:not(.calc-slider), select"));
+  if (control && control.value !== value) control.value = value;
+}
+
+/** Show the fields that apply to the current choices (a matrix multiply's M, N, K...). @param {HTMLElement} root */
+function updateVisibility(root) {
+  const values = readInputs(root);
+  for (const field of fields(root)) {
+    const key = field.dataset.shownWhen;
+    if (key) field.hidden = !(field.dataset.shownValues ?? "").split(" ").includes(values[key]);
+  }
+}
+
+/** Narrow a long list of choices to those whose label contains the filter's text. @param {HTMLInputElement} filter */
+function filterChoices(filter) {
+  const needle = filter.value.trim().toLowerCase();
+  const list = filter.closest("[data-input]");
+  for (const choice of list?.querySelectorAll(".calc-choice") ?? []) {
+    /** @type {HTMLElement} */ (choice).hidden = needle !== "" && !choice.textContent?.toLowerCase().includes(needle);
+  }
 }
 
 /** A slider position as the number it stands for, written plainly. @param {HTMLInputElement} slider */
@@ -141,11 +218,21 @@ function syncFieldFromSlider(form, slider) {
 
 /** @param {HTMLFormElement} form @param {HTMLInputElement} field */
 function syncSliderFromField(form, field) {
-  const slider = /** @type {HTMLInputElement | null} */ (form.querySelector(`.calc-slider[data-for="${field.name}"]`));
+  const slider = /** @type {HTMLInputElement | null} */ (
+    form.querySelector(`.calc-slider[data-for="${CSS.escape(field.name)}"]`)
+  );
   const value = Number(field.value.replaceAll(",", ""));
   if (!slider || !Number.isFinite(value) || value <= 0) return;
   slider.value = String(slider.dataset.scale === "log" ? Math.log10(value) : value);
   slider.setAttribute("aria-valuetext", describe(field));
+}
+
+/** @param {HTMLFormElement} form */
+function syncAllSliders(form) {
+  for (const slider of form.querySelectorAll(".calc-slider")) {
+    const field = form.elements.namedItem(/** @type {HTMLInputElement} */ (slider).dataset.for ?? "");
+    if (field) syncSliderFromField(form, /** @type {HTMLInputElement} */ (field));
+  }
 }
 
 /** The field's value with its unit, as a screen reader should say it. @param {HTMLInputElement} field */
@@ -157,29 +244,98 @@ function describe(field) {
 /** Put a result from the package on the page. @param {HTMLElement} root @param {any} result */
 function show(root, result) {
   const errors = new Map(result.ok ? [] : result.errors.map((/** @type {any} */ e) => [e.field, e.hint]));
-  for (const field of root.querySelectorAll("[data-input]")) {
-    const key = /** @type {HTMLElement} */ (field).dataset.input ?? "";
+  for (const field of fields(root)) {
+    const key = field.dataset.input ?? "";
     const message = /** @type {HTMLElement} */ (field.querySelector(".calc-error"));
-    const control = /** @type {HTMLElement} */ (field.querySelector("input:not(.calc-slider), select"));
+    const control = field.dataset.kind === "choices" ? field : field.querySelector("input:not(.calc-slider), select");
     const hint = errors.get(key);
     message.hidden = !hint;
     message.textContent = hint ?? "";
-    if (hint) control.setAttribute("aria-invalid", "true");
-    else control.removeAttribute("aria-invalid");
+    if (hint) control?.setAttribute("aria-invalid", "true");
+    else control?.removeAttribute("aria-invalid");
   }
   const note = /** @type {HTMLElement} */ (root.querySelector(".calc-stale-note"));
   root.classList.toggle("calc-stale", !result.ok);
   note.hidden = result.ok;
   if (!result.ok) return;
+  fillFromPicker(root, result.inputs);
   for (const output of result.outputs) {
-    const element = root.querySelector(`[data-output="${output.key}"] output`);
+    const element = root.querySelector(`[data-output="${CSS.escape(output.key)}"] output`);
     if (element) element.textContent = output.text;
   }
-  const summary = /** @type {HTMLElement} */ (root.querySelector(".calc-summary"));
-  summary.textContent = result.summary;
+  /** @type {HTMLElement} */ (root.querySelector(".calc-summary")).textContent = result.summary;
+  const slot = root.querySelector(".calc-table-slot");
+  if (slot) slot.replaceChildren(...(result.table ? [tableElement(result.table)] : []));
   const chart = /** @type {HTMLElement | null} */ (root.querySelector(".calc-chart-view"));
   if (chart && result.chart) {
     chart.setAttribute("aria-label", result.chart.description);
     drawChart(chart, result.chart).catch(() => {});
   }
+}
+
+/** Show the figures a chip picker put into its fields (unless the reader is typing in one). @param {HTMLElement} root @param {Record<string, unknown>} inputs */
+function fillFromPicker(root, inputs) {
+  for (const field of fields(root)) {
+    const key = field.dataset.input ?? "";
+    const picker = field.dataset.filledBy;
+    const control = /** @type {HTMLInputElement | null} */ (field.querySelector("input:not(.calc-slider)"));
+    if (!picker || !control || inputs[picker] === CUSTOM || document.activeElement === control) continue;
+    control.value = String(inputs[key]);
+  }
+}
+
+/** The same markup as render.py's render_table, built safely from text. @param {{caption: string, columns: string[], rows: string[][]}} table */
+function tableElement(table) {
+  const cell = (/** @type {string} */ tag, /** @type {string} */ text, /** @type {string} */ scope = "") => {
+    const element = document.createElement(tag);
+    element.textContent = text;
+    if (scope) element.setAttribute("scope", scope);
+    return element;
+  };
+  const wrap = document.createElement("div");
+  wrap.className = "calc-table-wrap";
+  wrap.setAttribute("role", "region");
+  wrap.tabIndex = 0;
+  wrap.setAttribute("aria-label", table.caption);
+  const element = document.createElement("table");
+  element.className = "calc-table";
+  element.createCaption().textContent = table.caption;
+  element.createTHead().insertRow().append(...table.columns.map((column) => cell("th", column, "col")));
+  const body = element.createTBody();
+  for (const [first, ...rest] of table.rows) {
+    body.insertRow().append(cell("th", first, "row"), ...rest.map((text) => cell("td", text)));
+  }
+  wrap.append(element);
+  return wrap;
+}
+
+/** Record the inputs that differ from the author's in the URL, so the link reproduces this calculator. @param {HTMLElement} root */
+function recordInUrl(root) {
+  const url = new URL(location.href);
+  for (const field of fields(root)) {
+    const param = `${root.id}.${field.dataset.input}`;
+    const value = fieldValue(field);
+    if (value === authoredValue(field)) url.searchParams.delete(param);
+    else url.searchParams.set(param, value);
+  }
+  if (url.href !== location.href) history.replaceState(history.state, "", url);
+}
+
+/** @param {HTMLElement} root */
+function forgetInUrl(root) {
+  const url = new URL(location.href);
+  for (const key of [...url.searchParams.keys()]) if (key.startsWith(`${root.id}.`)) url.searchParams.delete(key);
+  if (url.href !== location.href) history.replaceState(history.state, "", url);
+}
+
+/** Put the inputs that a shared link carries into the form; true when there were some. @param {HTMLElement} root */
+function restoreFromUrl(root) {
+  let restored = false;
+  for (const [param, value] of new URL(location.href).searchParams) {
+    const [id, key] = param.split(".", 2);
+    if (id !== root.id || !key) continue;
+    setControl(root, key, value);
+    restored = true;
+  }
+  return restored;
 }
