@@ -7,43 +7,26 @@ from pathlib import Path
 import pytest
 
 from calculators import run
+from tests.browser import calculator_page
+from tests.browser.calculator_page import BOOT_TIMEOUT, open_page
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
 
 PAGE = "/lessons/roofline/"
 FIRST = "#calc-1"
-BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
 
 
 def texts(page: object, calculator: str = FIRST) -> dict[str, str]:
-    """The output texts shown by one calculator, by output key."""
-    return page.eval_on_selector_all(  # type: ignore[attr-defined, no-any-return]
-        f"{calculator} [data-output]",
-        "els => Object.fromEntries(els.map(e => [e.dataset.output, e.querySelector('output').textContent]))",
-    )
+    return calculator_page.texts(page, calculator)
 
 
 def expected(**inputs: object) -> dict[str, str]:
-    """What CPython's package says for these inputs."""
-    result = run("roofline", inputs)
-    assert result["ok"], result
-    return {out["key"]: out["text"] for out in result["outputs"]}
-
-
-def open_page(page: object, url: str) -> None:
-    """Go to `url` and wait until its calculators are live (the component module has mounted them)."""
-    page.goto(url)  # type: ignore[attr-defined]
-    page.wait_for_selector(f"{FIRST}[data-mounted]", state="attached")  # type: ignore[attr-defined]
+    return calculator_page.expected("roofline", **inputs)
 
 
 def wait_for_texts(page: object, wanted: dict[str, str], calculator: str = FIRST) -> None:
-    page.wait_for_function(  # type: ignore[attr-defined]
-        """([selector, wanted]) => Object.entries(wanted).every(([key, text]) =>
-            document.querySelector(`${selector} [data-output="${key}"] output`)?.textContent === text)""",
-        arg=[calculator, wanted],
-        timeout=BOOT_TIMEOUT,
-    )
+    calculator_page.wait_for_texts(page, wanted, calculator)
 
 
 class TestBeforeAnyScript:
@@ -53,7 +36,7 @@ class TestBeforeAnyScript:
         page = context.new_page()  # type: ignore[attr-defined]
         page.goto(base_url + PAGE)
         assert texts(page) == expected()
-        assert texts(page, "#calc-2") == expected(peak_tflops=197, bandwidth_tbs=0.819, intensity=240)
+        assert texts(page, "#calc-2") == expected(chip="tpu-v5e", intensity=240)
         assert page.input_value("#calc-2-intensity") == "240"
         context.close()  # type: ignore[attr-defined]
         assert network.foreign == []
@@ -113,9 +96,9 @@ class TestRecompute:
     def test_reset_restores_the_authors_inputs(self, page: object, base_url: str) -> None:
         open_page(page, base_url + PAGE)
         page.fill("#calc-2-intensity", "3")  # type: ignore[attr-defined]
-        wait_for_texts(page, expected(peak_tflops=197, bandwidth_tbs=0.819, intensity=3), "#calc-2")
+        wait_for_texts(page, expected(chip="tpu-v5e", intensity=3), "#calc-2")
         page.click("#calc-2 .calc-reset")  # type: ignore[attr-defined]
-        wait_for_texts(page, expected(peak_tflops=197, bandwidth_tbs=0.819, intensity=240), "#calc-2")
+        wait_for_texts(page, expected(chip="tpu-v5e", intensity=240), "#calc-2")
         assert page.input_value("#calc-2-intensity") == "240"  # type: ignore[attr-defined]
 
 

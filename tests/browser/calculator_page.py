@@ -1,0 +1,37 @@
+"""Reading and driving calculators on a page, and what CPython's package says they should show."""
+
+from __future__ import annotations
+
+from calculators import run
+
+BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
+
+
+def texts(page: object, calculator: str) -> dict[str, str]:
+    """The output texts shown by one calculator (a CSS selector such as '#calc-1'), by output key."""
+    return page.eval_on_selector_all(  # type: ignore[attr-defined, no-any-return]
+        f"{calculator} [data-output]",
+        "els => Object.fromEntries(els.map(e => [e.dataset.output, e.querySelector('output').textContent]))",
+    )
+
+
+def expected(name: str, **inputs: object) -> dict[str, str]:
+    """What CPython's package shows for calculator `name` with these inputs."""
+    result = run(name, inputs)
+    assert result["ok"], result
+    return {out["key"]: out["text"] for out in result["outputs"]}
+
+
+def open_page(page: object, url: str, calculator: str = "#calc-1") -> None:
+    """Go to `url` and wait until its calculators are live (the component module has mounted them)."""
+    page.goto(url)  # type: ignore[attr-defined]
+    page.wait_for_selector(f"{calculator}[data-mounted]", state="attached")  # type: ignore[attr-defined]
+
+
+def wait_for_texts(page: object, wanted: dict[str, str], calculator: str) -> None:
+    page.wait_for_function(  # type: ignore[attr-defined]
+        """([selector, wanted]) => Object.entries(wanted).every(([key, text]) =>
+            document.querySelector(`${selector} [data-output="${key}"] output`)?.textContent === text)""",
+        arg=[calculator, wanted],
+        timeout=BOOT_TIMEOUT,
+    )

@@ -1,0 +1,123 @@
+"""The reader's controls on every calculator (the generated reference page hosts one of each): chip pickers,
+fields that follow the workload, several-chip pickers with a filter, result tables, and shareable links."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from calculators import CALCULATORS, run
+from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, texts, wait_for_texts
+
+pytestmark = pytest.mark.browser
+
+PAGE = "/reference/calculators/"
+ROOFLINE, MBU, COMPARE, INFERENCE, ENERGY = (f"#calc-{n}" for n in range(1, 6))
+
+
+def test_every_calculator_is_on_the_page_with_cpythons_defaults(page: object, base_url: str) -> None:
+    open_page(page, base_url + PAGE)
+    names = page.eval_on_selector_all("[data-calculator]", "els => els.map(e => e.dataset.calculator)")  # type: ignore[attr-defined]
+    assert names == list(CALCULATORS)
+    for number, name in enumerate(names, start=1):
+        assert texts(page, f"#calc-{number}") == expected(name)
+
+
+class TestChipPicker:
+    def test_picking_a_chip_fills_its_figures_and_recomputes(self, page: object, base_url: str) -> None:
+        """TPU v5e: the database's 197 TFLOP/s and 0.819 TB/s appear in the fields, and the ridge is about 240."""
+        open_page(page, base_url + PAGE)
+        page.select_option(f"{ROOFLINE}-chip", "tpu-v5e")  # type: ignore[attr-defined]
+        wait_for_texts(page, expected("roofline", chip="tpu-v5e"), ROOFLINE)
+        assert texts(page, ROOFLINE)["ridge"] == "241 FLOP/byte"
+        assert page.input_value(f"{ROOFLINE}-peak_tflops") == "197"  # type: ignore[attr-defined]
+        assert page.input_value(f"{ROOFLINE}-bandwidth_tbs") == "0.819"  # type: ignore[attr-defined]
+
+    def test_typing_a_figure_switches_the_picker_to_custom(self, page: object, base_url: str) -> None:
+        open_page(page, base_url + PAGE)
+        page.fill(f"{ROOFLINE}-bandwidth_tbs", "2")  # type: ignore[attr-defined]
+        wait_for_texts(page, expected("roofline", chip="custom", peak_tflops=989.4, bandwidth_tbs=2), ROOFLINE)
+        assert page.input_value(f"{ROOFLINE}-chip") == "custom"  # type: ignore[attr-defined]
+
+    def test_a_precision_the_chip_lacks_is_named_next_to_the_field(self, page: object, base_url: str) -> None:
+        open_page(page, base_url + PAGE)
+        page.select_option(f"{MBU}-precision", "fp8")  # A100 has no FP8  # type: ignore[attr-defined]
+        error = page.locator(f"{MBU}-precision-error")  # type: ignore[attr-defined]
+        error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
+        assert error.text_content() == run("mbu", {"precision": "fp8"})["errors"][0]["hint"]
+        assert "fp32, bf16, int8" in error.text_content()
+
+
+class TestWorkloads:
+    def test_fields_follow_the_workload(self, page: object, base_url: str) -> None:
+        """A matrix multiply shows M, N and K and hides the raw intensity; the result is CPython's."""
+        open_page(page, base_url + PAGE)
+        assert page.is_hidden(f"{ROOFLINE}-m")  # type: ignore[attr-defined]
+        page.select_option(f"{ROOFLINE}-workload", "matmul")  # type: ignore[attr-defined]
+        assert page.is_visible(f"{ROOFLINE}-m") and page.is_hidden(f"{ROOFLINE}-intensity")  # type: ignore[attr-defined]
+        page.fill(f"{ROOFLINE}-k", "64")  # type: ignore[attr-defined]
+        wait_for_texts(page, expected("roofline", workload="matmul", k=64), ROOFLINE)
+        assert texts(page, ROOFLINE)["bound"] == "Memory-bound"
+
+
+class TestComparison:
+    def test_ticking_a_chip_adds_a_row(self, page: object, base_url: str) -> None:
+        open_page(page, base_url + PAGE)
+        before = page.locator(f"{COMPARE} .calc-table tbody tr").count()  # type: ignore[attr-defined]
+        assert before == 3
+        page.fill(f"{COMPARE} .calc-filter", "groq")  # type: ignore[attr-defined]
+        visible = page.locator(f"{COMPARE} .calc-choice:visible")  # type: ignore[attr-defined]
+        assert visible.count() == 1
+        visible.locator("input").check()
+        want = run("compare", {"chips": ["h100-sxm", "mi300x", "tpu-v5p", "groq-lpu"]})["table"]["rows"]
+        page.wait_for_function(  # type: ignore[attr-defined]
+            "n => document.querySelectorAll('#calc-3 .calc-table tbody tr').length === n", arg=4, timeout=BOOT_TIMEOUT
+        )
+        rows = page.eval_on_selector_all(  # type: ignore[attr-defined]
+            f"{COMPARE} .calc-table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+        )
+        assert rows == want
+
+    def test_unticking_to_one_chip_is_an_error(self, page: object, base_url: str) -> None:
+        open_page(page, base_url + PAGE)
+        page.uncheck(f"{COMPARE} input[value=mi300x]")  # type: ignore[attr-defined]
+        page.uncheck(f"{COMPARE} input[value=tpu-v5p]")  # type: ignore[attr-defined]
+        error = page.locator(f"{COMPARE}-chips-error")  # type: ignore[attr-defined]
+        error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
+        assert error.text_content() == "Must be at least 2 choices (got ['h100-sxm'])."
+
+
+class TestSharing:
+    def test_changed_inputs_go_into_the_url_and_a_link_restores_them(self, page: object, base_url: str) -> None:
+        """The URL carries only what the reader changed; opening it elsewhere shows CPython's result for it."""
+        open_page(page, base_url + PAGE)
+        page.select_option(f"{ENERGY}-chip", "custom")  # type: ignore[attr-defined]
+        page.fill(f"{ENERGY}-power_w", "1000")  # type: ignore[attr-defined]
+        page.fill(f"{ENERGY}-hours", "24")  # type: ignore[attr-defined]
+        want = expected("energy", chip="custom", power_w=1000, hours=24)
+        wait_for_texts(page, want, ENERGY)
+        page.wait_for_function("() => location.search.includes('calc-5.hours=24')")  # type: ignore[attr-defined]
+        query = parse_qs(urlsplit(page.url).query)  # type: ignore[attr-defined]
+        assert query == {"calc-5.chip": ["custom"], "calc-5.power_w": ["1000"], "calc-5.hours": ["24"]}
+
+        shared = page.context.new_page()  # type: ignore[attr-defined]
+        open_page(shared, page.url, ENERGY)  # type: ignore[attr-defined]
+        wait_for_texts(shared, want, ENERGY)
+        assert shared.input_value(f"{ENERGY}-hours") == "24"
+        assert texts(shared, ROOFLINE) == expected("roofline")  # the other calculators are untouched
+        shared.click(f"{ENERGY} .calc-reset")
+        wait_for_texts(shared, expected("energy"), ENERGY)
+        shared.wait_for_function("() => !location.search.includes('calc-5.')")
+
+
+class TestPhone:
+    def test_no_horizontal_scroll_at_390px(self, browser: object, network: object, base_url: str) -> None:
+        from tests.browser.conftest import new_context
+
+        context = new_context(browser, network, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+        page = context.new_page()  # type: ignore[attr-defined]
+        for path in (PAGE, "/reference/chips/", "/lessons/roofline/"):
+            page.goto(base_url + path)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+        context.close()  # type: ignore[attr-defined]
