@@ -120,16 +120,19 @@ heading to sort by it.
 """
 
 
+def _figure_cell(figure: Figure | None, numbers: dict[str, int]) -> str:
+    """A figure's cell; its value also in data-value, which the table sorts by (the text has footnote marks)."""
+    value = f' data-value="{figure.value:g}"' if figure else ""
+    return f"<td{value}>{_figure(figure, numbers)}</td>"
+
+
 def _chip_row(chip: Chip, precisions: list[str], numbers: dict[str, int]) -> str:
     cells = [
         f'<th scope="row">{escape(chip.name)}<br>'
         f"<small>{escape(chip.form_factor)}; {escape(chip.memory_type)}</small></th>",
-        f"<td>{chip.year}</td>",
-        *(f"<td>{_figure(chip.peak_tflops.get(p), numbers)}</td>" for p in precisions),
-        f"<td>{_figure(chip.memory_gb, numbers)}</td>",
-        f"<td>{_figure(chip.bandwidth_tbs, numbers)}</td>",
-        f"<td>{_figure(chip.sram_mb, numbers)}</td>",
-        f"<td>{_figure(chip.power_w, numbers)}</td>",
+        f'<td data-value="{chip.year}">{chip.year}</td>',
+        *(_figure_cell(chip.peak_tflops.get(p), numbers) for p in precisions),
+        *(_figure_cell(figure, numbers) for figure in (chip.memory_gb, chip.bandwidth_tbs, chip.sram_mb, chip.power_w)),
     ]
     return f'<tr id="chip-{chip.id}">{"".join(cells)}</tr>'
 

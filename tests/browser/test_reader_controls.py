@@ -121,3 +121,31 @@ class TestPhone:
             page.goto(base_url + path)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
         context.close()  # type: ignore[attr-defined]
+
+
+class TestChipDatabase:
+    def test_sorts_by_a_column_with_the_keyboard(self, page: object, base_url: str) -> None:
+        """Sorting by bandwidth puts Cerebras's 21,000 TB/s of on-chip SRAM first, then largest to smallest (by the
+        figure itself, not the text with its footnote marks)."""
+        from calculators.chips import load_chips
+
+        page.goto(base_url + "/reference/chips/")  # type: ignore[attr-defined]
+        button = page.get_by_role("button", name="Bandwidth (TB/s)")  # type: ignore[attr-defined]
+        button.focus()
+        page.keyboard.press("Enter")  # type: ignore[attr-defined]
+        page.keyboard.press("Enter")  # type: ignore[attr-defined]
+        heading = page.locator("th", has=button)  # type: ignore[attr-defined]
+        assert heading.get_attribute("aria-sort") == "descending"
+        ids = page.eval_on_selector_all("table[data-sortable] tbody tr", "rows => rows.map(r => r.id)")  # type: ignore[attr-defined]
+        chips = load_chips()
+        shown = [chips[row_id.removeprefix("chip-")].bandwidth_tbs.value for row_id in ids]
+        assert shown == sorted((chip.bandwidth_tbs.value for chip in chips.values()), reverse=True)
+        assert ids[0] == "chip-cerebras-wse-3"
+
+    def test_every_figure_links_to_a_listed_source(self, page: object, base_url: str) -> None:
+        page.goto(base_url + "/reference/chips/")  # type: ignore[attr-defined]
+        targets = page.eval_on_selector_all(  # type: ignore[attr-defined]
+            "table[data-sortable] sup a", "links => [...new Set(links.map(a => a.hash))]"
+        )
+        sources = page.eval_on_selector_all("ol.chip-sources li", "items => items.map(i => '#' + i.id)")  # type: ignore[attr-defined]
+        assert targets and set(targets) <= set(sources)

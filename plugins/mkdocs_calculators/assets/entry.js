@@ -24,8 +24,21 @@
     }
   }
 
+  /**
+   * Components that need no Python load their module only on pages that have them (not from file://, where module
+   * scripts are blocked): sortable tables.
+   * @param {string} selector @param {string} module @param {string} mount
+   */
+  function mountComponent(selector, module, mount) {
+    const elements = /** @type {HTMLElement[]} */ ([...document.querySelectorAll(selector)]);
+    if (elements.length === 0 || location.protocol === "file:") return;
+    const current = generation;
+    import(new URL(module, base).href).then((loaded) => loaded[mount](elements, current));
+  }
+
   function mountPage() {
     generation += 1;
+    mountComponent("table[data-sortable]", "sortable.js", "mountSortable");
     const elements = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("[data-calculator]")]);
     if (elements.length === 0) return;
     if (location.protocol === "file:") return explainFileMode(elements);
