@@ -7,12 +7,13 @@ from .energy import ENERGY
 from .inference import INFERENCE
 from .roofline import ROOFLINE
 from .spec import Calculator
+from .training import TRAINING
 from .utilization import UTILIZATION
 
 __all__ = ["CALCULATORS", "get"]
 
 CALCULATORS: dict[str, Calculator] = {
-    calculator.name: calculator for calculator in (ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY)
+    calculator.name: calculator for calculator in (ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING)
 }
 
 

@@ -10,6 +10,8 @@ import math
 __all__ = ["format_number", "format_percent", "format_si"]
 
 _PREFIXES = [
+    (1e24, "Y"),
+    (1e21, "Z"),
     (1e18, "E"),
     (1e15, "P"),
     (1e12, "T"),

@@ -23,6 +23,8 @@ class TestFormatSI:
             (0, "B", "0 B"),
             (-3.35e12, "B/s", "-3.35 TB/s"),
             (6.132e6, "Wh", "6.13 MWh"),
+            (8.4e23, "FLOP", "840 ZFLOP"),  # 6 N D for a 70 B model on 2 T tokens
+            (3.1e25, "FLOP", "31 YFLOP"),
         ],
     )
     def test_prefixes_and_three_significant_digits(self, value: float, unit: str, text: str) -> None:
