@@ -45,7 +45,7 @@ def _known() -> str:
 def read_calculator_block(fence: Fence, fence_line: int) -> CalculatorBlock | list[Problem]:
     """The block's calculator and inputs, or every problem in it; `fence_line` is the opening fence's file line."""
     if not fence.closed:
-        return [Problem(fence_line, "calculator block is not closed: add a closing ``` line after it")]
+        return [Problem(fence_line, f"calculator block is not closed: add a closing {fence.marks} line after it")]
     mapping = _load_mapping(fence.body, fence_line)
     if isinstance(mapping, Problem):
         return [mapping]
@@ -53,7 +53,10 @@ def read_calculator_block(fence: Fence, fence_line: int) -> CalculatorBlock | li
     if "use" not in values:
         return [Problem(fence_line, f"calculator block has no 'use' (expected 'use: NAME', NAME one of: {_known()})")]
     name = values.pop("use")
-    if not isinstance(name, str) or name not in _registry():
+    if not isinstance(name, str):
+        got = "nothing" if name is None else repr(name)
+        return [Problem(key_lines["use"], f"'use' must name a calculator (got {got}; expected one of: {_known()})")]
+    if name not in _registry():
         return [Problem(key_lines["use"], f"unknown calculator {name!r} (expected one of: {_known()})")]
     calculator = _registry()[name]
     problems = [
@@ -64,30 +67,53 @@ def read_calculator_block(fence: Fence, fence_line: int) -> CalculatorBlock | li
         for key in values
         if key not in calculator.input_keys
     ]
-    inputs, errors = calculator.check(values)
-    problems += [Problem(key_lines[error.field], f"calculator '{name}': {error.message}") for error in errors]
+    # `intensity:` with nothing after it: say so, rather than "must be a number (got None)".
+    problems += [
+        Problem(key_lines[key], f"calculator '{name}': input '{key}' has no value (give one, or remove the line)")
+        for key, value in values.items()
+        if value is None and key in calculator.input_keys
+    ]
+    given = {key: value for key, value in values.items() if value is not None}
+    inputs, errors = calculator.check(given, author=True)
+    problems += [
+        Problem(key_lines.get(error.field, fence_line), f"calculator '{name}': {error.message}") for error in errors
+    ]
     return sorted(problems, key=lambda problem: problem.line) or CalculatorBlock(calculator, inputs)
 
 
 def _load_mapping(body: str, fence_line: int) -> tuple[dict[str, Any], dict[str, int]] | Problem:
-    """The block's top-level mapping and the file line of each key, or the first problem."""
+    """The block's top-level mapping, keyed as the author wrote the keys, and the file line of each key; or the first
+    problem."""
     first_body_line = fence_line + 1
+    loader = yaml.SafeLoader(body)
     try:
-        node = yaml.compose(body, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(body)
+        node = loader.get_single_node()
+        if isinstance(node, yaml.MappingNode):
+            loader.construct_mapping(node, deep=True)  # rejects unhashable keys; merges `<<` keys into node.value
+            pairs = [(key_node, loader.construct_object(value, deep=True)) for key_node, value in node.value]
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
+        # An unclosed quote or bracket, or a key without its colon, is found lines later: point at where it starts.
+        started = error.context_mark is not None and any(
+            word in (error.context or "") for word in ("scalar", "simple key", "flow")
+        )
+        mark = (error.context_mark if started else error.problem_mark) or error.context_mark
         line = first_body_line + (mark.line if mark else 0)
-        return Problem(line, f"calculator block is not valid YAML: {error.problem or error.context}")
+        what = ", ".join(part for part in (error.context, error.problem) if part)
+        return Problem(line, f"calculator block is not valid YAML: {what}")
+    finally:
+        loader.dispose()
     if node is None:
         return Problem(fence_line, f"calculator block is empty (expected 'use: NAME', NAME one of: {_known()})")
-    if not isinstance(node, yaml.MappingNode) or not isinstance(data, dict):
+    if not isinstance(node, yaml.MappingNode):
         kind = "a list" if isinstance(node, yaml.SequenceNode) else "a single value"
         return Problem(fence_line, f"calculator block must be a mapping of 'use' and inputs, not {kind}")
+    values: dict[str, Any] = {}
     key_lines: dict[str, int] = {}
-    for key_node, _ in node.value:
+    for key_node, value in pairs:
+        # The key's text, not its YAML value: `yes:` is the author's 'yes', not True.
         key = str(key_node.value)
         if key in key_lines:
             return Problem(first_body_line + key_node.start_mark.line, f"calculator block has the key '{key}' twice")
         key_lines[key] = first_body_line + key_node.start_mark.line
-    return {str(key): value for key, value in data.items()}, key_lines
+        values[key] = value
+    return values, key_lines

@@ -23,6 +23,7 @@ class Fence:
     end: int  # index one past the closing line (or of the last line when the fence is not closed)
     indent: str
     closed: bool
+    marks: str = "```"  # the opening fence's backticks or tildes, which its closing line must repeat
 
 
 def find_fences(text: str, kinds: frozenset[str]) -> list[Fence]:
@@ -47,7 +48,9 @@ def find_fences(text: str, kinds: frozenset[str]) -> list[Fence]:
             body = [
                 line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines[index + 1 : end]
             ]
-            found.append(Fence(kind, index + 1, "\n".join(body), index, min(end + 1, len(lines)), indent, closed))
+            found.append(
+                Fence(kind, index + 1, "\n".join(body), index, min(end + 1, len(lines)), indent, closed, marks)
+            )
         index = end + 1
     return found
 

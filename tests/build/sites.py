@@ -1,0 +1,171 @@
+"""Small fixture sites for the build layer: written from a dict of files, built the way a contributor builds.
+
+A strict build goes through `tests.support.build_site` (`mkdocs build --strict` in a subprocess); a non-strict one
+runs the same command without `--strict`, which would otherwise override the config's `strict: false`.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.support import MKDOCS, NODE_MODULES, build_env, build_site
+
+# MkDocs writes each log record as `LEVEL   -  message`.
+_ERROR_LINE = re.compile(r"^ERROR\s+-\s+(?P<message>.*?)\s*$", re.MULTILINE)
+# The form an editor can jump to: `docs/page.md:12: message`.
+LOCATED = re.compile(r"^docs/\S+?\.md:\d+: ")
+
+
+def site_config(*, plugin: Mapping[str, Any] | None = None, **overrides: Any) -> dict[str, Any]:
+    """The fixture mkdocs.yml: Material without web fonts, the plugin on the project's node_modules."""
+    return {
+        "site_name": "Fixture",
+        "theme": {"name": "material", "font": False},
+        "plugins": [{"calculators": {"node_modules": str(NODE_MODULES), **(plugin or {})}}],
+        "markdown_extensions": ["admonition", "pymdownx.superfences"],
+        **overrides,
+    }
+
+
+@dataclass(frozen=True)
+class Build:
+    """What one build of a fixture site left behind: its exit code, its log and its site folder."""
+
+    root: Path
+    returncode: int
+    output: str  # stdout and stderr together: MkDocs logs to stderr, click prints its abort notice to stdout
+
+    @property
+    def site(self) -> Path:
+        return self.root / "site"
+
+    def errors(self) -> list[str]:
+        """Every ERROR record's message, in the order logged."""
+        return [match["message"] for match in _ERROR_LINE.finditer(self.output)]
+
+    def html(self, page: str = "index.html") -> str:
+        return (self.site / page).read_text(encoding="utf-8")
+
+
+def build_fixture(root: Path, files: Mapping[str, str], *, strict: bool = True, **config: Any) -> Build:
+    """Write `files` (paths relative to `root`, such as docs/index.md) and a fixture mkdocs.yml, then build.
+
+    `config` goes to `site_config` (`plugin=` for plugin options, anything else overrides a top-level key).
+    """
+    root.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    config_file = root / "mkdocs.yml"
+    settings = site_config(**config) if strict else site_config(strict=False, **config)
+    config_file.write_text(yaml.safe_dump(settings, sort_keys=False), encoding="utf-8")
+    site_dir = root / "site"
+    if strict:
+        result = build_site(config_file, site_dir)
+    else:
+        result = subprocess.run(
+            [*MKDOCS, "build", "--config-file", str(config_file), "--site-dir", str(site_dir)],
+            capture_output=True,
+            text=True,
+            env=build_env(),
+            cwd=root,
+            check=False,
+        )
+    return Build(root, result.returncode, result.stdout + result.stderr)
+
+
+# A small DOM, enough to read back what the plugin rendered (the standard library has no HTML tree).
+
+# Elements without an end tag.
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+@dataclass
+class Element:
+    tag: str
+    attrs: dict[str, str]
+    parent: Element | None = None
+    children: list[Element | str] = field(default_factory=list)
+
+    def text(self) -> str:
+        return "".join(child if isinstance(child, str) else child.text() for child in self.children)
+
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+    def iter(self) -> Iterator[Element]:
+        for child in self.children:
+            if isinstance(child, Element):
+                yield child
+                yield from child.iter()
+
+    def find_all(self, tag: str | None = None, *, class_: str | None = None, **attrs: str) -> list[Element]:
+        """Descendants with this tag, class and attribute values (`data_input=` for data-input, `for_=` for for)."""
+        wanted = {name.rstrip("_").replace("_", "-"): value for name, value in attrs.items()}
+        return [
+            element
+            for element in self.iter()
+            if (tag is None or element.tag == tag)
+            and (class_ is None or class_ in element.classes())
+            and all(element.attrs.get(name) == value for name, value in wanted.items())
+        ]
+
+    def find(self, tag: str | None = None, *, class_: str | None = None, **attrs: str) -> Element:
+        """The one descendant that matches; fails the test when there are none or several."""
+        found = self.find_all(tag, class_=class_, **attrs)
+        assert len(found) == 1, f"expected one <{tag or '*'}> with class={class_} {attrs}, found {len(found)}"
+        return found[0]
+
+    def ancestors(self) -> Iterator[Element]:
+        node = self.parent
+        while node is not None:
+            yield node
+            node = node.parent
+
+
+class _TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Element("#document", {})
+        self._open = self.root
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        element = Element(tag, {name: value or "" for name, value in attrs}, self._open)
+        self._open.children.append(element)
+        if tag not in _VOID:
+            self._open = element
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._open.children.append(Element(tag, {name: value or "" for name, value in attrs}, self._open))
+
+    def handle_endtag(self, tag: str) -> None:
+        node: Element | None = self._open
+        while node is not None and node.tag != tag:
+            node = node.parent
+        if node is not None and node.parent is not None:  # a stray end tag is ignored
+            self._open = node.parent
+
+    def handle_data(self, data: str) -> None:
+        self._open.children.append(data)
+
+
+def parse_html(html: str) -> Element:
+    builder = _TreeBuilder()
+    builder.feed(html)
+    builder.close()
+    return builder.root
+
+
+def article(html: str) -> str:
+    """The page body as the author's Markdown became it: Material's <article>, without the theme around it."""
+    start = html.index('<article class="md-content__inner md-typeset">')
+    return html[start : html.index("</article>", start)]

@@ -1,0 +1,103 @@
+"""The calculators wheel: reproducible, named by its content, with a RECORD that matches, and no caches."""
+
+from __future__ import annotations
+
+import base64
+import compileall
+import csv
+import hashlib
+import io
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from mkdocs_calculators.wheel import build_wheel
+
+import calculators
+
+PACKAGE = Path(calculators.__file__).parent
+VERSION = calculators.__version__
+
+
+@pytest.fixture(scope="module")
+def package_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the package as a working tree has it: sources plus the __pycache__ folders Python leaves behind,
+    one holding a file with a source suffix too (a tool's leftover), which must not get in either."""
+    copy = tmp_path_factory.mktemp("package") / "calculators"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert compileall.compile_dir(copy, quiet=1)
+    assert list(copy.rglob("__pycache__/*.pyc"))
+    (copy / "__pycache__" / "leftover.py").write_text("# not part of the package\n", encoding="utf-8")
+    return copy
+
+
+@pytest.fixture(scope="module")
+def wheel(package_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_wheel(package_copy, VERSION, tmp_path_factory.mktemp("wheel"))
+
+
+def test_building_twice_gives_the_same_name_and_bytes(package_copy: Path, wheel: Path, tmp_path: Path) -> None:
+    """A second build of the same sources, into another folder, is byte-for-byte the same file under the same name,
+    and no entry carries the moment of the build (which two quick builds could share by chance)."""
+    again = build_wheel(package_copy, VERSION, tmp_path)
+    assert again.name == wheel.name
+    assert again.read_bytes() == wheel.read_bytes()
+    with zipfile.ZipFile(wheel) as archive:
+        assert {info.date_time for info in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+
+
+def test_the_name_depends_on_content_not_on_where_the_package_lies(package_copy: Path, wheel: Path) -> None:
+    """The copy's wheel has the same name as the package's own: the hash covers what is in the files."""
+    assert build_wheel(PACKAGE, VERSION, wheel.parent.parent / "own").name == wheel.name
+
+
+def test_changing_one_source_file_changes_the_name(package_copy: Path, wheel: Path, tmp_path: Path) -> None:
+    """Editing one file of the package gives a wheel with another name, so browsers never keep a stale one."""
+    edited = tmp_path / "calculators"
+    shutil.copytree(package_copy, edited)
+    units = edited / "units.py"
+    units.write_text(units.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    changed = build_wheel(edited, VERSION, tmp_path / "out")
+    assert changed.name != wheel.name
+    assert changed.name.startswith(f"calculators-{VERSION}+")
+
+
+def test_record_lists_every_file_with_its_sha256_and_size(wheel: Path) -> None:
+    """RECORD names every other file of the wheel exactly once, each with the right urlsafe sha256 and size, and
+    itself without a hash."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        (record_name,) = [name for name in names if name.endswith(".dist-info/RECORD")]
+        rows = list(csv.reader(io.StringIO(archive.read(record_name).decode())))
+        expected = []
+        for name in names:
+            if name == record_name:
+                continue
+            data = archive.read(name)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            expected.append([name, f"sha256={digest}", str(len(data))])
+    assert sorted(rows) == sorted([*expected, [record_name, "", ""]])
+
+
+def test_wheel_holds_the_sources_and_no_caches(package_copy: Path, wheel: Path) -> None:
+    """Every source and data file of the package is in the wheel; nothing from __pycache__ and no .pyc is."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    sources = {
+        f"calculators/{path.relative_to(package_copy).as_posix()}"
+        for path in package_copy.rglob("*")
+        if path.is_file() and path.suffix in {".py", ".toml", ".typed"} and "__pycache__" not in path.parts
+    }
+    assert sources <= set(names)
+    assert "calculators/__init__.py" in sources
+    assert [name for name in names if "__pycache__" in name or name.endswith(".pyc")] == []
+
+
+def test_metadata_carries_the_version_in_the_name(wheel: Path) -> None:
+    """METADATA's version is the one in the file name: the package's version plus the content hash."""
+    version = wheel.name.removeprefix("calculators-").removesuffix("-py3-none-any.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read(f"calculators-{version}.dist-info/METADATA").decode()
+    assert f"\nVersion: {version}\n" in metadata
+    assert version.startswith(f"{VERSION}+")
