@@ -60,16 +60,16 @@ def _field(uid: str, spec: Input, value: Value, values: dict[str, Value]) -> str
         assert isinstance(value, tuple)
         return (
             f'<fieldset {container} aria-describedby="{described}"><legend>{escape(spec.label)}</legend>'
-            f'<input type="search" class="calc-filter" placeholder="Filter" aria-label="Filter {escape(spec.label)}" '
-            f'aria-controls="{field_id}-list">'
+            f"{_filter(spec, f'{field_id}-list')}"
             f'<div class="calc-choice-list" id="{field_id}-list">{_checkboxes(spec, value)}</div>'
             f"{messages}</fieldset>"
         )
     unit = f' <span class="calc-unit">({escape(spec.unit)})</span>' if spec.unit else ""
     if spec.kind == "choice":
-        control = (
+        select = (
             f"<select {_attrs(id=field_id, name=spec.key, aria_describedby=described)}>{_options(spec, value)}</select>"
         )
+        control = (_filter(spec, field_id) if len(spec.choices) > FILTER_FROM else "") + select
     else:
         control = (
             "<input "
@@ -88,6 +88,16 @@ def _field(uid: str, spec: Input, value: Value, values: dict[str, Value]) -> str
     slider = _slider(field_id, spec, value) if spec.slider else ""
     return (
         f'<div {container}><label for="{field_id}">{escape(spec.label)}{unit}</label>{control}{slider}{messages}</div>'
+    )
+
+
+FILTER_FROM = 10  # choices: longer lists get a box that narrows them as the reader types
+
+
+def _filter(spec: Input, controls: str) -> str:
+    return (
+        f'<input type="search" class="calc-filter" placeholder="Type to filter" autocomplete="off" '
+        f'aria-label="Filter {escape(spec.label.lower())} list" aria-controls="{controls}">'
     )
 
 

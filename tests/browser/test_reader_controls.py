@@ -34,6 +34,17 @@ class TestChipPicker:
         assert page.input_value(f"{ROOFLINE}-peak_tflops") == "197"  # type: ignore[attr-defined]
         assert page.input_value(f"{ROOFLINE}-bandwidth_tbs") == "0.819"  # type: ignore[attr-defined]
 
+    def test_the_chip_list_filters_as_you_type(self, page: object, base_url: str) -> None:
+        """Typing "v5e" in the chip filter leaves Google's TPU v5e, which is picked and computed."""
+        open_page(page, base_url + PAGE)
+        page.fill(f"{ROOFLINE} [data-input=chip] .calc-filter", "v5e")  # type: ignore[attr-defined]
+        visible = page.eval_on_selector_all(  # type: ignore[attr-defined]
+            f"{ROOFLINE}-chip option", "options => options.filter(o => !o.hidden).map(o => o.value)"
+        )
+        assert visible == ["tpu-v5e"]
+        wait_for_texts(page, expected("roofline", chip="tpu-v5e"), ROOFLINE)
+        assert page.input_value(f"{ROOFLINE}-chip") == "tpu-v5e"  # type: ignore[attr-defined]
+
     def test_typing_a_figure_switches_the_picker_to_custom(self, page: object, base_url: str) -> None:
         open_page(page, base_url + PAGE)
         page.fill(f"{ROOFLINE}-bandwidth_tbs", "2")  # type: ignore[attr-defined]

@@ -14,6 +14,9 @@ const STAGE_TEXT = {
   package: "Loading the calculators…",
 };
 const CUSTOM = "custom";
+// A field's own control: not its slider, and not the filter box of a long list.
+const FIELD = "input:not(.calc-slider):not(.calc-filter)";
+const CONTROL = `${FIELD}, select`;
 
 /**
  * Make each calculator element live; called for every page Material shows.
@@ -151,7 +154,7 @@ function fieldValue(field) {
       .map((box) => /** @type {HTMLInputElement} */ (box).value)
       .join(",");
   }
-  const control = /** @type {HTMLInputElement | null} */ (field.querySelector("input:not(.calc-slider), select"));
+  const control = /** @type {HTMLInputElement | null} */ (field.querySelector(CONTROL));
   return control?.value ?? "";
 }
 
@@ -165,7 +168,7 @@ function authoredValue(field) {
   }
   const select = field.querySelector("select");
   if (select) return [...select.options].find((option) => option.defaultSelected)?.value ?? select.options[0]?.value;
-  return /** @type {HTMLInputElement} */ (field.querySelector("input:not(.calc-slider)")).defaultValue;
+  return /** @type {HTMLInputElement} */ (field.querySelector(FIELD)).defaultValue;
 }
 
 /** @param {HTMLElement} root @param {string} key @param {string} value */
@@ -179,7 +182,7 @@ function setControl(root, key, value) {
     }
     return;
   }
-  const control = /** @type {HTMLInputElement | null} */ (field.querySelector("input:not(.calc-slider), select"));
+  const control = /** @type {HTMLInputElement | null} */ (field.querySelector(CONTROL));
   if (control && control.value !== value) control.value = value;
 }
 
@@ -192,12 +195,30 @@ function updateVisibility(root) {
   }
 }
 
-/** Narrow a long list of choices to those whose label contains the filter's text. @param {HTMLInputElement} filter */
+/**
+ * Narrow a long list of choices (checkboxes, or a select's options) to those whose label, group or value contains
+ * the filter's text; a select moves to the first match so that the result follows at once.
+ * @param {HTMLInputElement} filter
+ */
 function filterChoices(filter) {
   const needle = filter.value.trim().toLowerCase();
-  const list = filter.closest("[data-input]");
-  for (const choice of list?.querySelectorAll(".calc-choice") ?? []) {
-    /** @type {HTMLElement} */ (choice).hidden = needle !== "" && !choice.textContent?.toLowerCase().includes(needle);
+  const field = filter.closest("[data-input]");
+  const matches = (/** @type {HTMLElement} */ element, /** @type {string} */ extra) =>
+    needle === "" || `${element.textContent} ${extra}`.toLowerCase().includes(needle);
+  for (const choice of field?.querySelectorAll(".calc-choice") ?? []) {
+    const group = choice.closest(".calc-choice-group")?.querySelector(".calc-choice-group-label")?.textContent ?? "";
+    /** @type {HTMLElement} */ (choice).hidden = !matches(/** @type {HTMLElement} */ (choice), group);
+  }
+  const select = field?.querySelector("select");
+  if (!select) return;
+  for (const option of select.options) {
+    const group = option.parentElement instanceof HTMLOptGroupElement ? option.parentElement.label : "";
+    option.hidden = !matches(option, `${group} ${option.value}`);
+  }
+  const first = [...select.options].find((option) => !option.hidden);
+  if (needle && first && select.selectedOptions[0]?.hidden) {
+    select.value = first.value;
+    select.dispatchEvent(new Event("input", { bubbles: true }));
   }
 }
 
@@ -247,7 +268,7 @@ function show(root, result) {
   for (const field of fields(root)) {
     const key = field.dataset.input ?? "";
     const message = /** @type {HTMLElement} */ (field.querySelector(".calc-error"));
-    const control = field.dataset.kind === "choices" ? field : field.querySelector("input:not(.calc-slider), select");
+    const control = field.dataset.kind === "choices" ? field : field.querySelector(CONTROL);
     const hint = errors.get(key);
     message.hidden = !hint;
     message.textContent = hint ?? "";
@@ -278,7 +299,7 @@ function fillFromPicker(root, inputs) {
   for (const field of fields(root)) {
     const key = field.dataset.input ?? "";
     const picker = field.dataset.filledBy;
-    const control = /** @type {HTMLInputElement | null} */ (field.querySelector("input:not(.calc-slider)"));
+    const control = /** @type {HTMLInputElement | null} */ (field.querySelector(FIELD));
     if (!picker || !control || inputs[picker] === CUSTOM || document.activeElement === control) continue;
     control.value = String(inputs[key]);
   }
