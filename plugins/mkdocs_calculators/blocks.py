@@ -46,7 +46,9 @@ def read_calculator_block(fence: Fence, fence_line: int) -> CalculatorBlock | li
     """The block's calculator and inputs, or every problem in it; `fence_line` is the opening fence's file line."""
     if not fence.closed:
         return [Problem(fence_line, f"calculator block is not closed: add a closing {fence.marks} line after it")]
-    mapping = _load_mapping(fence.body, fence_line)
+    mapping = load_mapping(
+        fence.body, fence_line, "calculator", expected=f"'use: NAME', NAME one of: {_known()}", holds="'use' and inputs"
+    )
     if isinstance(mapping, Problem):
         return [mapping]
     values, key_lines = mapping
@@ -81,9 +83,11 @@ def read_calculator_block(fence: Fence, fence_line: int) -> CalculatorBlock | li
     return sorted(problems, key=lambda problem: problem.line) or CalculatorBlock(calculator, inputs)
 
 
-def _load_mapping(body: str, fence_line: int) -> tuple[dict[str, Any], dict[str, int]] | Problem:
-    """The block's top-level mapping, keyed as the author wrote the keys, and the file line of each key; or the first
-    problem."""
+def load_mapping(
+    body: str, fence_line: int, kind: str, *, expected: str, holds: str
+) -> tuple[dict[str, Any], dict[str, int]] | Problem:
+    """A block's top-level mapping, keyed as the author wrote the keys, and the file line of each key; or the first
+    problem. Messages name the block's `kind`, what an empty one `expected`, and what its mapping `holds`."""
     first_body_line = fence_line + 1
     loader = yaml.SafeLoader(body)
     try:
@@ -99,21 +103,21 @@ def _load_mapping(body: str, fence_line: int) -> tuple[dict[str, Any], dict[str,
         mark = (error.context_mark if started else error.problem_mark) or error.context_mark
         line = first_body_line + (mark.line if mark else 0)
         what = ", ".join(part for part in (error.context, error.problem) if part)
-        return Problem(line, f"calculator block is not valid YAML: {what}")
+        return Problem(line, f"{kind} block is not valid YAML: {what}")
     finally:
         loader.dispose()
     if node is None:
-        return Problem(fence_line, f"calculator block is empty (expected 'use: NAME', NAME one of: {_known()})")
+        return Problem(fence_line, f"{kind} block is empty (expected {expected})")
     if not isinstance(node, yaml.MappingNode):
-        kind = "a list" if isinstance(node, yaml.SequenceNode) else "a single value"
-        return Problem(fence_line, f"calculator block must be a mapping of 'use' and inputs, not {kind}")
+        found = "a list" if isinstance(node, yaml.SequenceNode) else "a single value"
+        return Problem(fence_line, f"{kind} block must be a mapping of {holds}, not {found}")
     values: dict[str, Any] = {}
     key_lines: dict[str, int] = {}
     for key_node, value in pairs:
         # The key's text, not its YAML value: `yes:` is the author's 'yes', not True.
         key = str(key_node.value)
         if key in key_lines:
-            return Problem(first_body_line + key_node.start_mark.line, f"calculator block has the key '{key}' twice")
+            return Problem(first_body_line + key_node.start_mark.line, f"{kind} block has the key '{key}' twice")
         key_lines[key] = first_body_line + key_node.start_mark.line
         values[key] = value
     return values, key_lines

@@ -26,7 +26,7 @@ from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
 # Under `mkdocs.` so that strict mode counts the errors and stops the build.
 log = logging.getLogger("mkdocs.plugins.calculators")
 
-KINDS = frozenset({"calculator"})
+KINDS = frozenset({"calculator", "chips"})
 
 
 class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
@@ -79,7 +79,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         offset = _front_matter_lines(page, markdown)
         replacements = []
         for number, fence in enumerate(fences, start=1):
-            html = self._render_block(fence, fence.line + offset, f"calc-{number}", path)
+            if fence.kind == "chips":
+                html = self._render_chips(fence, fence.line + offset, path, page)
+            else:
+                html = self._render_block(fence, fence.line + offset, f"calc-{number}", path)
             token = f"CALCBLOCK{uuid.uuid4().hex}"
             self._blocks[token] = html
             replacements.append((fence, token))
@@ -104,11 +107,32 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
         block = read_calculator_block(fence, line)
         if isinstance(block, list):
-            for problem in block:
-                log.error(f"{path}:{problem.line}: {problem.message}")
-            return render_problems([f"{path}:{problem.line}: {problem.message}" for problem in block])
+            return self._report(block, path)
         result = run(block.calculator.name, block.inputs)
         return render_calculator(uid, block.calculator, block.inputs, result)
+
+    def _render_chips(self, fence: Any, line: int, path: str, page: Page) -> str:
+        from mkdocs.utils import get_relative_url
+
+        from calculators.chips import load_chips
+
+        from .chip_tables import SourceLinks, chip_table, read_chips_block, source_numbers
+        from .reference import CHIPS_PAGE
+
+        block = read_chips_block(fence, line)
+        if isinstance(block, list):
+            return self._report(block, path)
+        database = get_relative_url(CHIPS_PAGE.removesuffix(".md") + "/", page.url)
+        links = SourceLinks(source_numbers(), database)
+        chips = [load_chips()[chip] for chip in block.chips]
+        label = block.caption or "Chips from the chip database"
+        return chip_table(chips, block.columns, links, label=label, details=False, caption=block.caption)
+
+    def _report(self, problems: list[Any], path: str) -> str:
+        """Log each problem so that the strict build stops, and show them in place for `mkdocs serve`."""
+        for problem in problems:
+            log.error(f"{path}:{problem.line}: {problem.message}")
+        return render_problems([f"{path}:{problem.line}: {problem.message}" for problem in problems])
 
     def _node_modules(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent / self.config.node_modules

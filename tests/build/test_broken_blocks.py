@@ -12,11 +12,14 @@ import pytest
 import yaml
 
 import calculators
+from calculators.chips import load_chips
 from tests.build.sites import LOCATED, Build, build_fixture
 
 CORPUS_FILE = Path(__file__).with_name("broken_blocks.yaml")
 MIN_CASES = 22
-PLACEHOLDER = re.compile(r"\$\{(?P<what>calculators|inputs:(?P<calculator>\w+)|choices:(?P<owner>\w+)\.(?P<key>\w+))\}")
+PLACEHOLDER = re.compile(
+    r"\$\{(?P<what>calculators|chips|inputs:(?P<calculator>\w+)|choices:(?P<owner>\w+)\.(?P<key>\w+))\}"
+)
 
 
 def _expand(message: str) -> str:
@@ -25,6 +28,8 @@ def _expand(message: str) -> str:
     def replace(match: re.Match[str]) -> str:
         if match["what"] == "calculators":
             return ", ".join(sorted(calculators.CALCULATORS))
+        if match["what"] == "chips":
+            return ", ".join(load_chips())
         if match["calculator"]:
             return ", ".join(calculators.get(match["calculator"]).input_keys)
         (spec,) = [spec for spec in calculators.get(match["owner"]).inputs if spec.key == match["key"]]

@@ -1,0 +1,49 @@
+"""```chips blocks: tables from the chip database, each figure linked to its numbered source."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from mkdocs_calculators.chip_tables import source_numbers
+
+from calculators.chips import get_chip
+from tests.build.sites import build_fixture
+
+PAGE = """# TPUs
+
+```chips
+chips: [tpu-v4, tpu-v5e, h100-sxm]
+columns: [year, bf16, memory, bandwidth, power]
+caption: Three chips.
+```
+"""
+
+
+def test_cells_hold_the_database_figures_with_their_sources(tmp_path: Path) -> None:
+    """Each cell shows the figure, its data-value for sorting, and a link to its source on the database page."""
+    build = build_fixture(tmp_path, {"docs/chapters/tpus.md": PAGE})
+    assert build.returncode == 0, build.output
+    html = build.html("chapters/tpus/index.html")
+    rows = re.findall(r'<tr><th scope="row"><a href="([^"]+)">([^<]+)</a></th>(.*?)</tr>', html)
+    assert [(link, name) for link, name, _ in rows] == [
+        ("../../reference/chips/#chip-tpu-v4", "Google TPU v4"),
+        ("../../reference/chips/#chip-tpu-v5e", "Google TPU v5e"),
+        ("../../reference/chips/#chip-h100-sxm", "NVIDIA H100 SXM"),
+    ]
+    v5e = get_chip("tpu-v5e")
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", rows[1][2])
+    number = source_numbers()[v5e.bandwidth_tbs.source.id]
+    link = f'0.819<sup><a href="../../reference/chips/#source-{v5e.bandwidth_tbs.source.id}">{number}</a></sup>'
+    assert cells[3].startswith(link)
+    assert len(re.findall(r"\(alt\. ", cells[3])) == len(v5e.bandwidth_tbs.alternatives)
+    assert cells[4] == "—"  # Google publishes no power figure for v5e
+    assert "(sparse 1979)" in rows[2][2]  # H100's headline BF16 counts sparsity; the dense 989.4 is the figure
+    assert "<caption>Three chips.</caption>" in html and "data-sortable" in html
+
+
+def test_the_database_page_numbers_sources_the_same_way(tmp_path: Path) -> None:
+    build = build_fixture(tmp_path, {"docs/index.md": "# Home\n"})
+    html = build.html("reference/chips/index.html")
+    items = re.findall(r'<li id="source-([^"]+)">', html)
+    assert {source: number for number, source in enumerate(items, start=1)} == source_numbers()
