@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .quiz import quiz_variant
 from .registry import get
 
 __all__ = ["FUNCTIONS", "call_json", "run", "run_json"]
@@ -47,7 +48,7 @@ def run_json(name: str, inputs_json: str) -> str:
 
 
 # What the browser worker may call, by name: each takes keyword arguments that are plain JSON data.
-FUNCTIONS: dict[str, Callable[..., Any]] = {"run": run}
+FUNCTIONS: dict[str, Callable[..., Any]] = {"run": run, "quiz_variant": quiz_variant}
 
 
 def call_json(function: str, arguments_json: str) -> str:

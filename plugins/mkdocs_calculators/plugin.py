@@ -19,6 +19,7 @@ from mkdocs.structure.pages import Page
 
 from .config import CalculatorsConfig
 from .fences import find_fences, replace_fences
+from .quiz_render import QUIZ_STYLESHEET
 from .render import render_calculator, render_problems
 from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
 
@@ -26,7 +27,7 @@ from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
 # Under `mkdocs.` so that strict mode counts the errors and stops the build.
 log = logging.getLogger("mkdocs.plugins.calculators")
 
-KINDS = frozenset({"calculator", "chips"})
+KINDS = frozenset({"calculator", "quiz", "chips"})
 
 
 class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
@@ -50,6 +51,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         script.defer = True  # a classic script, so that it runs from file:// too; after Material's document$
         config.extra_javascript.append(script)
         config.extra_css.append(STYLESHEET)
+        config.extra_css.append(QUIZ_STYLESHEET)
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
@@ -78,8 +80,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         path = _display_path(page, config)
         offset = _front_matter_lines(page, markdown)
         replacements = []
+        quiz_ids: set[str] = set()  # a page's quizzes need distinct ids: progress is saved by id
         for number, fence in enumerate(fences, start=1):
-            if fence.kind == "chips":
+            if fence.kind == "quiz":
+                html = self._render_quiz(fence, fence.line + offset, f"quiz-{number}", path, page, quiz_ids)
+            elif fence.kind == "chips":
                 html = self._render_chips(fence, fence.line + offset, path, page)
             else:
                 html = self._render_block(fence, fence.line + offset, f"calc-{number}", path)
@@ -133,6 +138,14 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         for problem in problems:
             log.error(f"{path}:{problem.line}: {problem.message}")
         return render_problems([f"{path}:{problem.line}: {problem.message}" for problem in problems])
+
+    def _render_quiz(self, fence: Any, line: int, uid: str, path: str, page: Page, quiz_ids: set[str]) -> str:
+        from .quizzes import quiz_block_html
+
+        html, problems = quiz_block_html(fence, line, uid, path, page.file.abs_src_path, quiz_ids)
+        for problem in problems:
+            log.error(problem)
+        return html
 
     def _node_modules(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent / self.config.node_modules

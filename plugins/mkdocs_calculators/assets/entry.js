@@ -26,7 +26,7 @@
 
   /**
    * Components that need no Python load their module only on pages that have them (not from file://, where module
-   * scripts are blocked): sortable tables.
+   * scripts are blocked): quizzes, graded in plain JS, and sortable tables.
    * @param {string} selector @param {string} module @param {string} mount
    */
   function mountComponent(selector, module, mount) {
@@ -38,6 +38,7 @@
 
   function mountPage() {
     generation += 1;
+    mountComponent("[data-quiz]", "quiz.js", "mountQuizzes");
     mountComponent("table[data-sortable]", "sortable.js", "mountSortable");
     const elements = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("[data-calculator]")]);
     if (elements.length === 0) return;

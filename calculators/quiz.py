@@ -1,0 +1,381 @@
+"""Quizzes: questions and their answers, checked when the book is built and graded in the reader's browser.
+
+An author writes a quiz as plain data (YAML in a page). `read_quiz` turns it into the frozen model below, or raises
+`QuizError` listing every problem with where in the data it is (the build turns that into a file and line).
+`grading_data` is what the browser grades from, with no Python. A numeric question's answer comes from running a
+calculator on the question's inputs, and `NumericQuestion.variant` draws "new numbers" for practice: the same code
+in CPython at build time and in Pyodide in the browser.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from . import registry
+from .errors import InputError
+from .spec import Calculator, Input, Output, Value
+from .units import format_number
+
+__all__ = [
+    "Bucket",
+    "Choice",
+    "ChoiceQuestion",
+    "Item",
+    "NumericQuestion",
+    "Question",
+    "Quiz",
+    "QuizError",
+    "QuizProblem",
+    "SortQuestion",
+    "Tolerance",
+    "Variant",
+    "Vary",
+    "grading_data",
+    "quiz_variant",
+    "read_question",
+    "read_quiz",
+]
+
+Where = tuple[str | int, ...]  # a path into the author's data: ("questions", 2, "choices", 0, "text")
+Kind = Literal["single", "multiple", "sort", "numeric"]
+KINDS: tuple[Kind, ...] = ("single", "multiple", "sort", "numeric")
+
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")  # `{intensity}` in a numeric question's text
+_DRAWS = 25  # attempts at numbers that differ from the author's and that the calculator accepts
+
+
+class QuizError(ValueError):
+    """Everything wrong with a quiz, each problem with where it is in the author's data."""
+
+    def __init__(self, problems: Iterable[QuizProblem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(problem.message for problem in self.problems))
+
+
+@dataclass(frozen=True)
+class QuizProblem:
+    where: Where
+    message: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    text: str
+    correct: bool = False
+    explanation: str = ""
+
+
+@dataclass(frozen=True)
+class ChoiceQuestion:
+    """Single choice (one correct answer, radio buttons) or multiple choice (one or more, checkboxes)."""
+
+    id: str
+    kind: Literal["single", "multiple"]
+    text: str
+    choices: tuple[Choice, ...]
+    explanation: str = ""
+
+    @property
+    def correct(self) -> tuple[int, ...]:
+        return tuple(index for index, choice in enumerate(self.choices) if choice.correct)
+
+    def grade(self, chosen: Iterable[int]) -> bool:
+        """Right when exactly the correct choices are picked."""
+        return set(chosen) == set(self.correct)
+
+    def grading_data(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "explanation": self.explanation,
+            "correct": list(self.correct),
+            "choices": [choice.explanation for choice in self.choices],
+        }
+
+
+@dataclass(frozen=True)
+class Bucket:
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Item:
+    text: str
+    bucket: str
+    explanation: str = ""
+
+
+@dataclass(frozen=True)
+class SortQuestion:
+    """Items to sort into buckets; each item has one right bucket."""
+
+    id: str
+    text: str
+    buckets: tuple[Bucket, ...]
+    items: tuple[Item, ...]
+    explanation: str = ""
+    kind: Literal["sort"] = "sort"
+
+    def grade_items(self, placed: Mapping[int, str]) -> tuple[bool, ...]:
+        """For each item, whether `placed` (item index -> bucket id) puts it in its bucket."""
+        return tuple(placed.get(index) == item.bucket for index, item in enumerate(self.items))
+
+    def grade(self, placed: Mapping[int, str]) -> bool:
+        return all(self.grade_items(placed))
+
+    def grading_data(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "explanation": self.explanation,
+            "buckets": {bucket.id: bucket.text for bucket in self.buckets},
+            "items": [{"bucket": item.bucket, "explanation": item.explanation} for item in self.items],
+        }
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far from the answer a reply may be: `amount` in the answer's unit, or a percentage of it if relative."""
+
+    amount: float
+    relative: bool = False
+
+    def allows(self, given: float, answer: float) -> bool:
+        limit = self.amount / 100 * abs(answer) if self.relative else self.amount
+        # The slack covers float noise only: 1.1 is within 0.1 of 1.0.
+        return abs(given - answer) <= limit + 1e-9 * max(abs(given), abs(answer), 1e-300)
+
+    def text(self, unit: str) -> str:
+        """As readers see it: '± 2%', '± 0.5 TFLOP/s', '± 1 percentage point'."""
+        if self.relative:
+            return f"± {format_number(self.amount)}%"
+        if unit == "%":
+            return f"± {format_number(self.amount)} percentage point{'' if self.amount == 1 else 's'}"
+        return f"± {format_number(self.amount, unit)}"
+
+    def source(self) -> float | str:
+        return f"{self.amount!r}%" if self.relative else self.amount
+
+    def as_dict(self, unit: str) -> dict[str, Any]:
+        return {"amount": self.amount, "relative": self.relative, "text": self.text(unit)}
+
+
+@dataclass(frozen=True)
+class Vary:
+    """The values one input may take in "new numbers": min to max by step, or a list of choices."""
+
+    input: str
+    min: float = 0.0
+    max: float = 0.0
+    step: float = 0.0
+    choices: tuple[Value, ...] = ()
+
+    def draw(self, rng: random.Random) -> Value:
+        if self.choices:
+            return self.choices[rng.randrange(len(self.choices))]
+        count = int((self.max - self.min) / self.step + 1e-9) + 1
+        # Twelve significant digits drop the float noise of min + k * step (0.30000000000000004).
+        return float(f"{self.min + rng.randrange(count) * self.step:.12g}")
+
+    @property
+    def first(self) -> Value:
+        return self.choices[0] if self.choices else self.min
+
+    def source(self) -> dict[str, Any]:
+        if self.choices:
+            return {"choices": list(self.choices)}
+        return {"min": self.min, "max": self.max, "step": self.step}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One set of numbers for a numeric question: the inputs, the question with them filled in, and its answer."""
+
+    seed: int
+    inputs: Mapping[str, Value] = field(hash=False)
+    text: str
+    answer: float
+    answer_text: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "inputs": _plain(self.inputs),
+            "text": self.text,
+            "answer": self.answer,
+            "answer_text": self.answer_text,
+        }
+
+
+@dataclass(frozen=True)
+class NumericQuestion:
+    """A number to work out, in `unit`, whose answer is a calculator's `output` for the question's inputs."""
+
+    id: str
+    text: str  # as written: `{intensity}` stands for that input's value
+    calculator: str
+    output: str
+    given: Mapping[str, Value] = field(hash=False)  # the inputs the author wrote, parsed
+    unit: str
+    scale: float  # the output in its own unit divided by this is the answer in `unit` (1e12 for TFLOP/s)
+    tolerance: Tolerance
+    answer: float  # for the author's inputs, in `unit`
+    vary: tuple[Vary, ...] = ()
+    explanation: str = ""
+    kind: Literal["numeric"] = "numeric"
+
+    def _calculator(self) -> Calculator:
+        return registry.get(self.calculator)
+
+    def inputs_for(self, given: Mapping[str, Value]) -> dict[str, Value]:
+        """Every input of the calculator for these given ones (defaults, and a chip's figures, filled in)."""
+        values, errors = self._calculator().check(given)
+        if errors:
+            raise errors[0]
+        return values
+
+    def answer_for(self, inputs: Mapping[str, Value]) -> float:
+        """The answer, in the question's unit, for a full set of checked inputs; InputError if there is none."""
+        value = self._calculator().evaluate(inputs).values[self.output]
+        if isinstance(value, str | tuple):
+            raise InputError(self.output, "a number for these inputs", value)
+        return value / self.scale
+
+    def answer_text(self, answer: float) -> str:
+        spec = output_spec(self._calculator(), self.output)
+        digits = spec.digits if spec else 3
+        return (
+            format_number(answer, digits=digits) + "%" if self.unit == "%" else format_number(answer, self.unit, digits)
+        )
+
+    def shown_text(self, inputs: Mapping[str, Value]) -> str:
+        """The question with each `{input}` replaced by its value as a reader should see it."""
+        specs = {spec.key: spec for spec in self._calculator().inputs}
+        return PLACEHOLDER.sub(lambda match: _value_text(specs[match[1]], inputs[match[1]]), self.text)
+
+    def grade(self, given: float, answer: float | None = None) -> bool:
+        return self.tolerance.allows(given, self.answer if answer is None else answer)
+
+    def variant(self, seed: int) -> Variant:
+        """Fresh numbers for the varied inputs, drawn from `seed` (the same seed gives the same variant)."""
+        rng = random.Random(seed)
+        author = self.inputs_for(self.given)
+        found: Variant | None = None
+        for _ in range(_DRAWS):
+            given = dict(self.given)
+            for vary in self.vary:
+                given[vary.input] = vary.draw(rng)
+            try:
+                inputs = self.inputs_for(given)
+                answer = self.answer_for(inputs)
+            except InputError:
+                continue
+            found = Variant(seed, inputs, self.shown_text(inputs), answer, self.answer_text(answer))
+            if inputs != author:
+                break
+        if found is None:  # no draw worked: the question as written
+            found = Variant(seed, author, self.shown_text(author), self.answer, self.answer_text(self.answer))
+        return found
+
+    def source(self) -> dict[str, Any]:
+        """The question as data that `read_question` reads back: what the browser hands the worker for a variant."""
+        data: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "text": self.text,
+            "inputs": _plain(self.given),
+            "answer": {"calculator": self.calculator, "output": self.output},
+            "unit": self.unit,
+            "tolerance": self.tolerance.source(),
+        }
+        if self.vary:
+            data["vary"] = {vary.input: vary.source() for vary in self.vary}
+        return data
+
+    def grading_data(self) -> dict[str, Any]:
+        inputs = self.inputs_for(self.given)
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "explanation": self.explanation,
+            "text": self.shown_text(inputs),
+            "inputs": _plain(inputs),
+            "answer": self.answer,
+            "answer_text": self.answer_text(self.answer),
+            "unit": self.unit,
+            "tolerance": self.tolerance.as_dict(self.unit),
+            "variant": self.source() if self.vary else None,
+        }
+
+
+Question = ChoiceQuestion | SortQuestion | NumericQuestion
+
+
+@dataclass(frozen=True)
+class Quiz:
+    id: str  # progress is saved under it
+    questions: tuple[Question, ...]
+    title: str = ""
+    intro: str = ""
+
+
+def read_quiz(data: object) -> Quiz:
+    """The quiz an author wrote (YAML loaded into plain data), or QuizError listing every problem in it."""
+    from .quiz_checks import Reader  # the checks build this module's classes
+
+    reader = Reader()
+    quiz = reader.quiz(data)
+    if reader.problems or quiz is None:
+        raise QuizError(reader.problems)
+    return quiz
+
+
+def read_question(data: object) -> Question:
+    """One question on its own, as `read_quiz` reads each (the worker reads a numeric question's source)."""
+    from .quiz_checks import Reader
+
+    reader = Reader()
+    question = reader.question(data, (), 1)
+    if reader.problems or question is None:
+        raise QuizError(reader.problems)
+    return question
+
+
+def grading_data(quiz: Quiz) -> dict[str, Any]:
+    """What the browser grades from, as JSON-ready data: the answer keys and explanations, in question order."""
+    return {"id": quiz.id, "questions": [question.grading_data() for question in quiz.questions]}
+
+
+def quiz_variant(question: Mapping[str, object], seed: int) -> dict[str, Any]:
+    """A "new numbers" variant of a numeric question given as its `source()`: the worker's entry for quizzes."""
+    parsed = read_question(question)
+    if not isinstance(parsed, NumericQuestion):
+        raise QuizError([QuizProblem((), f"question '{parsed.id}' is not numeric, so it has no new numbers")])
+    return parsed.variant(seed).as_dict()
+
+
+def _plain(inputs: Mapping[str, Value]) -> dict[str, Any]:
+    """Inputs as JSON-ready data (several choices as a list)."""
+    return {key: list(value) if isinstance(value, tuple) else value for key, value in inputs.items()}
+
+
+def _value_text(spec: Input, value: Value) -> str:
+    """An input's value as the question shows it: 0.819, 1,000, 197, or a choice's label."""
+    labels = {choice.value: choice.label for choice in spec.choices}
+    if isinstance(value, tuple):
+        return ", ".join(labels.get(item, item) for item in value)
+    if isinstance(value, str):
+        return labels.get(value, value)
+    if float(value).is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    text = f"{value:,}"
+    return format_number(value) if "e" in text else text
+
+
+def output_spec(calculator: Calculator, key: str) -> Output | None:
+    return next((output for output in calculator.outputs if output.key == key), None)

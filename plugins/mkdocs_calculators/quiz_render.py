@@ -1,0 +1,160 @@
+"""The HTML of a quiz: every question readable before any script runs, and the answer key as data for `quiz.js`.
+
+Everything an author wrote is escaped; `quiz.js` only ever sets text. The answer key travels in a `data-` attribute
+holding JSON, not in a `<script>`: Material's instant navigation re-runs a new page's scripts without their type.
+The class names and data attributes here are the contract with `quiz.js`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from html import escape
+from typing import TYPE_CHECKING
+
+from .runtime import ASSETS
+
+if TYPE_CHECKING:
+    from calculators.quiz import ChoiceQuestion, NumericQuestion, Question, Quiz, SortQuestion
+
+__all__ = ["QUIZ_STYLESHEET", "render_quiz", "render_quiz_problems"]
+
+QUIZ_STYLESHEET = f"{ASSETS}/quiz.css"
+
+SORT_HELP = (
+    "Pick an item, then the bucket it belongs in: click or tap each, or press Enter on each. With a mouse you can "
+    "also drag an item onto a bucket. While an item is picked, the arrow keys move between buckets and Escape puts it "
+    "back."
+)
+
+
+def _json(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False, sort_keys=True)
+
+
+def render_quiz(uid: str, quiz: Quiz, key: str) -> str:
+    """The quiz with id `uid` in the page; `key` is where the reader's progress is saved."""
+    from calculators.quiz import grading_data
+
+    data = _json(grading_data(quiz))
+    # Saved progress is dropped when the quiz changes, so an edited question never shows a stale verdict.
+    version = hashlib.sha256(data.encode()).hexdigest()[:12]
+    total = len(quiz.questions)
+    questions = "".join(
+        _question(f"{uid}-q{number}", question, number, total) for number, question in enumerate(quiz.questions, 1)
+    )
+    intro = f'<p class="quiz-intro">{escape(quiz.intro)}</p>' if quiz.intro else ""
+    return (
+        f'<div class="quiz" id="{uid}" role="group" aria-labelledby="{uid}-title" data-quiz="{escape(quiz.id)}" '
+        f'data-quiz-key="{escape(key)}" data-quiz-version="{version}" data-quiz-data="{escape(data)}">'
+        f'<p class="quiz-title" id="{uid}-title">{escape(quiz.title or "Quiz")}</p>{intro}'
+        '<p class="quiz-note">Answers are checked by a script on this page, which needs the site served over http.</p>'
+        f'<div class="quiz-questions">{questions}</div>'
+        '<div class="quiz-footer" hidden>'
+        '<div class="quiz-nav">'
+        '<button type="button" class="quiz-prev md-button">Previous</button>'
+        '<button type="button" class="quiz-next md-button">Next</button>'
+        "</div>"
+        f'<p class="quiz-score" role="status">Score: 0 of {total}</p>'
+        '<button type="button" class="quiz-reset md-button">Reset quiz</button>'
+        "</div>"
+        "</div>"
+    )
+
+
+def _question(qid: str, question: Question, number: int, total: int) -> str:
+    text, inputs, new = question.text, "", ""
+    if question.kind == "sort":
+        body = _sort(qid, question)
+    elif question.kind == "numeric":
+        body = _numeric(qid, question)
+        data = question.grading_data()
+        text, inputs = data["text"], f' data-inputs="{escape(_json(data["inputs"]))}"'
+        if question.vary:
+            new = '<button type="button" class="quiz-new md-button" hidden>New numbers</button>'
+    else:
+        body = _choices(qid, question)
+    return (
+        f'<form class="quiz-question" id="{qid}" data-question="{escape(question.id)}" data-kind="{question.kind}"'
+        f"{inputs} novalidate>"
+        "<fieldset>"
+        f'<legend class="quiz-legend" id="{qid}-legend" tabindex="-1">'
+        f'<span class="quiz-counter">Question {number} of {total}</span> '
+        f'<span class="quiz-text">{escape(text)}</span></legend>'
+        f"{body}"
+        "</fieldset>"
+        '<div class="quiz-actions">'
+        '<button type="submit" class="quiz-check md-button md-button--primary">Check</button>'
+        '<button type="button" class="quiz-retry md-button" hidden>Try again</button>'
+        f"{new}"
+        "</div>"
+        '<p class="quiz-status" role="status"></p>'
+        '<div class="quiz-feedback" aria-live="polite"></div>'
+        "</form>"
+    )
+
+
+def _choices(qid: str, question: ChoiceQuestion) -> str:
+    single = question.kind == "single"
+    hint = "Choose one answer." if single else "Choose every answer that applies."
+    choices = "".join(
+        '<div class="quiz-choice">'
+        f'<label><input type="{"radio" if single else "checkbox"}" name="{qid}-choice" value="{index}">'
+        f'<span class="quiz-choice-text">{escape(choice.text)}</span></label>'
+        '<div class="quiz-mark" hidden></div>'
+        "</div>"
+        for index, choice in enumerate(question.choices)
+    )
+    return f'<p class="quiz-hint">{hint}</p><div class="quiz-choices">{choices}</div>'
+
+
+def _sort(qid: str, question: SortQuestion) -> str:
+    items = "".join(
+        f'<li class="quiz-slot" data-item="{index}">'
+        f'<button type="button" class="quiz-item" aria-pressed="false">{escape(item.text)}</button>'
+        '<div class="quiz-mark" hidden></div>'
+        "</li>"
+        for index, item in enumerate(question.items)
+    )
+    buckets = "".join(_zone(qid, bucket.id, bucket.text, "") for bucket in question.buckets)
+    return (
+        f'<p class="quiz-hint" id="{qid}-help">{escape(SORT_HELP)}</p>'
+        '<div class="quiz-sort">'
+        f"{_zone(qid, '', 'Not sorted yet', items)}"
+        f'<div class="quiz-buckets">{buckets}</div>'
+        "</div>"
+        '<p class="quiz-announce" aria-live="assertive"></p>'
+    )
+
+
+def _zone(qid: str, zone: str, label: str, items: str) -> str:
+    """A place items can go: the pool (zone '') or a bucket. Its button is the target for a tap or a key."""
+    kind = "quiz-bucket" if zone else "quiz-pool"
+    return (
+        f'<div class="quiz-zone {kind}" data-zone="{escape(zone)}">'
+        f'<button type="button" class="quiz-target" aria-describedby="{qid}-help">{escape(label)}</button>'
+        f'<ul class="quiz-items" aria-label="{escape(label)}">{items}</ul>'
+        "</div>"
+    )
+
+
+def _numeric(qid: str, question: NumericQuestion) -> str:
+    unit = f' <span class="quiz-unit">({escape(question.unit)})</span>' if question.unit else ""
+    return (
+        '<div class="quiz-numeric">'
+        f'<label for="{qid}-answer">Your answer{unit}</label>'
+        f'<input id="{qid}-answer" name="answer" type="text" inputmode="decimal" autocomplete="off" '
+        f'spellcheck="false" aria-describedby="{qid}-tolerance">'
+        f'<p class="quiz-hint" id="{qid}-tolerance">Answers within '
+        f"{escape(question.tolerance.text(question.unit))} count as right.</p>"
+        "</div>"
+    )
+
+
+def render_quiz_problems(messages: list[str]) -> str:
+    """What a broken quiz shows in a non-strict build (the strict build stops before this is seen)."""
+    items = "".join(f"<li><code>{escape(message)}</code></li>" for message in messages)
+    return (
+        '<div class="quiz-broken admonition failure" role="alert">'
+        f'<p class="admonition-title">This quiz has problems</p><ul>{items}</ul></div>'
+    )

@@ -1,0 +1,497 @@
+"""Quizzes in Chromium: answered by mouse, touch and keyboard; scored; saved and restored; sorted; new numbers.
+
+The answers come from each quiz's own answer key on the page (what the build computed), so the tests follow the
+book's questions as authors edit them; "new numbers" is checked against CPython's calculator.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from calculators import run
+from calculators.units import format_number
+from tests.browser.conftest import Network, new_context
+
+pytestmark = pytest.mark.browser
+
+PAGE = "/lessons/roofline-quiz/"
+CHECK = "#quiz-1"  # single choice, multiple choice and numeric questions
+SORT = "#quiz-2"  # one sort exercise
+BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
+
+
+def open_quiz(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector(f"{SORT}[data-mounted]", state="attached")
+    page.wait_for_selector(f"{CHECK}[data-mounted]", state="attached")
+
+
+def answer_key(page: Any, quiz: str) -> list[dict[str, Any]]:
+    """The questions' grading data that the build put in the page."""
+    return json.loads(page.get_attribute(quiz, "data-quiz-data"))["questions"]  # type: ignore[no-any-return]
+
+
+def question(quiz: str, number: int) -> str:
+    return f"{quiz}-q{number}"
+
+
+def visible_question(page: Any, quiz: str) -> str:
+    """The counter of the question the quiz shows now: 'Question N of M'."""
+    return page.locator(f"{quiz} .quiz-question:visible .quiz-counter").text_content()  # type: ignore[no-any-return]
+
+
+def first_index(key: dict[str, Any], correct: bool) -> int:
+    """The first choice that is (or is not) correct."""
+    return next(i for i in range(len(key["choices"])) if (i in key["correct"]) is correct)
+
+
+def verdict(page: Any, box: str) -> str:
+    """The question's verdict line: '✓ Correct.' or '✗ Not quite.'."""
+    return page.text_content(f"{box} .quiz-feedback .quiz-verdict")  # type: ignore[no-any-return]
+
+
+def score(page: Any, quiz: str) -> str:
+    return page.text_content(f"{quiz} .quiz-score")  # type: ignore[no-any-return]
+
+
+def sort_items(page: Any) -> list[tuple[str, str]]:
+    """Each item's text and the bucket text it belongs in, from the answer key."""
+    (key,) = answer_key(page, SORT)
+    texts = page.eval_on_selector_all(
+        f"{SORT} .quiz-slot", "els => els.map(e => [Number(e.dataset.item), e.querySelector('.quiz-item').textContent])"
+    )
+    return [(text, key["buckets"][key["items"][index]["bucket"]]) for index, text in sorted(texts)]
+
+
+def target(quiz: str, bucket: str) -> str:
+    return f"{quiz} .quiz-target:text-is('{bucket}')"
+
+
+def item(quiz: str, text: str) -> str:
+    return f"{quiz} .quiz-item:text-is('{text}')"
+
+
+def placed(page: Any) -> dict[str, str]:
+    """Where each item is now: item text -> the text of its zone's target."""
+    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+        f"{SORT} .quiz-item",
+        "els => Object.fromEntries(els.map(e => [e.textContent, "
+        "e.closest('.quiz-zone').querySelector('.quiz-target').textContent]))",
+    )
+
+
+class TestByMouse:
+    def test_wrong_then_try_again_then_right(self, page: Any, base_url: str) -> None:
+        """A wrong choice gets 'Not quite.', its own explanation and the question's; Try again, then the right one."""
+        open_quiz(page, base_url + PAGE)
+        key = answer_key(page, CHECK)[0]
+        first = question(CHECK, 1)
+        assert visible_question(page, CHECK) == f"Question 1 of {len(answer_key(page, CHECK))}"
+        wrong = first_index(key, correct=False)
+        page.click(f"{first} .quiz-choice >> nth={wrong}")
+        page.click(f"{first} .quiz-check")
+        feedback = page.locator(f"{first} .quiz-feedback")
+        assert feedback.locator(".quiz-verdict").text_content() == "✗ Not quite."
+        assert feedback.locator(".quiz-explanation").text_content() == key["explanation"]
+        mark = page.locator(f"{first} .quiz-choice >> nth={wrong}").locator(".quiz-mark")
+        assert mark.text_content() == "✗ Not a right answer." + key["choices"][wrong]
+        assert score(page, CHECK).startswith("Score: 0 of ")
+        assert page.is_disabled(f"{first} .quiz-choice input >> nth=0")
+        page.click(f"{first} .quiz-retry")
+        assert page.is_hidden(f"{first} .quiz-retry") and page.is_visible(f"{first} .quiz-check")
+        assert page.is_hidden(f"{first} .quiz-mark >> nth={wrong}")
+        page.click(f"{first} .quiz-choice >> nth={first_index(key, correct=True)}")
+        page.click(f"{first} .quiz-check")
+        assert feedback.locator(".quiz-verdict").text_content() == "✓ Correct."
+        assert score(page, CHECK).startswith("Score: 1 of ")
+
+    def test_multiple_choice_needs_every_right_answer(self, page: Any, base_url: str) -> None:
+        open_quiz(page, base_url + PAGE)
+        keys = answer_key(page, CHECK)
+        number = next(n for n, key in enumerate(keys, 1) if key["kind"] == "multiple")
+        for _ in range(number - 1):
+            page.click(f"{CHECK} .quiz-next")
+        assert visible_question(page, CHECK) == f"Question {number} of {len(keys)}"
+        box = question(CHECK, number)
+        right = keys[number - 1]["correct"]
+        page.click(f"{box} .quiz-check")  # nothing chosen yet
+        assert page.text_content(f"{box} .quiz-feedback") == "Choose at least one answer first."
+        page.click(f"{box} .quiz-choice >> nth={right[0]}")
+        page.click(f"{box} .quiz-check")
+        assert verdict(page, box) == "✗ Not quite."
+        assert f"1 of your 1 choices are right; there are {len(right)} right answers." in page.text_content(
+            f"{box} .quiz-feedback"
+        )
+        page.click(f"{box} .quiz-retry")
+        for index in right[1:]:
+            page.click(f"{box} .quiz-choice >> nth={index}")
+        page.click(f"{box} .quiz-check")
+        assert verdict(page, box) == "✓ Correct."
+
+
+class TestByKeyboard:
+    def test_choose_check_and_move_on_with_keys(self, page: Any, base_url: str) -> None:
+        """Arrow keys choose, Tab reaches Check, Enter checks; Tab and Enter on Next show and focus question 2."""
+        open_quiz(page, base_url + PAGE)
+        key = answer_key(page, CHECK)[0]
+        first = question(CHECK, 1)
+        page.focus(f"{first} .quiz-choice input >> nth=0")
+        page.keyboard.press("Space")
+        for _ in range(first_index(key, correct=True)):
+            page.keyboard.press("ArrowDown")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.textContent") == "Check"
+        page.keyboard.press("Enter")
+        assert verdict(page, first) == "✓ Correct."
+        assert page.evaluate("document.activeElement.textContent") == "Try again"
+        page.keyboard.press("Tab")  # Previous is disabled on the first question
+        assert page.evaluate("document.activeElement.textContent") == "Next"
+        page.keyboard.press("Enter")
+        assert visible_question(page, CHECK).startswith("Question 2 of ")
+        assert page.evaluate("document.activeElement.id") == f"{question(CHECK, 2)[1:]}-legend"
+
+    def test_numeric_answer_typed_and_submitted_with_enter(self, page: Any, base_url: str) -> None:
+        open_quiz(page, base_url + PAGE)
+        keys = answer_key(page, CHECK)
+        number = next(n for n, key in enumerate(keys, 1) if key["kind"] == "numeric")
+        for _ in range(number - 1):
+            page.click(f"{CHECK} .quiz-next")
+        box = question(CHECK, number)
+        page.focus(f"{box} input")
+        page.keyboard.type("a lot")
+        page.keyboard.press("Enter")
+        assert page.text_content(f"{box} .quiz-feedback") == "Write your answer as a number, such as 12.5."
+        page.fill(f"{box} input", "")
+        page.keyboard.type(f"{keys[number - 1]['answer']:.4g} {keys[number - 1]['unit']}")
+        page.keyboard.press("Enter")
+        assert verdict(page, box) == "✓ Correct."
+        assert f"The answer is {keys[number - 1]['answer_text']}." in page.text_content(f"{box} .quiz-feedback")
+
+
+class TestByTouch:
+    def test_tap_to_answer_on_a_phone(self, browser: Any, network: Network, base_url: str) -> None:
+        """On a 390 px touch screen: tap a choice and Check; tap an item then its bucket; no sideways scrolling."""
+        context = new_context(browser, network, has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        open_quiz(page, base_url + PAGE)
+        key = answer_key(page, CHECK)[0]
+        first = question(CHECK, 1)
+        page.tap(f"{first} .quiz-choice label >> nth={first_index(key, correct=True)}")
+        page.tap(f"{first} .quiz-check")
+        assert verdict(page, first) == "✓ Correct."
+        for text, bucket in sort_items(page):
+            page.tap(item(SORT, text))
+            assert page.get_attribute(item(SORT, text), "aria-pressed") == "true"
+            page.tap(target(SORT, bucket))
+        assert placed(page) == dict(sort_items(page))
+        page.tap(f"{SORT} .quiz-check")
+        assert verdict(page, SORT) == "✓ Correct."
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        small = page.eval_on_selector_all(
+            ".quiz button:visible, .quiz label:visible, .quiz input[type=text]:visible",
+            "els => els.filter(e => e.getBoundingClientRect().height < 44).map(e => e.outerHTML.slice(0, 80))",
+        )
+        assert small == []
+        context.close()
+        assert errors == [] and network.foreign == []
+
+    def test_a_tap_in_a_buckets_area_drops_there(self, browser: Any, network: Network, base_url: str) -> None:
+        context = new_context(browser, network, has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        open_quiz(page, base_url + PAGE)
+        text, bucket = sort_items(page)[0]
+        page.tap(item(SORT, text))
+        zone = page.locator(f"{SORT} .quiz-bucket", has=page.locator(f".quiz-target:text-is('{bucket}')"))
+        zone.scroll_into_view_if_needed()
+        box = zone.bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] - 8)
+        assert placed(page)[text] == bucket
+        context.close()
+
+
+class TestSortExercise:
+    def test_drag_with_a_mouse(self, page: Any, base_url: str) -> None:
+        """Each item dragged onto its bucket lands there; Check says every item is right, item by item."""
+        page.set_viewport_size({"width": 1280, "height": 1100})
+        open_quiz(page, base_url + PAGE)
+        page.eval_on_selector(SORT, "element => element.scrollIntoView({behavior: 'instant'})")
+        items = sort_items(page)
+        for text, bucket in items:
+            start = page.locator(item(SORT, text)).bounding_box()
+            end = page.locator(target(SORT, bucket)).bounding_box()
+            page.mouse.move(start["x"] + 10, start["y"] + start["height"] / 2)
+            page.mouse.down()
+            page.mouse.move(end["x"] + 20, end["y"] + end["height"] / 2, steps=8)
+            page.mouse.up()
+            assert placed(page)[text] == bucket
+            assert page.get_attribute(item(SORT, text), "aria-pressed") == "false"
+        page.click(f"{SORT} .quiz-check")
+        assert verdict(page, SORT) == "✓ Correct."
+        details = page.text_content(f"{SORT} .quiz-detail")
+        assert details == f"{len(items)} of {len(items)} items are in the right bucket."
+        marks = page.locator(f"{SORT} .quiz-slot .quiz-verdict").all_text_contents()
+        assert marks == ["✓ Right bucket."] * len(items)
+
+    def test_a_drag_that_ends_outside_a_bucket_changes_nothing(self, page: Any, base_url: str) -> None:
+        open_quiz(page, base_url + PAGE)
+        page.eval_on_selector(SORT, "element => element.scrollIntoView({behavior: 'instant'})")
+        text, _ = sort_items(page)[0]
+        start = page.locator(item(SORT, text)).bounding_box()
+        page.mouse.move(start["x"] + 10, start["y"] + 10)
+        page.mouse.down()
+        page.mouse.move(5, 5, steps=5)
+        page.mouse.up()
+        assert placed(page)[text] == "Not sorted yet"
+
+    def test_wrong_items_are_marked_with_their_explanation(self, page: Any, base_url: str) -> None:
+        open_quiz(page, base_url + PAGE)
+        items = sort_items(page)
+        buckets = sorted({bucket for _, bucket in items})
+        (key,) = answer_key(page, SORT)
+        for index, (text, bucket) in enumerate(items):
+            other = next(name for name in buckets if name != bucket)
+            page.click(item(SORT, text))
+            page.click(target(SORT, other if index == 0 else bucket))
+        page.click(f"{SORT} .quiz-check")
+        assert verdict(page, SORT) == "✗ Not quite."
+        first_mark = page.locator(
+            f"{SORT} .quiz-slot", has=page.locator(f".quiz-item:text-is('{items[0][0]}')")
+        ).locator(".quiz-mark")
+        assert first_mark.text_content() == "✗ Not this bucket." + key["items"][0]["explanation"]
+        assert f"{len(items) - 1} of {len(items)} items" in page.text_content(f"{SORT} .quiz-feedback")
+
+    def test_sort_by_keyboard_with_every_move_announced(self, page: Any, base_url: str) -> None:
+        """Enter picks an item, arrows reach a bucket, Enter drops and moves on; Escape cancels; all announced."""
+        open_quiz(page, base_url + PAGE)
+        items = sort_items(page)
+        order = page.locator(f"{SORT} .quiz-bucket .quiz-target").all_text_contents()
+        announcer = page.locator(f"{SORT} .quiz-announce")
+        page.focus(item(SORT, items[0][0]))
+        page.keyboard.press("Enter")
+        announcer.filter(has_text="Picked up").wait_for(state="attached")
+        assert announcer.text_content() == (
+            f"Picked up “{items[0][0]}”. Choose its bucket: {' or '.join(order)}. Escape cancels."
+        )
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Escape")
+        assert page.get_attribute(item(SORT, items[0][0]), "aria-pressed") == "false"
+        assert page.evaluate("document.activeElement.textContent") == items[0][0]
+        announcer.filter(has_text="stays in").wait_for(state="attached")
+        assert announcer.text_content() == f"“{items[0][0]}” stays in Not sorted yet."
+        for left, (text, bucket) in enumerate(items, start=1):
+            assert page.evaluate("document.activeElement.textContent") == text  # focus moved on by itself
+            page.keyboard.press("Space")
+            for _ in range(order.index(bucket) + 1):
+                page.keyboard.press("ArrowRight")
+            assert page.evaluate("document.activeElement.textContent") == bucket
+            page.keyboard.press("Enter")
+            rest = (
+                f"{len(items) - left} left to sort."
+                if left < len(items)
+                else "Every item is placed: check your answer."
+            )
+            announcer.filter(has_text=f"placed in {bucket}. {rest}").wait_for(state="attached")
+            assert announcer.text_content() == f"“{text}” placed in {bucket}. {rest}"
+        assert placed(page) == dict(items)
+        assert page.evaluate("document.activeElement.textContent") == "Check"
+        page.keyboard.press("Enter")
+        assert verdict(page, SORT) == "✓ Correct."
+
+
+class TestProgress:
+    def test_score_and_answers_survive_a_reload(self, page: Any, base_url: str) -> None:
+        """Answers, verdicts, the question on show and the score come back; each quiz keeps its own."""
+        open_quiz(page, base_url + PAGE)
+        keys = answer_key(page, CHECK)
+        page.click(f"{question(CHECK, 1)} .quiz-choice >> nth={first_index(keys[0], correct=True)}")
+        page.click(f"{question(CHECK, 1)} .quiz-check")
+        page.click(f"{CHECK} .quiz-next")
+        page.click(f"{question(CHECK, 2)} .quiz-choice >> nth={first_index(keys[1], correct=False)}")
+        page.click(f"{question(CHECK, 2)} .quiz-check")
+        text, bucket = sort_items(page)[0]
+        page.click(item(SORT, text))
+        page.click(target(SORT, bucket))
+        page.reload()
+        open_quiz(page, base_url + PAGE)
+        assert visible_question(page, CHECK) == f"Question 2 of {len(keys)}"
+        assert score(page, CHECK) == f"Score: 1 of {len(keys)}"
+        assert verdict(page, question(CHECK, 2)) == "✗ Not quite."
+        assert page.is_checked(f"{question(CHECK, 2)} .quiz-choice input >> nth={first_index(keys[1], correct=False)}")
+        assert verdict(page, question(CHECK, 1)) == "✓ Correct."
+        assert placed(page)[text] == bucket
+        assert score(page, SORT) == "Score: 0 of 1"
+        stored = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('quiz:')).sort()")
+        assert stored == [
+            "quiz:docs/lessons/roofline-quiz.md#roofline-check",
+            "quiz:docs/lessons/roofline-quiz.md#roofline-sort",
+        ]
+        page.click(f"{CHECK} .quiz-reset")
+        assert visible_question(page, CHECK) == f"Question 1 of {len(keys)}"
+        assert score(page, CHECK) == f"Score: 0 of {len(keys)}"
+        assert page.is_visible(f"{question(CHECK, 1)} .quiz-check")
+        assert placed(page)[text] == bucket  # the other quiz keeps its progress
+        page.reload()
+        open_quiz(page, base_url + PAGE)
+        assert score(page, CHECK) == f"Score: 0 of {len(keys)}"
+
+    def test_progress_survives_instant_navigation(self, page: Any, base_url: str) -> None:
+        """Leaving through Material's instant navigation and coming back remounts the quiz with its answers."""
+        open_quiz(page, base_url + PAGE)
+        key = answer_key(page, CHECK)[0]
+        page.click(f"{question(CHECK, 1)} .quiz-choice >> nth={first_index(key, correct=True)}")
+        page.click(f"{question(CHECK, 1)} .quiz-check")
+        page.evaluate("window.stayedOnThisDocument = true")
+        page.click("a.md-header__button.md-logo")
+        page.wait_for_url(base_url + "/")
+        page.click(f"nav a[href$='{PAGE.strip('/').split('/')[-1]}/']")
+        page.wait_for_url(base_url + PAGE)
+        page.wait_for_selector(f"{CHECK}[data-mounted]", state="attached")
+        assert page.evaluate("window.stayedOnThisDocument") is True  # no full reload happened
+        assert verdict(page, question(CHECK, 1)) == "✓ Correct."
+        page.click(f"{CHECK} .quiz-next")  # and the remounted quiz still answers
+        assert visible_question(page, CHECK).startswith("Question 2 of ")
+
+
+def expected_answer(inputs: dict[str, Any], output: str, unit: str) -> float:
+    """The answer CPython's calculator gives for these inputs, in the question's unit."""
+    result = run("roofline", inputs)
+    assert result["ok"], result
+    value = float(next(o["value"] for o in result["outputs"] if o["key"] == output))
+    return value / {"TFLOP/s": 1e12, "FLOP/byte": 1.0}[unit]
+
+
+class TestNewNumbers:
+    def test_a_variant_is_graded_against_cpythons_calculator(self, page: Any, base_url: str) -> None:
+        """New numbers come from the worker; the right answer for them is what CPython computes, and it sticks."""
+        open_quiz(page, base_url + PAGE)
+        keys = answer_key(page, CHECK)
+        number = next(n for n, key in enumerate(keys, 1) if key["kind"] == "numeric" and key["variant"])
+        key = keys[number - 1]
+        for _ in range(number - 1):
+            page.click(f"{CHECK} .quiz-next")
+        box = question(CHECK, number)
+        before = page.get_attribute(box, "data-inputs")
+        page.click(f"{box} .quiz-new")
+        page.wait_for_function(
+            "([box, before]) => document.querySelector(box).dataset.inputs !== before",
+            arg=[box, before],
+            timeout=BOOT_TIMEOUT,
+        )
+        inputs = json.loads(page.get_attribute(box, "data-inputs"))
+        output = key["variant"]["answer"]["output"]
+        answer = expected_answer(inputs, output, key["unit"])
+        assert inputs != json.loads(before)
+        assert f"{float(inputs['intensity']):,.0f} FLOPs" in page.text_content(f"{box} .quiz-text")
+        assert page.text_content(f"{box} .quiz-feedback") == "New numbers: read the question again."
+        page.fill(f"{box} input", f"{answer * 1.5:.4g}")
+        page.click(f"{box} .quiz-check")
+        assert verdict(page, box) == "✗ Not quite."
+        page.click(f"{box} .quiz-retry")
+        page.fill(f"{box} input", f"{answer:.4g}")
+        page.click(f"{box} .quiz-check")
+        assert verdict(page, box) == "✓ Correct."
+        assert f"The answer is {format_number(answer, key['unit'])}." in page.text_content(f"{box} .quiz-feedback")
+        text = page.text_content(f"{box} .quiz-text")
+        page.reload()
+        open_quiz(page, base_url + PAGE)
+        assert page.text_content(f"{box} .quiz-text") == text  # the variant is saved with the answer
+        assert json.loads(page.get_attribute(box, "data-inputs")) == inputs
+        assert verdict(page, box) == "✓ Correct."
+
+
+class TestAccessibility:
+    @pytest.mark.parametrize("scheme", ["light", "dark"])
+    def test_axe_finds_nothing_with_feedback_shown(
+        self, browser: Any, network: Network, base_url: str, scheme: str
+    ) -> None:
+        """axe-core reports no violation on the quiz page, with verdicts and marks on screen, in both schemes."""
+        from tests.support import NODE_MODULES
+
+        context = new_context(browser, network, color_scheme=scheme)
+        page = context.new_page()
+        open_quiz(page, base_url + PAGE)
+        key = answer_key(page, CHECK)[0]
+        page.click(f"{question(CHECK, 1)} .quiz-choice >> nth={first_index(key, correct=False)}")
+        page.click(f"{question(CHECK, 1)} .quiz-check")
+        items = sort_items(page)
+        for index, (text, bucket) in enumerate(items):
+            other = next(name for _, name in items if name != bucket)
+            page.click(item(SORT, text))
+            page.click(target(SORT, bucket if index else other))  # one wrong, to show both marks
+        page.click(f"{SORT} .quiz-check")
+        page.evaluate("document.activeElement.blur()")
+        page.add_script_tag(path=str(NODE_MODULES / "axe-core/axe.min.js"))
+        violations = page.evaluate(
+            "async () => (await axe.run(document)).violations.map(v => ({id: v.id, impact: v.impact, "
+            "nodes: v.nodes.map(n => n.target.join(' '))}))"
+        )
+        context.close()
+        assert violations == []
+        assert network.foreign == []
+
+
+EVIL = "<script>alert(1)</script> <img src=x onerror=alert(2)>"
+HOSTILE = f"""# Hostile
+
+```quiz
+id: hostile
+title: '{EVIL}'
+questions:
+  - kind: single
+    text: '{EVIL}'
+    explanation: '{EVIL}'
+    choices:
+      - text: '{EVIL}'
+        explanation: '{EVIL}'
+      - text: right
+        correct: true
+  - kind: sort
+    text: '{EVIL}'
+    buckets: [{{id: a, text: '{EVIL}'}}, {{id: b, text: B}}]
+    items: [{{text: '{EVIL}', bucket: b, explanation: '{EVIL}'}}]
+```
+"""
+
+
+class TestEscaping:
+    def test_author_html_stays_text_in_the_browser(
+        self, browser: Any, tmp_path_factory: pytest.TempPathFactory
+    ) -> None:
+        """R6 end to end: the script sets author text as text, so feedback shows the markup and runs none of it."""
+        from tests.support import NODE_MODULES, build_site, serve
+
+        root = tmp_path_factory.mktemp("hostile")
+        (root / "docs").mkdir()
+        (root / "docs/index.md").write_text(HOSTILE, encoding="utf-8")
+        config = {"site_name": "Hostile", "theme": {"name": "material", "font": False}}
+        config["plugins"] = [{"calculators": {"node_modules": str(NODE_MODULES)}}]
+        (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
+        result = build_site(root / "mkdocs.yml", root / "site")
+        assert result.returncode == 0, result.stderr
+        with serve(root / "site") as url:
+            network = Network(url)
+            context = new_context(browser, network)
+            page = context.new_page()
+            dialogs: list[str] = []
+            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+            page.goto(url + "/")
+            page.wait_for_selector("#quiz-1[data-mounted]", state="attached")
+            page.click("#quiz-1-q1 .quiz-choice >> nth=0")
+            page.click("#quiz-1-q1 .quiz-check")
+            assert page.text_content("#quiz-1-q1 .quiz-explanation") == EVIL
+            assert page.text_content("#quiz-1-q1 .quiz-why") == EVIL
+            page.click("#quiz-1 .quiz-next")
+            page.click("#quiz-1-q2 .quiz-item")
+            page.click("#quiz-1-q2 .quiz-target >> nth=2")  # the pool first, then bucket a, then b
+            page.click("#quiz-1-q2 .quiz-check")
+            assert page.text_content("#quiz-1-q2 .quiz-why") == EVIL
+            assert page.text_content("#quiz-1-q2 .quiz-feedback .quiz-verdict") == "✓ Correct."
+            assert page.locator("#quiz-1 img, #quiz-1 script").count() == 0
+            assert dialogs == []
+            context.close()
+            assert network.foreign == [] and not any(request.endswith("/x") for request in network.requests)

@@ -1,0 +1,347 @@
+"""Quizzes at build time: broken quizzes stop the strict build at the right line; good ones carry their answer key.
+
+Each fixture site is built strictly by `tests.support.build_site`, as a contributor builds.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+import yaml
+
+from calculators import CALCULATORS, run
+from calculators.quiz import grading_data, read_quiz
+from tests.support import NODE_MODULES, build_site
+
+FRONT_MATTER = "---\ntitle: A quiz\n---\n"
+FENCE_LINE = 6  # the ```quiz line of `page()`, counting the front matter
+ROOFLINE = CALCULATORS["roofline"]
+
+
+def page(body: str, *, fence: str = "```") -> str:
+    """docs/index.md with front matter, a heading, and a quiz fence whose body starts on line FENCE_LINE + 1."""
+    return f"{FRONT_MATTER}# A quiz\n\n{fence}quiz\n{body.strip(chr(10))}\n{fence}\n"
+
+
+def build(root: Path, files: dict[str, str]) -> tuple[int, list[str], Path]:
+    """Write the files and a minimal mkdocs.yml under `root`, build strictly; the exit code, error lines, site."""
+    config = {
+        "site_name": "Quiz fixture",
+        "plugins": [{"calculators": {"node_modules": str(NODE_MODULES)}}],
+    }
+    (root / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    result = build_site(root / "mkdocs.yml", root / "site")
+    errors = re.findall(r"^ERROR\s+-\s+(.*?)\s*$", result.stderr, re.MULTILINE)
+    return result.returncode, errors, root / "site"
+
+
+SINGLE = """
+id: basics
+questions:
+  - id: ridge
+    kind: single
+    text: What is the ridge?
+    choices:
+      - text: Where the roofs meet
+        correct: true
+      - text: The peak
+"""
+
+SORT = """
+id: kernels
+questions:
+  - id: sort
+    kind: sort
+    text: Sort them.
+    buckets:
+      - {id: compute, text: Compute-bound}
+      - {id: memory, text: Memory-bound}
+    items:
+      - {text: Big matmul, bucket: compute}
+      - {text: Vector add, bucket: memory}
+"""
+
+NUMERIC = """
+id: numbers
+questions:
+  - id: attainable
+    kind: numeric
+    text: "{intensity} FLOP/byte on the default chip: how many TFLOP/s?"
+    inputs: {intensity: 60}
+    answer: {calculator: roofline, output: attainable}
+    unit: TFLOP/s
+    tolerance: 2%
+"""
+
+INPUTS = ", ".join(ROOFLINE.input_keys)
+OUTPUTS = ", ".join(output.key for output in ROOFLINE.outputs if output.format != "text")
+
+# (name, body of the fence, body line of the mistake (1 = first line inside the fence; 0 = the fence), message)
+BROKEN = [
+    (
+        "no correct choice",
+        SINGLE.replace("        correct: true\n", ""),
+        6,
+        "question 'ridge': no choice is marked correct (mark one with 'correct: true')",
+    ),
+    (
+        "duplicate question ids",
+        SINGLE
+        + "  - id: ridge\n    kind: single\n    text: Again?\n    choices: [{text: a, correct: true}, {text: b}]\n",
+        10,
+        "duplicate question id 'ridge' (question 1 has it too; ids must differ within a quiz)",
+    ),
+    ("empty text", SINGLE.replace("What is the ridge?", "''"), 5, "question 'ridge': 'text' is empty"),
+    (
+        "item without a bucket",
+        SORT.replace("{text: Vector add, bucket: memory}", "{text: Vector add}"),
+        11,
+        "question 'sort': item 2 has no 'bucket' (expected one of: compute, memory)",
+    ),
+    (
+        "item with an unknown bucket",
+        SORT.replace("bucket: memory}", "bucket: cpu}"),
+        11,
+        "question 'sort': item 2: unknown bucket 'cpu' (expected one of: compute, memory)",
+    ),
+    (
+        "numeric without a tolerance",
+        NUMERIC.replace("    tolerance: 2%\n", ""),
+        3,
+        "question 'attainable' has no 'tolerance' (give an absolute one, such as 'tolerance: 0.5', or a relative "
+        "one, such as 'tolerance: 2%')",
+    ),
+    (
+        "unknown calculator",
+        NUMERIC.replace("calculator: roofline", "calculator: rooftop"),
+        7,
+        f"question 'attainable': unknown calculator 'rooftop' (expected one of: {', '.join(sorted(CALCULATORS))})",
+    ),
+    (
+        "unknown input",
+        NUMERIC.replace("inputs: {intensity: 60}", "inputs:\n      intensity: 60\n      tokens_per_s: 3"),
+        8,
+        f"question 'attainable': calculator 'roofline': unknown input 'tokens_per_s' (expected one of: {INPUTS})",
+    ),
+    (
+        "input out of range",
+        NUMERIC.replace("{intensity: 60}", "{intensity: -3}"),
+        6,
+        "question 'attainable': calculator 'roofline': 'intensity' must be >= 0.01 (got -3)",
+    ),
+    (
+        "unknown output",
+        NUMERIC.replace("output: attainable", "output: speed"),
+        7,
+        f"question 'attainable': calculator 'roofline' has no output 'speed' (expected one of: {OUTPUTS})",
+    ),
+    (
+        "unknown field",
+        SINGLE.replace("    kind: single\n", "    kind: single\n    hint: think\n"),
+        5,
+        "question 'ridge': unknown field 'hint' (expected one of: id, kind, text, explanation, choices)",
+    ),
+    (
+        "unknown kind",
+        SINGLE.replace("kind: single", "kind: essay"),
+        4,
+        "question 'ridge': unknown kind 'essay' (expected one of: single, multiple, sort, numeric)",
+    ),
+    (
+        "no quiz id",
+        SINGLE.replace("id: basics\n", ""),
+        0,
+        "quiz has no 'id' (give it one, such as 'id: roofline-basics': progress is saved under it)",
+    ),
+    (
+        "a key twice",
+        SINGLE.replace("    text: What is the ridge?\n", "    text: What is the ridge?\n    text: Again?\n"),
+        6,
+        "quiz has the key 'text' twice here (YAML would keep only the last)",
+    ),
+    (
+        "not YAML",
+        SINGLE.replace("text: The peak", 'text: "The peak'),
+        9,
+        "quiz block is not valid YAML: while scanning a quoted scalar, found unexpected end of stream",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "body", "line", "message"), BROKEN, ids=[case[0] for case in BROKEN])
+def test_broken_quiz_stops_the_build_at_its_line(tmp_path: Path, name: str, body: str, line: int, message: str) -> None:
+    """One mistake, one error: `docs/index.md:LINE: message`, with lines counted from the top of the file."""
+    returncode, errors, _ = build(tmp_path, {"docs/index.md": page(body)})
+    assert returncode != 0
+    assert errors == [f"docs/index.md:{FENCE_LINE + line}: {message}"]
+
+
+def test_an_unclosed_fence(tmp_path: Path) -> None:
+    text = page(SINGLE, fence="````").rstrip("\n").removesuffix("````")
+    returncode, errors, _ = build(tmp_path, {"docs/index.md": text})
+    assert returncode != 0
+    assert errors == [f"docs/index.md:{FENCE_LINE}: quiz block is not closed: add a closing ```` line after it"]
+
+
+def test_two_quizzes_with_one_id(tmp_path: Path) -> None:
+    """Progress is saved by quiz id, so a page's quizzes need different ones: the second is reported."""
+    text = page(SINGLE) + "\n```quiz\n" + SINGLE.strip("\n") + "\n```\n"
+    second_id_line = text.split("\n").index("```quiz", FENCE_LINE) + 2
+    returncode, errors, _ = build(tmp_path, {"docs/index.md": text})
+    assert returncode != 0
+    assert errors == [
+        f"docs/index.md:{second_id_line}: duplicate quiz id 'basics' on this page (each quiz saves progress under "
+        "its id)"
+    ]
+
+
+class TestReferencedFile:
+    def test_problems_name_the_file_and_its_line(self, tmp_path: Path) -> None:
+        """A quiz kept in `lessons/check.yml` beside `lessons/page.md`: errors point into the YAML file."""
+        files = {
+            "docs/index.md": "# Home\n",
+            "docs/lessons/page.md": page("file: check.yml"),
+            "docs/lessons/check.yml": SORT.lstrip("\n").replace("bucket: memory}", "bucket: cpu}"),
+        }
+        returncode, errors, _ = build(tmp_path, files)
+        assert returncode != 0
+        assert errors == [
+            "docs/lessons/check.yml:11: question 'sort': item 2: unknown bucket 'cpu' (expected one of: compute, "
+            "memory)"
+        ]
+
+    def test_a_missing_file(self, tmp_path: Path) -> None:
+        returncode, errors, _ = build(tmp_path, {"docs/index.md": page("file: quizzes/nowhere.yml")})
+        assert returncode != 0
+        assert errors == [
+            f"docs/index.md:{FENCE_LINE + 1}: quiz file 'quizzes/nowhere.yml' not found (looked for "
+            "docs/quizzes/nowhere.yml)"
+        ]
+
+    def test_a_file_and_more(self, tmp_path: Path) -> None:
+        returncode, errors, _ = build(tmp_path, {"docs/index.md": page("file: quiz.yml\nid: basics")})
+        assert returncode != 0
+        assert errors == [
+            f"docs/index.md:{FENCE_LINE + 2}: a quiz block that names a 'file' must hold nothing else (the quiz "
+            "goes in the file; got also: id)"
+        ]
+
+    def test_a_path_out_of_the_docs(self, tmp_path: Path) -> None:
+        returncode, errors, _ = build(tmp_path, {"docs/index.md": page("file: ../secrets.yml")})
+        assert returncode != 0
+        assert errors == [
+            f"docs/index.md:{FENCE_LINE + 1}: quiz 'file' must name a YAML file beside the page, such as "
+            "'file: quiz.yml' (got '../secrets.yml')"
+        ]
+
+
+EVIL = "<script>alert(1)</script> <img src=x onerror=alert(2)>"
+
+HOSTILE = f"""
+id: hostile
+title: "{EVIL}"
+intro: "{EVIL}"
+questions:
+  - id: q
+    kind: single
+    text: "{EVIL}"
+    explanation: "{EVIL}"
+    choices:
+      - text: "{EVIL}"
+        correct: true
+        explanation: "{EVIL}"
+      - text: plain
+  - id: s
+    kind: sort
+    text: "{EVIL}"
+    buckets:
+      - {{id: a, text: "{EVIL}"}}
+      - {{id: b, text: B}}
+    items:
+      - {{text: "{EVIL}", bucket: a, explanation: "{EVIL}"}}
+"""
+
+
+@pytest.fixture(scope="module")
+def good_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One strict build of good quizzes: inline, from a file beside the page, and one full of HTML."""
+    root = tmp_path_factory.mktemp("quiz-site")
+    files = {
+        "docs/index.md": page(SINGLE) + "\n```quiz\nfile: numbers.yml\n```\n\n```quiz\n" + HOSTILE.strip() + "\n```\n",
+        "docs/numbers.yml": NUMERIC.lstrip("\n"),
+        "docs/sort.md": page(SORT),
+    }
+    returncode, errors, site = build(root, files)
+    assert (returncode, errors) == (0, [])
+    return site
+
+
+def quiz_elements(html: str) -> list[str]:
+    """Each quiz's opening tag, as the page has it."""
+    return re.findall(r'<div class="quiz" [^>]*>', html)
+
+
+def attribute(tag: str, name: str) -> str:
+    match = re.search(rf'{name}="([^"]*)"', tag)
+    assert match, f"no {name} in {tag[:80]}"
+    return unescape(match[1])
+
+
+class TestGoodQuizzes:
+    def test_answer_keys_are_the_packages(self, good_site: Path) -> None:
+        """Each quiz's data attribute holds, as JSON, exactly what `grading_data` computes for the author's YAML."""
+        html = (good_site / "index.html").read_text(encoding="utf-8")
+        inline, from_file, _ = quiz_elements(html)
+        for tag, source in ((inline, SINGLE), (from_file, NUMERIC)):
+            expected = grading_data(read_quiz(yaml.safe_load(source)))
+            assert json.loads(attribute(tag, "data-quiz-data")) == expected
+        assert attribute(inline, "data-quiz-key") == "quiz:docs/index.md#basics"
+        numeric = json.loads(attribute(from_file, "data-quiz-data"))["questions"][0]
+        outputs = {output["key"]: output["value"] for output in run("roofline", {"intensity": 60})["outputs"]}
+        assert numeric["answer"] == outputs["attainable"] / 1e12
+
+    def test_questions_are_readable_before_any_script(self, good_site: Path) -> None:
+        text = (good_site / "sort/index.html").read_text(encoding="utf-8")
+        assert "Question 1 of 1" in text and ">Big matmul</button>" in text and ">Memory-bound</button>" in text
+
+    def test_the_answer_key_is_not_in_a_script(self, good_site: Path) -> None:
+        """Material's instant navigation re-runs a page's scripts without their type: data goes in attributes."""
+        html = (good_site / "index.html").read_text(encoding="utf-8")
+        start = html.index('<div class="quiz"')
+        assert "<script" not in html[start : html.rindex("</form>")]
+
+    def test_the_stylesheet_is_linked(self, good_site: Path) -> None:
+        html = (good_site / "index.html").read_text(encoding="utf-8")
+        assert "assets/calculators/quiz.css" in html
+        assert (good_site / "assets/calculators/quiz.js").is_file()
+
+
+class TestEscaping:
+    """R6: HTML in any author text reaches the page as text."""
+
+    def test_no_author_markup_survives(self, good_site: Path) -> None:
+        html = (good_site / "index.html").read_text(encoding="utf-8")
+        hostile = quiz_elements(html)[2]
+        start = html.index(hostile)
+        body = html[start : html.index('<div class="quiz-footer"', start)]
+        assert "<script>alert" not in body and "<img src=x" not in body
+        # As text: the title, intro, both questions, the choice, the item, the bucket and the bucket's list label.
+        shown = body[len(hostile) :].count("&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt;")
+        assert shown == 8
+
+    def test_explanations_travel_as_escaped_data(self, good_site: Path) -> None:
+        """Explanations are in the JSON attribute, escaped there, and come back as the author's exact text."""
+        html = (good_site / "index.html").read_text(encoding="utf-8")
+        hostile = quiz_elements(html)[2]
+        assert "<script" not in hostile and "<img" not in hostile
+        data = json.loads(attribute(hostile, "data-quiz-data"))
+        assert data["questions"][0]["explanation"] == EVIL
+        assert data["questions"][0]["choices"] == [EVIL, ""]
+        assert data["questions"][1]["items"][0]["explanation"] == EVIL
