@@ -190,7 +190,10 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
             f'<p class="calc-chart-fallback">{escape(result["chart"]["description"])}</p></div></figure>'
         )
     return (
-        f'<div class="calc" id="{uid}" data-calculator="{escape(calculator.name)}" role="group" '
+        # data-search-exclude keeps the form's labels and hints out of the search index. Material's parser matches
+        # elements by tag, so the excluded root is the only <section> in it: a <div> would end at the first </div>.
+        f'<section class="calc" id="{uid}" data-calculator="{escape(calculator.name)}" data-search-exclude '
+        f'role="group" '
         f'aria-labelledby="{uid}-title">'
         f'<form class="calc-form" id="{uid}-form" novalidate>'
         f'<p class="calc-title" id="{uid}-title">{escape(calculator.title)} calculator</p>'
@@ -204,7 +207,7 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
         '<p class="calc-stale-note" hidden>These results are for the last valid inputs.</p></div>'
         f"{chart}"
         '<p class="calc-status" role="status"></p>'
-        "</div>"
+        "</section>"
     )
 
 

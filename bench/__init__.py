@@ -1,0 +1,37 @@
+"""`make bench`: the figures of the design brief, measured in one run on this machine.
+
+These are figures, not tests. Each is printed with its target, the measured value and measured / target; a missed
+target is reported, never failed. A measurement that breaks (a build fails, a page never shows a result) becomes a
+BROKEN row saying why, the other figures are still measured, and the run exits with status 1. The raw samples are
+printed as they come, and everything is written to `.bench/results.json`, with the machine's load average: other
+work on a 2-core machine makes every timing noisier.
+
+T6  Build time. `mkdocs build --strict` with the calculators plugin against the same site with the plugin disabled
+    (CALCULATORS_ENABLED=false), each into an empty temporary folder and in a fresh process, so the time includes
+    starting Python and importing MkDocs, as a contributor sees it. One untimed build of each, then five of each,
+    interleaved ABBA; the figure is median(plugin) / median(plain). For the book, and for a generated site of 200
+    pages with a roofline calculator on every fourth. Targets: 1.3x and 2x.
+T2  Cold first interaction. In a fresh browser context (empty HTTP cache, no service worker), the roofline page is
+    opened and, as soon as its first calculator is mounted, its intensity field gets a new value and an input event;
+    the time runs, on the page's clock, from that dispatch until a MutationObserver sees every output and the
+    summary equal to what CPython's `calculators.run` gives. Against it: a bare Pyodide boot, a module worker served
+    beside the site that does nothing but `await loadPyodide()`, timed on the page from `new Worker` to its reply
+    (also in a fresh context). After one untimed bare boot (the browser's first), three of each, alternating; the
+    figure is median(calculator) / median(bare). Target: 0.35, which needs Pyodide's memory snapshot. When the
+    calculators' worker was created and when each of its messages arrived are printed, to show where the time goes.
+T3  Warm recompute. In the last of those tabs, once booted, 60 different intensities (1 to 2000), one after the
+    other, each timed from the input event to outputs and summary updated. Targets: median 16 ms, p95 50 ms.
+T4  Instant navigation roofline -> home -> roofline (clicking the header logo, then the lesson's link), with a
+    recompute before and after: calculator workers the tab created, and requests for pyodide.asm.wasm that reached
+    the server (routing turns Chromium's HTTP cache off, so every fetch counts). Target: one of each. The number of
+    documents the tab loaded is shown too: more than one means the navigation was not instant.
+T5  A page without calculators (home): the plugin's own files that the page itself requests (scripts and CSS under
+    assets/calculators/) and its service worker script if it registers one, gzip-compressed at level 9 by Python
+    (target <= 20 kB, 1 kB = 1000 bytes); and the bytes of the runtime (Pyodide and its snapshot, the Vega bundles,
+    the wheel) requested by the page or its service worker (target: none). Also printed: the body bytes the server
+    sent, by kind, for the page's own requests and for its service worker's, for home and for the roofline page
+    after a recompute. The server does not compress, and routing turns Chromium's HTTP cache off, so a service
+    worker's precache downloads again what the page already has, where a normal browser would revalidate it.
+R3  Requests to any host other than 127.0.0.1, over every page of the run, service workers included: failed and
+    counted. Target: none.
+"""

@@ -1,0 +1,450 @@
+"""T2-T5 and R3 in Chromium: the book, built strictly and served on 127.0.0.1, driven the way a reader would."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import random
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
+
+from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
+
+from bench.build import problems
+from bench.figures import BenchError, Figure, guarded, median, percentile
+from calculators import run
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.support import ROOT, build_site, serve
+
+__all__ = ["measure_browser"]
+
+ROOFLINE = "/lessons/roofline/"
+BARE = "/__bench__/bare.html"
+STATIC = Path(__file__).parent / "static"  # served as /__bench__/
+FIRST = "#calc-1"
+PLUGIN_ASSETS = "/assets/calculators/"
+WORKER_SCRIPT = PLUGIN_ASSETS + "worker.js"
+WASM = "pyodide.asm.wasm"
+SERVICE_WORKER = "/sw.js"  # written by the plugin at the site's root, when it writes one
+RUNTIME_KINDS = ("pyodide", "vega", "wheel", "other runtime")
+
+COLD_RUNS = 3
+WARM_INPUTS = 60
+COLD_VALUE = "1000"  # the first intensity a reader types (the page starts at 100)
+BOOT_TIMEOUT_MS = 60_000  # a cold Pyodide boot on a busy 2-core machine
+WARM_TIMEOUT_MS = 10_000
+QUIET_MS = 1_500  # how long a page is watched for late requests, after the network is idle
+
+# Set the first calculator's intensity, dispatch an input event and resolve with the ms, on the page's clock, until a
+# MutationObserver sees every output and the summary equal to CPython's. Throws if they already are (nothing to see).
+MEASURE_INPUT = """
+async ([selector, value, want, timeout]) => {
+  const root = document.querySelector(selector);
+  const field = root.querySelector(`${selector}-intensity`);
+  const outputs = Object.keys(want.outputs).map((key) => root.querySelector(`[data-output="${key}"] output`));
+  const summary = root.querySelector(".calc-summary");
+  const shows = () =>
+    Object.values(want.outputs).every((text, i) => outputs[i]?.textContent === text) &&
+    summary.textContent === want.summary;
+  if (shows()) throw new Error(`${selector} already shows the result for ${value}`);
+  return await new Promise((resolve, reject) => {
+    let dispatched = 0;
+    const observer = new MutationObserver(() => {
+      if (!shows()) return;
+      const ms = performance.now() - dispatched;
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve({ ms, dispatched });
+    });
+    const timer = setTimeout(() => {
+      observer.disconnect();
+      reject(new Error(`${selector} did not show the result for ${value} within ${timeout} ms`));
+    }, timeout);
+    const watch = { childList: true, characterData: true, subtree: true };
+    for (const node of [...outputs, summary]) observer.observe(node, watch);
+    field.value = value;
+    dispatched = performance.now();
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+}
+"""
+
+# Logs when the page creates the calculators' worker and when each message from it arrives (progress stages, ready,
+# the first result), to show where a cold first interaction spends its time. It only listens.
+WORKER_SPY = """
+(() => {
+  const Native = window.Worker;
+  window.__benchWorkerLog = [];
+  window.Worker = class extends Native {
+    constructor(url, options) {
+      super(url, options);
+      if (!String(url).includes("calculators/worker.js")) return;
+      const log = (stage) => window.__benchWorkerLog.push([stage, performance.now()]);
+      log("created");
+      this.addEventListener("message", ({ data }) => log(data.stage ?? data.type));
+    }
+  };
+})();
+"""
+
+# Wait until the page's service worker, if it registered one, is active (so its install has finished precaching),
+# then a little longer for late requests.
+SERVICE_WORKER_SETTLED = """
+async ([timeout, quiet]) => {
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const registered = await navigator.serviceWorker?.getRegistration();
+  if (registered) await Promise.race([navigator.serviceWorker.ready, sleep(timeout)]);
+  await sleep(quiet);
+}
+"""
+
+
+def expected(intensity: str) -> dict[str, Any]:
+    """What CPython's package shows for the first roofline calculator (the spec's defaults) at `intensity`."""
+    result = run("roofline", {"intensity": intensity})
+    if not result["ok"]:
+        raise BenchError(f"roofline rejects intensity {intensity}: {result['errors']}")
+    return {"outputs": {out["key"]: out["text"] for out in result["outputs"]}, "summary": result["summary"]}
+
+
+def warm_values(count: int = WARM_INPUTS) -> list[str]:
+    """`count` different intensities from 1 to 2000, evenly spread on a log scale, to 3 digits, in a fixed shuffle."""
+    values = [f"{float(f'{2000 ** (i / (count - 1)):.3g}'):g}" for i in range(count)]
+    if len(set(values)) != count or COLD_VALUE in values:
+        raise BenchError(f"warm inputs are not all different: {values}")
+    random.Random(0).shuffle(values)
+    return values
+
+
+@dataclass
+class Visit:
+    """One page in a fresh browser context (so an empty HTTP cache), and what it asked for."""
+
+    page: Page
+    base_url: str
+    urls: list[str] = field(default_factory=list)  # every request, as routed
+    finished: list[Request] = field(default_factory=list)
+    workers: list[str] = field(default_factory=list)
+
+    def open_calculators(self, path: str = ROOFLINE) -> None:
+        """Go to `path` and wait until its first calculator is mounted (the component module is live)."""
+        self.page.goto(self.base_url + path)
+        self.page.wait_for_selector(f"{FIRST}[data-mounted]", state="attached")
+
+    def change_intensity(self, value: str, timeout_ms: int) -> dict[str, float]:
+        """{ms: from the input event to the new result on screen, dispatched: when, on the page's clock}."""
+        result: dict[str, float] = self.page.evaluate(MEASURE_INPUT, [FIRST, value, expected(value), timeout_ms])
+        return result
+
+    def count(self, suffix: str) -> int:
+        return sum(1 for url in self.urls if urlsplit(url).path.endswith(suffix))
+
+
+class Lab:
+    """The browser and the served site; every request to another host is failed and kept, every page error too."""
+
+    def __init__(self, browser: Browser, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.host = urlsplit(base_url).netloc
+        self.foreign: list[str] = []
+        self.errors: list[str] = []
+
+    def _route(self, route: Route, urls: list[str]) -> None:
+        url = route.request.url
+        urls.append(url)
+        scheme, netloc = urlsplit(url)[:2]
+        if scheme in ("http", "https", "ws", "wss") and netloc != self.host:
+            self.foreign.append(url)
+            route.abort()
+        else:
+            route.continue_()
+
+    def _failed(self, request: Request) -> None:
+        if request.url not in self.foreign:
+            self.errors.append(f"request failed: {request.url} ({request.failure})")
+
+    @contextmanager
+    def visit(self) -> Iterator[Visit]:
+        context = self.browser.new_context()
+        try:
+            urls: list[str] = []
+            context.route("**/*", lambda route: self._route(route, urls))
+            page = context.new_page()
+            visit = Visit(page, self.base_url, urls)
+            context.on("requestfinished", lambda request: visit.finished.append(request))
+            context.on("requestfailed", self._failed)
+            page.on("worker", lambda worker: visit.workers.append(worker.url))
+            page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+            page.on(
+                "console", lambda msg: self.errors.append(f"{page.url}: {msg.text}") if msg.type == "error" else None
+            )
+            yield visit
+        finally:
+            context.close()
+
+
+@contextmanager
+def served_book() -> Iterator[tuple[str, Path]]:
+    """The book built strictly into a temporary folder, with the bare-boot page beside it, served on 127.0.0.1.
+
+    The server starts first so that the build's site_url carries its port: Material's instant navigation only
+    follows links to the site_url it was built for (T4).
+    """
+    with tempfile.TemporaryDirectory(prefix="bench-served-") as folder:
+        site = Path(folder)
+        with serve(site) as base_url:
+            result = build_site(ROOT / "mkdocs.yml", site, SITE_URL=base_url + "/")
+            if result.returncode != 0:
+                raise BenchError(f"the book's strict build fails: {problems(result.stderr)}")
+            shutil.copytree(STATIC, site / "__bench__")
+            yield base_url, site
+
+
+def bare_boot(lab: Lab) -> dict[str, float]:
+    """{page_ms: `new Worker` to the reply, worker_ms: the worker's start to booted, load_ms: loadPyodide alone}."""
+    with lab.visit() as visit:
+        visit.page.goto(lab.base_url + BARE)
+        result: dict[str, float] = visit.page.evaluate(
+            """timeout => Promise.race([bootBare(), new Promise((_, reject) =>
+                setTimeout(() => reject(new Error(`no bare boot within ${timeout} ms`)), timeout))])""",
+            BOOT_TIMEOUT_MS,
+        )
+    return result
+
+
+def first_interaction(visit: Visit) -> dict[str, Any]:
+    """T2 on a fresh page: {ms, stages: when the calculators' worker was created and each of its messages arrived}.
+
+    Stages are in ms since the input event, on the page's clock; a negative "created" means the idle boot had
+    already started the worker.
+    """
+    visit.page.add_init_script(WORKER_SPY)
+    visit.open_calculators()
+    measured = visit.change_intensity(COLD_VALUE, BOOT_TIMEOUT_MS)
+    log: list[tuple[str, float]] = visit.page.evaluate("window.__benchWorkerLog")
+    stages: dict[str, float] = {}
+    for stage, at in log:
+        stages.setdefault(stage, at - measured["dispatched"])
+    return {"ms": measured["ms"], "stages": stages}
+
+
+def recomputes(visit: Visit) -> list[float]:
+    """T3 in a booted tab: one timed input event per warm value, each awaited before the next."""
+    return [visit.change_intensity(value, WARM_TIMEOUT_MS)["ms"] for value in warm_values()]
+
+
+def navigation(lab: Lab) -> dict[str, float]:
+    """T4: roofline (recompute) -> home by the logo -> roofline by the lesson's link (recompute)."""
+    with lab.visit() as visit:
+        page = visit.page
+        visit.open_calculators()
+        first = visit.change_intensity(COLD_VALUE, BOOT_TIMEOUT_MS)["ms"]
+        page.click("a.md-header__button.md-logo")
+        page.wait_for_url(lab.base_url + "/")
+        page.click("article a[href$='roofline/']")
+        page.wait_for_url(lab.base_url + ROOFLINE)
+        page.wait_for_selector(f"{FIRST}[data-mounted]", state="attached")
+        back = visit.change_intensity("2", WARM_TIMEOUT_MS)["ms"]
+        documents: int = page.evaluate("performance.getEntriesByType('navigation').length")
+        workers = sum(1 for url in visit.workers if WORKER_SCRIPT in urlsplit(url).path)
+        return {
+            "workers": workers,
+            "wasm_requests": visit.count(WASM),
+            "documents": documents,
+            "first_recompute_ms": first,
+            "recompute_after_return_ms": back,
+        }
+
+
+def kind(path: str) -> str:
+    """What a requested file is, for the byte counts: the plugin's own front end, a part of the runtime, or the rest."""
+    if path == SERVICE_WORKER:
+        return "plugin"
+    if not path.startswith(PLUGIN_ASSETS):
+        return "page+theme"
+    name = path.removeprefix(PLUGIN_ASSETS)
+    if name.startswith(("pyodide/", "snapshot")):
+        return "pyodide"  # Pyodide's core files and its memory snapshot
+    if name.startswith("vega/"):
+        return "vega"  # the vendored bundles (vega.js beside them is the plugin's own loader)
+    if name.endswith(".whl"):
+        return "wheel"
+    if "/" not in name and name.endswith((".js", ".mjs", ".css")):
+        return "plugin"
+    return "other runtime"
+
+
+def _network_bytes(request: Request) -> int | None:
+    """Body bytes that came from the server; None for a response a service worker gave from its cache."""
+    response = request.response()
+    if response is None or response.from_service_worker:
+        return None
+    length = response.headers.get("content-length")
+    return int(length) if length is not None else request.sizes()["responseBodySize"]
+
+
+class Download(NamedTuple):
+    path: str
+    bytes: int
+    by_service_worker: bool  # fetched by the page's service worker (precache, runtime cache), not by the page
+
+
+def page_bytes(lab: Lab, path: str, *, recompute: bool) -> list[Download]:
+    """Every response a fresh visit to `path` had the server send.
+
+    After a recompute (with `recompute`), or else a quiet wait; either way once the network is idle and the page's
+    service worker, if it registered one, is active (it has precached what it precaches at install).
+    """
+    with lab.visit() as visit:
+        if recompute:
+            visit.open_calculators(path)
+            visit.change_intensity(COLD_VALUE, BOOT_TIMEOUT_MS)
+        else:
+            visit.page.goto(lab.base_url + path)
+        visit.page.wait_for_load_state("networkidle")
+        visit.page.evaluate(SERVICE_WORKER_SETTLED, [BOOT_TIMEOUT_MS, QUIET_MS])
+        downloads = []
+        for request in visit.finished:
+            size = _network_bytes(request)
+            if size is not None:
+                downloads.append(Download(urlsplit(request.url).path, size, request.service_worker is not None))
+        return downloads
+
+
+def by_kind(downloads: list[Download]) -> dict[str, dict[str, int]]:
+    """Bytes by kind of file, for the page's own requests and for its service worker's."""
+    totals: dict[str, dict[str, int]] = {"page": {}, "service worker": {}}
+    for download in downloads:
+        side = totals["service worker" if download.by_service_worker else "page"]
+        side[kind(download.path)] = side.get(kind(download.path), 0) + download.bytes
+    return totals
+
+
+def gzipped(site: Path, paths: list[str]) -> dict[str, int]:
+    """Each site file's size gzip-compressed at level 9."""
+    return {path: len(gzip.compress((site / path.lstrip("/")).read_bytes(), 9, mtime=0)) for path in paths}
+
+
+def _interaction(lab: Lab, raw: dict[str, Any]) -> list[Figure]:
+    """T2 (alternating bare boots and cold first interactions) and T3 (in the last cold tab, once booted)."""
+    warm_up = bare_boot(lab)  # untimed: the browser's first worker and first wasm compile
+    bare: list[dict[str, float]] = []
+    cold: list[dict[str, Any]] = []
+    warm: list[float] = []
+    for round_ in range(COLD_RUNS):
+        bare.append(bare_boot(lab))
+        with lab.visit() as visit:
+            cold.append(first_interaction(visit))
+            if round_ == COLD_RUNS - 1:
+                warm = recomputes(visit)
+        stages = ", ".join(f"{stage} {at:.0f}" for stage, at in cold[-1]["stages"].items())
+        print(
+            f"T2 round {round_ + 1}: bare boot {bare[-1]['page_ms']:.0f} ms (loadPyodide {bare[-1]['load_ms']:.0f}); "
+            f"calculator {cold[-1]['ms']:.0f} ms (worker events, ms after the input: {stages})",
+            flush=True,
+        )
+    print(f"T3 recomputes, ms: {', '.join(f'{ms:.1f}' for ms in warm)}", flush=True)
+    raw["T2"] = {"bare_warm_up": warm_up, "bare": bare, "calculator": cold}
+    raw["T3"] = {"ms": warm}
+    bare_ms = median([sample["page_ms"] for sample in bare])
+    cold_ms = median([sample["ms"] for sample in cold])
+    return [
+        Figure(
+            "T2",
+            "cold first interaction / bare Pyodide boot",
+            0.35,
+            cold_ms / bare_ms,
+            "x",
+            f"calculator {cold_ms:,.0f} ms, bare boot {bare_ms:,.0f} ms (medians of {COLD_RUNS})",
+        ),
+        Figure("T3", "warm recompute, median", 16, median(warm), "ms", f"{len(warm)} inputs, intensity 1 to 2000"),
+        Figure("T3", "warm recompute, 95th percentile", 50, percentile(warm, 95), "ms", f"max {max(warm):.1f} ms"),
+    ]
+
+
+def _navigation(lab: Lab, raw: dict[str, Any]) -> list[Figure]:
+    nav = raw["T4"] = navigation(lab)
+    print(f"T4: {nav}", flush=True)
+    return [
+        Figure(
+            "T4",
+            "calculator workers, roofline -> home -> roofline",
+            1,
+            nav["workers"],
+            detail=f"documents loaded: {nav['documents']:g} (1 = instant navigation)",
+            exact=True,
+        ),
+        Figure("T4", "pyodide.asm.wasm requests, same navigation", 1, nav["wasm_requests"], exact=True),
+    ]
+
+
+def _bytes(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
+    home = page_bytes(lab, "/", recompute=False)
+    roofline = page_bytes(lab, ROOFLINE, recompute=True)
+    print(f"T5 bytes by kind, home: {by_kind(home)}", flush=True)
+    print(f"T5 bytes by kind, roofline after a recompute: {by_kind(roofline)}", flush=True)
+    # What every page costs: the plugin's files the page itself asks for, and the service worker's script.
+    own = {d.path for d in home if kind(d.path) == "plugin" and (not d.by_service_worker or d.path == SERVICE_WORKER)}
+    always_loaded = gzipped(site, sorted(own))
+    runtime_on_home = [d for d in home if kind(d.path) in RUNTIME_KINDS]
+    by_worker = sum(d.bytes for d in home if d.by_service_worker)
+    raw["T5"] = {
+        "always_loaded_gzip_bytes": always_loaded,
+        "home": {"by_kind": by_kind(home), "downloads": [d._asdict() for d in home]},
+        "roofline_after_recompute": {"by_kind": by_kind(roofline), "downloads": [d._asdict() for d in roofline]},
+    }
+    return [
+        Figure(
+            "T5",
+            "plugin's always-loaded JS + CSS, gzip -9",
+            20,
+            sum(always_loaded.values()) / 1000,
+            "kB",
+            ", ".join(f"{Path(path).name} {size:,} B" for path, size in always_loaded.items()) or "none loaded",
+        ),
+        Figure(
+            "T5",
+            "Pyodide and Vega bytes, home page",
+            0,
+            sum(d.bytes for d in runtime_on_home),
+            "B",
+            f"{len(runtime_on_home)} requests; home page {sum(d.bytes for d in home):,} B in all, "
+            f"{by_worker:,} B of it by its service worker",
+        ),
+    ]
+
+
+def measure_browser() -> tuple[list[Figure], dict[str, Any]]:
+    """T2-T5 and R3 in one browser against one served build; raw: every sample, request and page error."""
+    # Playwright sees (and routes) a service worker's own requests only when this is set before its driver starts;
+    # without it, what a service worker downloads would escape T4's count, T5's bytes and R3's check.
+    os.environ["PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS"] = "1"
+    raw: dict[str, Any] = {}
+
+    def session() -> list[Figure]:
+        with served_book() as (base_url, site), sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            lab = Lab(browser, base_url)
+            raw["chromium"] = browser.version
+            figures = [
+                *guarded("T2 T3", "cold first interaction, warm recompute", lambda: _interaction(lab, raw)),
+                *guarded("T4", "instant navigation roofline -> home -> roofline", lambda: _navigation(lab, raw)),
+                *guarded("T5", "bytes of the home and roofline pages", lambda: _bytes(lab, site, raw)),
+            ]
+            browser.close()
+        raw["R3"] = {"foreign_requests": lab.foreign}
+        raw["page_errors"] = lab.errors
+        print(f"R3 foreign requests: {lab.foreign}; page errors: {lab.errors}", flush=True)
+        return [
+            *figures,
+            Figure("R3", "requests to hosts other than 127.0.0.1", 0, len(lab.foreign), detail="all pages"),
+        ]
+
+    return guarded("T2-T5 R3", "the book in Chromium", session), raw

@@ -1,0 +1,146 @@
+"""A measured figure next to its target, a measurement that broke, and the table that lists them."""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["BenchError", "Figure", "guarded", "median", "percentile", "table"]
+
+
+class BenchError(Exception):
+    """A measurement that could not be made: there is no figure to report."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One row of the table. Targets are upper bounds (`measured <= target`) unless `exact`.
+
+    A row whose measurement broke has no target or value, and says why in `error`.
+    """
+
+    id: str
+    what: str
+    target: float | None
+    measured: float | None
+    unit: str = ""  # "x" (a ratio of times), "ms", "kB", "B", or "" (a count)
+    detail: str = ""
+    exact: bool = False
+    error: str = ""
+
+    @classmethod
+    def broken(cls, id: str, what: str, error: BaseException) -> Figure:
+        return cls(id, what, None, None, error=f"{type(error).__name__}: {error}".strip())
+
+    @property
+    def ratio(self) -> float | None:
+        """measured / target; None for a target of zero (then any amount misses it), or when there is no figure."""
+        if self.measured is None or not self.target:
+            return None
+        return self.measured / self.target
+
+    @property
+    def met(self) -> bool:
+        if self.measured is None or self.target is None:
+            return False
+        return self.measured == self.target if self.exact else self.measured <= self.target
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "what": self.what,
+            "target": self.target,
+            "exact": self.exact,
+            "measured": self.measured,
+            "unit": self.unit,
+            "ratio": self.ratio,
+            "met": self.met,
+            "detail": self.detail,
+            "error": self.error or None,
+        }
+
+
+def guarded(id: str, what: str, measure: Callable[[], list[Figure]]) -> list[Figure]:
+    """The figures `measure` returns, or one broken row if it raises: one broken measurement spares the others."""
+    try:
+        return measure()
+    except Exception as error:  # a figure that cannot be measured is reported, then the run goes on
+        if not isinstance(error, BenchError):
+            traceback.print_exc()
+        print(f"{id}: BROKEN: {error}", file=sys.stderr, flush=True)
+        return [Figure.broken(id, what, error)]
+
+
+def median(values: Sequence[float]) -> float:
+    if not values:
+        raise BenchError("no samples")
+    return statistics.median(values)
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """The nearest-rank percentile: the smallest sample with at least p% of the samples at or below it."""
+    if not values:
+        raise BenchError("no samples")
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+def amount(value: float, unit: str) -> str:
+    if unit == "x":
+        return f"{value:.2f}x"
+    if unit == "ms":
+        return f"{value:.1f} ms" if value < 100 else f"{value:,.0f} ms"
+    if unit == "kB":
+        return f"{value:.1f} kB"
+    if unit == "B":
+        return f"{value:,.0f} B"
+    return f"{value:g}"
+
+
+def _target(figure: Figure) -> str:
+    if figure.target is None:
+        return "-"
+    if not figure.target:
+        return "none"
+    return ("= " if figure.exact else "<= ") + amount(figure.target, figure.unit)
+
+
+def _detail(figure: Figure, width: int = 110) -> str:
+    if not figure.error:
+        return figure.detail
+    first = " ".join(figure.error.split())
+    return first if len(first) <= width else first[: width - 1] + "…"
+
+
+def table(figures: Sequence[Figure]) -> str:
+    """The figures as an aligned plain-text table."""
+    header = ("id", "figure", "target", "measured", "ratio", "met", "detail")
+    rows = [
+        (
+            figure.id,
+            figure.what,
+            _target(figure),
+            "BROKEN" if figure.measured is None else amount(figure.measured, figure.unit),
+            "-" if figure.ratio is None else f"{figure.ratio:.2f}",
+            "yes" if figure.met else "NO",
+            _detail(figure),
+        )
+        for figure in figures
+    ]
+    widths = [max(len(row[column]) for row in (header, *rows)) for column in range(len(header))]
+    right = {2, 3, 4}  # numbers line up on the right
+
+    def line(row: Sequence[str]) -> str:
+        cells = [
+            cell.rjust(width) if i in right else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        return "  ".join(cells).rstrip()
+
+    rule = "  ".join("-" * width for width in widths)
+    return "\n".join([line(header), rule, *(line(row) for row in rows)])
