@@ -44,8 +44,16 @@ function themeConfig() {
   };
 }
 
-/** @type {WeakMap<HTMLElement, {view?: any, drawing?: Promise<void>, next?: object}>} */
-const charts = new WeakMap();
+/** @type {Map<HTMLElement, {view?: any, drawing?: Promise<void>, next?: object, spec?: object}>} */
+const charts = new Map();
+
+// Material switches light and dark by an attribute on <body>: redraw every chart on the page in the new colours.
+new MutationObserver(() => {
+  for (const [container, chart] of charts) {
+    if (!container.isConnected) charts.delete(container);
+    else if (chart.spec) drawChart(container, chart.spec);
+  }
+}).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 
 /**
  * Draw `spec` into `container`, replacing what was there. Calls made while a chart is being drawn collapse into one
@@ -57,6 +65,7 @@ export function drawChart(container, spec) {
   const chart = charts.get(container) ?? {};
   charts.set(container, chart);
   chart.next = spec;
+  chart.spec = spec;
   if (chart.drawing) return chart.drawing;
   chart.drawing = (async () => {
     const vegaEmbed = await loadVega();
@@ -66,6 +75,7 @@ export function drawChart(container, spec) {
       const result = await vegaEmbed(container, latest, { actions: false, renderer: "svg", config: themeConfig() });
       chart.view?.finalize();
       chart.view = result.view;
+      for (const [other] of charts) if (!other.isConnected) charts.delete(other); // pages left behind
     }
   })().finally(() => {
     chart.drawing = undefined;

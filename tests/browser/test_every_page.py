@@ -1,0 +1,105 @@
+"""Every page of the book, as a reader meets it: no console error, no request off the site, no accessibility
+violation that axe rates serious or critical, no sideways scrolling on a phone, and charts readable in the dark."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.browser.conftest import Network, new_context
+from tests.support import NODE_MODULES
+
+pytestmark = pytest.mark.browser
+
+
+def pages(site: Path) -> list[str]:
+    """Every page path the sitemap lists."""
+    tree = ET.parse(site / "sitemap.xml")
+    return [urlsplit(loc.text or "").path for loc in tree.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+
+
+def test_the_sitemap_lists_the_book(site: Path) -> None:
+    listed = pages(site)
+    for path in ("/", "/lessons/roofline/", "/reference/chips/", "/contributing/"):
+        assert path in listed
+    assert len(listed) >= 7
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_reads_cleanly(browser: object, network: Network, base_url: str, site: Path, scheme: str) -> None:
+    """On each page, in light and dark: no console error, and nothing axe rates serious or critical."""
+    axe = (NODE_MODULES / "axe-core/axe.min.js").read_text(encoding="utf-8")
+    context = new_context(browser, network, color_scheme=scheme)
+    page = context.new_page()  # type: ignore[attr-defined]
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    problems: dict[str, list[dict[str, object]]] = {}
+    for path in pages(site):
+        page.goto(base_url + path)
+        page.wait_for_load_state("networkidle")
+        page.add_script_tag(content=axe)
+        violations = page.evaluate(
+            """async () => (await axe.run(document)).violations
+                .filter(v => v.impact === "serious" || v.impact === "critical")
+                .map(v => ({id: v.id, nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))"""
+        )
+        if violations:
+            problems[path] = violations
+    context.close()  # type: ignore[attr-defined]
+    assert problems == {}
+    assert errors == []
+    assert network.foreign == []
+
+
+def test_no_sideways_scrolling_on_a_phone(browser: object, network: Network, base_url: str, site: Path) -> None:
+    context = new_context(browser, network, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()  # type: ignore[attr-defined]
+    wide = {}
+    for path in pages(site):
+        page.goto(base_url + path)
+        page.wait_for_load_state("networkidle")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[path] = width
+    context.close()  # type: ignore[attr-defined]
+    assert wide == {}
+    assert network.foreign == []
+
+
+def _luminance(css: str) -> float:
+    red, green, blue = (int(part) / 255 for part in re.findall(r"\d+", css)[:3])
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (red, green, blue)]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(foreground: str, background: str) -> float:
+    lighter, darker = sorted((_luminance(foreground), _luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_chart_text_is_readable(browser: object, network: Network, base_url: str, scheme: str) -> None:
+    """Axis labels keep 4.5:1 contrast on the page's background, in the reader's colour scheme and after toggling."""
+    context = new_context(browser, network, color_scheme=scheme)
+    page = context.new_page()  # type: ignore[attr-defined]
+    page.goto(base_url + "/lessons/roofline/")
+    label = "#calc-1 .calc-chart-view svg .role-axis-label text"
+    page.wait_for_selector(label)
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    fill = page.eval_on_selector(label, "text => getComputedStyle(text).fill")
+    assert _contrast(fill, background) >= 4.5, (fill, background)
+    page.click("label.md-header__button[for^=__palette]:visible")  # Material's light/dark toggle
+    page.wait_for_function(
+        "([selector, before]) => getComputedStyle(document.querySelector(selector)).fill !== before",
+        arg=[label, fill],
+    )
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    fill = page.eval_on_selector(label, "text => getComputedStyle(text).fill")
+    assert _contrast(fill, background) >= 4.5, (fill, background)
+    context.close()  # type: ignore[attr-defined]
+    assert network.foreign == []
