@@ -17,7 +17,7 @@ from .runtime import ASSETS
 if TYPE_CHECKING:
     from calculators.quiz import ChoiceQuestion, NumericQuestion, Question, Quiz, SortQuestion
 
-__all__ = ["QUIZ_STYLESHEET", "render_quiz", "render_quiz_problems"]
+__all__ = ["QUIZ_STYLESHEET", "render_quiz"]
 
 QUIZ_STYLESHEET = f"{ASSETS}/quiz.css"
 
@@ -148,13 +148,4 @@ def _numeric(qid: str, question: NumericQuestion) -> str:
         f'<p class="quiz-hint" id="{qid}-tolerance">Answers within '
         f"{escape(question.tolerance.text(question.unit))} count as right.</p>"
         "</div>"
-    )
-
-
-def render_quiz_problems(messages: list[str]) -> str:
-    """What a broken quiz shows in a non-strict build (the strict build stops before this is seen)."""
-    items = "".join(f"<li><code>{escape(message)}</code></li>" for message in messages)
-    return (
-        '<div class="quiz-broken admonition failure" role="alert">'
-        f'<p class="admonition-title">This quiz has problems</p><ul>{items}</ul></div>'
     )

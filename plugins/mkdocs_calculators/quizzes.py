@@ -42,16 +42,17 @@ def quiz_block_html(
 
     `seen` collects the ids of the page's quizzes, which must differ: progress is saved by id.
     """
-    from .quiz_render import render_quiz, render_quiz_problems
+    from .quiz_render import render_quiz
+    from .render import render_problems
 
     block = read_quiz_block(fence, fence_line, path, source)
     if isinstance(block, list):
-        return render_quiz_problems(block), block
+        return render_problems(block, "quiz"), block
     if block.quiz.id in seen:
         problem = (
             f"{block.id_line}: duplicate quiz id '{block.quiz.id}' on this page (each quiz saves progress under its id)"
         )
-        return render_quiz_problems([problem]), [problem]
+        return render_problems([problem], "quiz"), [problem]
     seen.add(block.quiz.id)
     return render_quiz(uid, block.quiz, block.key), []
 

@@ -211,10 +211,10 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
     )
 
 
-def render_problems(messages: list[str]) -> str:
+def render_problems(messages: list[str], what: str = "calculator block") -> str:
     """What a broken block shows in a non-strict build (the strict build stops before this is seen)."""
     items = "".join(f"<li><code>{escape(message)}</code></li>" for message in messages)
     return (
         '<div class="calc-broken admonition failure" role="alert">'
-        f'<p class="admonition-title">This calculator block has problems</p><ul>{items}</ul></div>'
+        f'<p class="admonition-title">This {escape(what)} has problems</p><ul>{items}</ul></div>'
     )
