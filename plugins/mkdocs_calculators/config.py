@@ -10,3 +10,5 @@ class CalculatorsConfig(Config):
     enabled = c.Type(bool, default=True)
     # Where `npm ci` put the pinned browser runtime (Pyodide, Vega), relative to mkdocs.yml.
     node_modules = c.Type(str, default="node_modules")
+    # Ship a memory snapshot of Python with the calculators imported (made with Node at build; see snapshot.py).
+    snapshot = c.Type(bool, default=True)

@@ -22,6 +22,7 @@ from .fences import find_fences, replace_fences
 from .quiz_render import QUIZ_STYLESHEET
 from .render import render_calculator, render_problems
 from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
+from .service_worker import write_service_worker
 
 # Not get_plugin_logger: its prefix would break the `docs/page.md:LINE: message` form that editors can jump to.
 # Under `mkdocs.` so that strict mode counts the errors and stops the build.
@@ -103,7 +104,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.config.enabled:
-            write_runtime(Path(config.site_dir), self._node_modules(config))
+            site_dir = Path(config.site_dir)
+            node_modules = self._node_modules(config)
+            write_runtime(site_dir, node_modules, snapshot=self.config.snapshot, serving=self._serving)
+            write_service_worker(site_dir, serving=self._serving)
 
     def _render_block(self, fence: Any, line: int, uid: str, path: str) -> str:
         from calculators import run

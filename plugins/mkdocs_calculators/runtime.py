@@ -4,6 +4,7 @@ Layout under the site (`assets/calculators/`):
 
     entry.js, calculator.js, runtime.js, worker.js, vega.js, calculators.css   the plugin's own front end
     calculators-<version>+<hash>-py3-none-any.whl                                  the shared package
+    snapshot-<key>.bin                           Python's memory with the package imported, gzipped (snapshot.py)
     pyodide/                                                                       Pyodide core, as npm ships it
     vega/                                                                          vega, vega-lite, vega-embed
 """
@@ -16,6 +17,8 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from .service_worker import asset_placeholders
+from .snapshot import SNAPSHOT_GLOB, provide_snapshot
 from .wheel import build_wheel
 
 __all__ = ["ASSETS", "ENTRY_SCRIPT", "STYLESHEET", "check_node_modules", "write_runtime"]
@@ -59,8 +62,12 @@ def _copy(source: Path, target: Path) -> None:
     shutil.copy2(source, target)
 
 
-def write_runtime(site_dir: Path, node_modules: Path) -> str:
-    """Write everything the browser needs into the site; return the wheel's file name."""
+def write_runtime(site_dir: Path, node_modules: Path, *, snapshot: bool = True, serving: bool = False) -> str:
+    """Write everything the browser needs into the site; return the wheel's file name.
+
+    `snapshot`: also the memory snapshot (snapshot.py); `serving`: for `mkdocs serve`, which makes no snapshot (only
+    reuses a cached one) and has no service worker.
+    """
     import calculators  # at call time: `mkdocs serve` re-imports an edited package between builds
 
     out = site_dir / ASSETS
@@ -71,9 +78,15 @@ def write_runtime(site_dir: Path, node_modules: Path) -> str:
     for stale in out.glob("calculators-*.whl"):
         if stale != wheel:
             stale.unlink()
+    made = provide_snapshot(node_modules, wheel, out, create=not serving) if snapshot else None
+    if made is None:
+        for stale_snapshot in out.glob(SNAPSHOT_GLOB):
+            stale_snapshot.unlink()
+    placeholders = asset_placeholders(out, wheel, made, service_worker=not serving)
+    placeholders["worker.js"][WHEEL_PLACEHOLDER] = wheel.name
     for asset in resources.files(__package__).joinpath("assets").iterdir():
         text = asset.read_text(encoding="utf-8")
-        if asset.name == "worker.js":
-            text = text.replace(WHEEL_PLACEHOLDER, wheel.name)
+        for placeholder, value in placeholders.get(asset.name, {}).items():
+            text = text.replace(placeholder, value)
         (out / asset.name).write_text(text, encoding="utf-8")
     return wheel.name

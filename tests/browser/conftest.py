@@ -72,7 +72,11 @@ def browser() -> Iterator[object]:
 
 
 class Network:
-    """What a page asked for: every URL, and those to other hosts (which were failed)."""
+    """What a page asked for: every URL, and those to other hosts (which were failed).
+
+    Routed on the context, so that it also sees the requests the site's service worker makes itself (Chromium), such
+    as its precaching: a page served from the service worker's cache cannot hide a request to another host.
+    """
 
     def __init__(self, local: str) -> None:
         self.local = urlsplit(local).netloc

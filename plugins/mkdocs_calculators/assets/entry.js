@@ -10,6 +10,7 @@
     "This calculator needs the site to be served over http (for example with `make serve`); opened as a file, it " +
     "shows the results for the inputs as written.";
   let generation = 0;
+  const SERVICE_WORKER = "__CALCULATORS_SERVICE_WORKER__"; // replaced at build: "sw.js", or "" under mkdocs serve
 
   /** Opened from a file: say why the calculator is still, and keep its results readable. @param {HTMLElement[]} elements */
   function explainFileMode(elements) {
@@ -45,6 +46,26 @@
     if (location.protocol === "file:") return explainFileMode(elements);
     const current = generation;
     import(new URL("calculator.js", base).href).then(({ mountCalculators }) => mountCalculators(elements, current));
+    if (SERVICE_WORKER) import(new URL("offline.js", base).href).then((offline) => offline.keepRuntimeOffline());
+  }
+
+  /**
+   * The service worker keeps the site for reading offline (sw.js at the site's root, written at build). Under
+   * `mkdocs serve`, whose pages change with every edit, the build leaves SERVICE_WORKER empty: no worker, and one
+   * left from an earlier visit to a built site on the same address is removed.
+   */
+  function registerServiceWorker() {
+    const container = navigator.serviceWorker;
+    if (!container || location.protocol === "file:") return;
+    const root = new URL("../../", base);
+    if (!SERVICE_WORKER) {
+      container.getRegistration(root.href).then((old) => old?.scope === root.href && old.unregister(), () => {});
+      return;
+    }
+    const options = { scope: root.pathname, updateViaCache: /** @type {const} */ ("none") };
+    const register = () => container.register(new URL(SERVICE_WORKER, root), options).catch(() => {});
+    if (document.readyState === "complete") register();
+    else addEventListener("load", register, { once: true });
   }
 
   // Material's document$ emits each page it shows; from file:// it completes without emitting, so mount once then.
@@ -52,4 +73,5 @@
   if (documents?.subscribe && location.protocol !== "file:") documents.subscribe(mountPage);
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountPage);
   else mountPage();
+  registerServiceWorker();
 })();

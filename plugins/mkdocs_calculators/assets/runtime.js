@@ -19,6 +19,8 @@ let nextId = 1;
 let pageGeneration = 0;
 /** @type {RuntimeState} */
 let state = { stage: "idle" };
+/** Whether the service worker (sw.js) controlled the page when the worker started: it then caches its downloads. */
+let controlled = false;
 /** @type {Map<number, {resolve: (value: any) => void, reject: (reason: Error) => void}>} */
 const pending = new Map();
 /** @type {Set<(state: RuntimeState) => void>} */
@@ -33,6 +35,11 @@ function setState(next) {
 /** Replies for an older page than this one are dropped. @param {number} generation */
 export function setPageGeneration(generation) {
   pageGeneration = generation;
+}
+
+/** Whether this tab's runtime started under the service worker's control; null before it starts (see offline.js). */
+export function startedUnderServiceWorker() {
+  return worker ? controlled : null;
 }
 
 /** Follow the runtime's loading stages; called at once with the current one. @param {(state: RuntimeState) => void} listener */
@@ -83,7 +90,8 @@ export function bootRuntime() {
       fail(error);
       reject(new Error(error));
     });
-    worker.postMessage({ type: "boot" });
+    controlled = Boolean(navigator.serviceWorker?.controller);
+    worker.postMessage({ type: "boot", controlled });
   });
   ready.catch(() => {}); // callers see the failure through their own awaits and watchRuntime
   return ready;

@@ -3,11 +3,43 @@
  * The module worker that runs the calculators package in Pyodide, off the page's main thread. It boots once, on the
  * first "boot" or "call" message, and answers every "call" by running one of `calculators.api.FUNCTIONS` (for
  * example `run`, which gives the same data the build pre-rendered).
+ *
+ * It starts from the build's memory snapshot when there is one (Python with the calculators already imported, see
+ * snapshot.py), and boots Pyodide plainly when the snapshot is missing, corrupt or made for another runtime. A file
+ * that Python cannot start without (the wasm, the standard library, the wheel) fails the boot with its name.
  */
-import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { loadPyodide, version } from "./pyodide/pyodide.mjs";
 
 // Replaced at build by the content-hashed name of the wheel written beside this file.
 const WHEEL = "__CALCULATORS_WHEEL__";
+// Replaced at build by the memory snapshot's file name (or "" when the build made none; see snapshot.py), and by
+// "<Pyodide version> <wheel>" that it was made with, which must be what this worker runs.
+const SNAPSHOT = "__CALCULATORS_SNAPSHOT__";
+const SNAPSHOT_FOR = "__CALCULATORS_SNAPSHOT_FOR__";
+// Replaced at build by {file: content hash} for the files this worker fetches, or {} when the site has no service
+// worker. The worker keeps them in the offline cache that sw.js serves from, under the same keys (URL?v=hash).
+const CACHED = /** @type {Record<string, string>} */ (JSON.parse('__CALCULATORS_CACHED__'));
+const RUNTIME_CACHE = `calculators-runtime:${new URL("../../", import.meta.url).href}`; // as in sw.js
+const INDEX_URL = new URL("./pyodide/", import.meta.url).href;
+const WHEELS = "/lib/calculators"; // as in snapshot.mjs: the wheel's file goes here and onto sys.path
+const SNAPSHOT_MAGIC = 1886286592; // the first 32-bit word of a Pyodide memory snapshot
+// Fetched by Pyodide itself: a missing or broken one fails the boot at once instead of leaving it hanging.
+const PYODIDE_FILES = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"];
+
+/** A runtime file that cannot be had: the boot fails (no fallback can do without it). */
+class Unavailable extends Error {}
+
+/** Whether the page that started this worker was under the service worker's control, which then caches downloads. */
+let controlled = false;
+/** @type {Promise<unknown>[]} */
+const storing = [];
+/** @type {(error: Error) => void} */
+let abortBoot = () => {};
+const aborted = new Promise((_, reject) => {
+  abortBoot = reject;
+});
+aborted.catch(() => {});
+const network = self.fetch.bind(self);
 
 /** @type {Promise<any> | null} */
 let api = null;
@@ -17,27 +49,150 @@ function progress(stage) {
   postMessage({ type: "progress", stage });
 }
 
+/**
+ * A runtime file, from the offline cache when it holds this build's copy, else from the network (and then kept in
+ * the cache, unless the service worker controls this worker and keeps it itself).
+ * @param {string} name path relative to this script
+ * @returns {Promise<Response>}
+ */
+async function fetchRuntime(name) {
+  const url = new URL(name, import.meta.url).href;
+  const key = CACHED[name] ? `${url}?v=${CACHED[name]}` : "";
+  const cache = key && "caches" in self ? await caches.open(RUNTIME_CACHE).catch(() => null) : null;
+  const hit = await cache?.match(key);
+  if (hit) return hit;
+  const response = await network(url);
+  if (cache && response.ok && !controlled) storing.push(cache.put(key, response.clone()).catch(() => {}));
+  return response;
+}
+
+/** A file the runtime cannot start without; a failure aborts the boot with a message naming it. @param {string} name */
+async function required(name) {
+  const file = name.split("/").pop();
+  try {
+    const response = await fetchRuntime(name);
+    if (!response.ok) throw new Unavailable(`${file} could not be loaded: HTTP ${response.status}`);
+    if (name.endsWith(".wasm")) await checkWasm(response, file);
+    return response;
+  } catch (error) {
+    const failure = error instanceof Unavailable ? error : new Unavailable(`${file} could not be downloaded`);
+    abortBoot(failure);
+    throw failure;
+  }
+}
+
+/** Pyodide swallows a failed compile and never settles, so look at the first bytes. @param {Response} response @param {string | undefined} file */
+async function checkWasm(response, file) {
+  const reader = /** @type {ReadableStream<Uint8Array>} */ (response.clone().body).getReader();
+  const { value } = await reader.read();
+  reader.cancel().catch(() => {});
+  const magic = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
+  if (!value || value.length < 4 || magic.some((byte, i) => value[i] !== byte)) {
+    throw new Unavailable(`${file} is not WebAssembly`);
+  }
+}
+
+// Pyodide's own downloads go through `required`, so they are cached and checked like ours. When one fails, the boot
+// is already aborted with the reason, so Pyodide's request is left pending rather than rejected unhandled.
+self.fetch = (input, init) => {
+  const url = input instanceof Request ? input.url : String(input);
+  const name = PYODIDE_FILES.find((file) => new URL(file, import.meta.url).href === url);
+  return name ? required(name).catch(() => new Promise(() => {})) : network(input, init);
+};
+
+/** The gzip-compressed snapshot, decompressed and checked. @returns {Promise<Uint8Array>} */
+async function fetchSnapshot() {
+  const response = await fetchRuntime(SNAPSHOT);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  let bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    // A server may also have decompressed it already (Content-Encoding), hence the check.
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+  if (bytes.length < 64 || new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) !== SNAPSHOT_MAGIC) {
+    throw new Error("not a Pyodide memory snapshot");
+  }
+  return bytes;
+}
+
+/** Put the wheel on sys.path, as snapshot.mjs did before taking the snapshot. @param {any} pyodide @param {Uint8Array} wheel */
+function installWheel(pyodide, wheel) {
+  const path = `${WHEELS}/${WHEEL}`;
+  pyodide.FS.mkdirTree(WHEELS);
+  pyodide.FS.writeFile(path, wheel);
+  pyodide.runPython(`import sys\nif ${JSON.stringify(path)} not in sys.path: sys.path.insert(0, ${JSON.stringify(path)})`);
+}
+
+/** @template T @param {Promise<T>} promise @returns {Promise<T>} */
+function unlessAborted(promise) {
+  return Promise.race([promise, aborted]);
+}
+
+/** Restore the build's memory snapshot: Python with the calculators already imported. @param {Promise<Uint8Array>} wheel */
+async function restore(wheel) {
+  if (SNAPSHOT_FOR !== `${version} ${WHEEL}`) {
+    throw new Error(`it was made for ${SNAPSHOT_FOR}, not for Pyodide ${version} with ${WHEEL}`);
+  }
+  // Pyodide takes the snapshot as a promise: the wasm downloads and compiles meanwhile.
+  const snapshot = fetchSnapshot();
+  snapshot.catch(() => {}); // Pyodide sees the failure when it gets to the snapshot; not unhandled before that
+  const pyodide = await unlessAborted(loadPyodide({ indexURL: INDEX_URL, _loadSnapshot: snapshot }));
+  progress("package");
+  installWheel(pyodide, await wheel);
+  const origin = pyodide.runPython("import sys; getattr(sys.modules.get('calculators'), '__file__', '')");
+  if (!String(origin).startsWith(`${WHEELS}/${WHEEL}/`)) throw new Error("it does not hold this build's calculators");
+  return pyodide;
+}
+
 async function boot() {
   const started = performance.now();
   progress("runtime");
-  const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href });
-  progress("package");
-  await pyodide.loadPackage(new URL(`./${WHEEL}`, import.meta.url).href, { messageCallback: () => {} });
+  const wheel = required(WHEEL).then(async (response) => new Uint8Array(await response.arrayBuffer()));
+  wheel.catch(() => {});
+  let pyodide = null;
+  let mode = "snapshot";
+  if (SNAPSHOT) {
+    try {
+      pyodide = await restore(wheel);
+    } catch (error) {
+      if (error instanceof Unavailable) throw error;
+      console.warn(`calculators: starting Python without the memory snapshot: ${describe(error)}`);
+    }
+  }
+  if (!pyodide) {
+    mode = "plain";
+    pyodide = await unlessAborted(loadPyodide({ indexURL: INDEX_URL }));
+    progress("package");
+    installWheel(pyodide, await wheel);
+  }
   const module = pyodide.pyimport("calculators.api");
-  postMessage({ type: "ready", ms: performance.now() - started });
+  await Promise.allSettled(storing); // cached before "ready", which lets the page ask sw.js to cache the rest
+  const ms = performance.now() - started;
+  /** @type {any} */ (self).calculatorsBoot = { mode, ms }; // for tests and `make bench`
+  postMessage({ type: "ready", ms, boot: mode });
   return module;
+}
+
+/** @param {unknown} error */
+function describe(error) {
+  return String(/** @type {any} */ (error)?.message ?? error);
 }
 
 function booted() {
   if (!api) {
     api = boot();
-    api.catch((error) => postMessage({ type: "failed", error: String(error?.message ?? error) }));
+    api.catch(async (error) => {
+      await Promise.allSettled(storing);
+      postMessage({ type: "failed", error: describe(error) });
+    });
   }
   return api;
 }
 
 self.addEventListener("message", async ({ data }) => {
   if (data.type === "boot") {
+    controlled = Boolean(data.controlled);
     booted();
   } else if (data.type === "call") {
     const { id, generation } = data;

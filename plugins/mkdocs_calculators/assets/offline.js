@@ -1,0 +1,39 @@
+// @ts-check
+/**
+ * Keeps the Python runtime for reading offline. entry.js loads this on pages with a calculator (pages without one
+ * never cause a byte of Pyodide or Vega to be downloaded): once the service worker (sw.js) controls the page, it asks
+ * it to put into its cache every runtime file that is not there yet, so that after one visit every calculator
+ * recomputes with the network off.
+ *
+ * A runtime that started before the service worker took control of the page downloads on its own (the worker then
+ * caches what it fetches, see worker.js): the request waits until that runtime is ready, so that nothing, the 9 MB
+ * wasm above all, is downloaded twice. A runtime started under control shares its downloads with the service worker.
+ */
+import { startedUnderServiceWorker, watchRuntime } from "./runtime.js";
+
+let asked = false;
+
+/** Ask once per tab. */
+export function keepRuntimeOffline() {
+  const container = navigator.serviceWorker;
+  if (asked || !container) return;
+  asked = true;
+  if (container.controller) askWhenQuiet(container.controller);
+  else {
+    container.addEventListener("controllerchange", () => container.controller && askWhenQuiet(container.controller), {
+      once: true,
+    });
+  }
+}
+
+/** @param {ServiceWorker} controller */
+function askWhenQuiet(controller) {
+  let sent = false;
+  const stop = watchRuntime(({ stage }) => {
+    const downloadingAlone = startedUnderServiceWorker() === false && stage !== "ready" && stage !== "failed";
+    if (sent || downloadingAlone) return;
+    sent = true;
+    controller.postMessage({ type: "cache-runtime" });
+    queueMicrotask(() => stop()); // `stop` exists by then, even when this ran inside watchRuntime's first call
+  });
+}

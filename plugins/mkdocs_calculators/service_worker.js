@@ -1,0 +1,167 @@
+// @ts-check
+/// <reference lib="webworker" />
+/**
+ * The book's service worker: service_worker.py writes it at build as sw.js at the site's root, with the manifest of
+ * this build filled in, and entry.js registers it (not under `mkdocs serve`). Its scope is the whole site.
+ *
+ * - Pages and the theme's files are precached at install, in a cache named after this build's version (a hash of the
+ *   manifest); activating a new build deletes the caches of the others. Pages are served network first, so that a
+ *   reader online always gets the current text, and from the cache when the network fails; the theme's files, the
+ *   search index and the sitemap that instant navigation reads are served from the cache.
+ * - The runtime (Pyodide, the wheel, the memory snapshot, Vega: about 20 MB) is too big to download for a reader who
+ *   never opens a calculator. It goes into a second cache, keyed by content (URL?v=hash), when it is first
+ *   used, and all of it once a page with a calculator asks for it (offline.js). Activating a new build drops the
+ *   entries it no longer lists, and keeps the unchanged ones, so a new build does not download Pyodide again.
+ * - Downloads are shared: a file requested while it is being fetched is not fetched twice.
+ */
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
+/** @typedef {[path: string, hash: string]} Entry */
+/** @typedef {{version: string, pages: Entry[], runtime: Entry[], onUse: Entry[]}} Manifest */
+const MANIFEST = /** @type {Manifest} */ (JSON.parse("__CALCULATORS_MANIFEST__"));
+
+const SCOPE = sw.registration.scope; // the site's root, ending with "/"
+const SCOPE_PATH = new URL(SCOPE).pathname;
+const PAGES_PREFIX = `calculators-pages:${SCOPE}:`;
+const PAGES_CACHE = PAGES_PREFIX + MANIFEST.version;
+const RUNTIME_CACHE = `calculators-runtime:${SCOPE}`; // worker.js writes here too, under the same keys
+
+/** A manifest path (relative to the root, as on disk) as it appears in a request's URL, percent-encoded. @param {string} path */
+const encoded = (path) => new URL(path, SCOPE).pathname.slice(SCOPE_PATH.length);
+/** @type {Map<string, string>} */
+const pages = new Map(MANIFEST.pages.map(([path, hash]) => [encoded(path), hash]));
+/** @type {Map<string, string>} */
+const files = new Map([...MANIFEST.runtime, ...MANIFEST.onUse].map(([path, hash]) => [encoded(path), hash]));
+
+/** @param {string} path */
+const absolute = (path) => new URL(path, SCOPE).href;
+/** @param {string} path @param {string} hash */
+const runtimeKey = (path, hash) => `${absolute(path)}?v=${hash}`;
+
+sw.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(PAGES_CACHE);
+      await cache.addAll([...pages.keys()].map((path) => new Request(absolute(path), { cache: "no-cache" })));
+      await sw.skipWaiting();
+    })(),
+  );
+});
+
+sw.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(PAGES_PREFIX) && name !== PAGES_CACHE) await caches.delete(name);
+      }
+      const runtime = await caches.open(RUNTIME_CACHE);
+      const listed = new Set([...files].map(([path, hash]) => runtimeKey(path, hash)));
+      for (const request of await runtime.keys()) {
+        if (!listed.has(request.url)) await runtime.delete(request);
+      }
+      await sw.clients.claim();
+    })(),
+  );
+});
+
+sw.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET" || request.headers.has("range") || !request.url.startsWith(SCOPE)) return;
+  const url = new URL(request.url);
+  let path = url.pathname.slice(SCOPE_PATH.length);
+  const directory = path.replace(/(^|\/)index\.html$/, "$1"); // lessons/x/index.html is lessons/x/
+  if (pages.has(directory)) path = directory;
+  if (pages.has(path)) {
+    const html = path === "" || path.endsWith("/") || path.endsWith(".html");
+    event.respondWith(html ? networkFirst(request, path) : cacheFirst(request, path));
+    return;
+  }
+  const hash = files.get(path);
+  if (hash) {
+    const served = fromRuntime(path, hash);
+    event.respondWith(served.then(([response]) => response));
+    event.waitUntil(served.then(([, stored]) => stored)); // alive until the download is in the cache
+    return;
+  }
+  if (request.mode === "navigate") event.respondWith(fetch(request).catch(() => notFound()));
+});
+
+/** @param {string} path */
+async function fromPages(path) {
+  return (await caches.open(PAGES_CACHE)).match(absolute(path));
+}
+
+/** @param {Request} request @param {string} path */
+async function networkFirst(request, path) {
+  try {
+    return await fetch(request);
+  } catch {
+    return (await fromPages(path)) ?? Response.error();
+  }
+}
+
+/** @param {Request} request @param {string} path */
+async function cacheFirst(request, path) {
+  return (await fromPages(path)) ?? fetch(request);
+}
+
+/** Offline, a page that is not in the cache: the site's own 404 page. */
+async function notFound() {
+  const page = await fromPages("404.html");
+  if (!page) return Response.error();
+  return new Response(page.body, { status: 404, statusText: "Not Found", headers: page.headers });
+}
+
+/** @typedef {{response: Promise<Response>, stored: Promise<void>}} Download */
+/** @type {Map<string, Download>} */
+const downloads = new Map();
+
+/** Fetch a runtime file once and keep it in the runtime cache; later requests meanwhile share the download. @param {string} path @param {string} hash */
+function download(path, hash) {
+  const key = runtimeKey(path, hash);
+  let pending = downloads.get(key);
+  if (!pending) {
+    const response = fetch(absolute(path), { cache: "no-cache" });
+    const stored = response
+      .then(async (got) => {
+        if (got.ok) await (await caches.open(RUNTIME_CACHE)).put(key, got.clone());
+      })
+      .catch(() => {})
+      .finally(() => downloads.delete(key));
+    pending = { response, stored };
+    downloads.set(key, pending);
+  }
+  return pending;
+}
+
+/**
+ * A runtime file from the cache, or downloaded (and cached), with the promise that the cache is written.
+ * @param {string} path @param {string} hash @returns {Promise<[Response, Promise<void>]>}
+ */
+async function fromRuntime(path, hash) {
+  const cached = await (await caches.open(RUNTIME_CACHE)).match(runtimeKey(path, hash));
+  if (cached) return [cached, Promise.resolve()];
+  const { response, stored } = download(path, hash);
+  return [(await response).clone(), stored];
+}
+
+/** @type {Promise<void> | null} */
+let caching = null;
+
+/** Put every runtime file that is not yet in the cache into it, one at a time. */
+function cacheRuntime() {
+  caching ??= (async () => {
+    const runtime = await caches.open(RUNTIME_CACHE);
+    for (const [path, hash] of MANIFEST.runtime) {
+      if (await runtime.match(runtimeKey(encoded(path), hash))) continue;
+      await download(encoded(path), hash).stored; // a failure (offline) is tried again on the next request
+    }
+  })().finally(() => {
+    caching = null;
+  });
+  return caching;
+}
+
+sw.addEventListener("message", (event) => {
+  if (event.data?.type === "cache-runtime") event.waitUntil(cacheRuntime());
+});

@@ -1,0 +1,146 @@
+"""Reading offline: the service worker written at build, and the build values the browser scripts need for it.
+
+`write_service_worker` lists every file of the built site with a hash of its content and writes `sw.js` at the site's
+root (so that its scope is the whole site, wherever it is published) from the template `service_worker.js`, with that
+manifest filled in. The files fall into three groups:
+
+- pages: every page, the theme's assets, the search index, the sitemap (instant navigation reads it) and the plugin's
+  own scripts and stylesheets (a few KB); precached when the service worker installs;
+- runtime: Pyodide, Vega, the wheel and the memory snapshot (about 20 MB); cached when first used, and all of it in
+  the background once a page with a calculator is visited;
+- on use: lunr's language packs, which Material loads only for books in other languages than English; cached when
+  used.
+
+Source maps, the gzipped sitemap and sw.js itself are left out. The manifest's hash is the cache version: any change
+to any file makes a new sw.js, which browsers pick up and which replaces the caches of the build before it.
+
+`mkdocs serve` gets no service worker: its pages change with every edit and live reload must show them. entry.js then
+registers none, and the sw.js written there retires any worker left by an earlier visit to a built site on the same
+address (see RETIRED).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import resources
+from pathlib import Path, PurePosixPath
+
+from .snapshot import Snapshot
+
+__all__ = [
+    "SERVICE_WORKER",
+    "asset_placeholders",
+    "build_manifest",
+    "file_digest",
+    "write_service_worker",
+]
+
+SERVICE_WORKER = "sw.js"
+ASSETS = "assets/calculators"
+RUNTIME_DIRS = (f"{ASSETS}/pyodide/", f"{ASSETS}/vega/")
+RUNTIME_SUFFIXES = (".whl", ".bin")  # the wheel and the memory snapshot, next to worker.js
+ON_USE = ("assets/javascripts/lunr/",)
+LEFT_OUT_SUFFIXES = (".map", ".gz")
+MANIFEST_PLACEHOLDER = '"__CALCULATORS_MANIFEST__"'
+# In worker.js: the snapshot, what it was made with, and the hashes of the files the worker fetches itself.
+SNAPSHOT_PLACEHOLDER = "__CALCULATORS_SNAPSHOT__"
+SNAPSHOT_FOR_PLACEHOLDER = "__CALCULATORS_SNAPSHOT_FOR__"
+CACHED_PLACEHOLDER = "__CALCULATORS_CACHED__"
+WORKER_FETCHES = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json")
+# In entry.js: the service worker's path from the site's root, or "" for none.
+SERVICE_WORKER_PLACEHOLDER = "__CALCULATORS_SERVICE_WORKER__"
+
+Entry = tuple[str, str]  # (path relative to the site's root, as a page's URL; content hash)
+
+_digests: dict[tuple[str, int, int], str] = {}
+
+
+def file_digest(path: Path) -> str:
+    """The first 16 hex digits of the file's SHA-256, remembered for the process (serve and tests rebuild often)."""
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if key not in _digests:
+        with path.open("rb") as file:
+            _digests[key] = hashlib.file_digest(file, "sha256").hexdigest()[:16]
+    return _digests[key]
+
+
+def _url_path(relative: str) -> str:
+    """A page's address relative to the root: lessons/x/index.html is lessons/x/, index.html is ''."""
+    if relative == "index.html":
+        return ""
+    if relative.endswith("/index.html"):
+        return relative[: -len("index.html")]
+    return relative
+
+
+def build_manifest(site_dir: Path) -> dict[str, object]:
+    """{"version", "pages", "runtime", "onUse"}: every file that the service worker caches, with its hash."""
+    groups: dict[str, list[Entry]] = {"pages": [], "runtime": [], "onUse": []}
+    for path in sorted(site_dir.rglob("*")):
+        if not path.is_file():
+            continue
+        relative = PurePosixPath(path.relative_to(site_dir).as_posix())
+        name = str(relative)
+        if name == SERVICE_WORKER or relative.suffix in LEFT_OUT_SUFFIXES or name.endswith(".partial"):
+            continue
+        if name.startswith(RUNTIME_DIRS) or (str(relative.parent) == ASSETS and relative.suffix in RUNTIME_SUFFIXES):
+            group = "runtime"
+        elif name.startswith(ON_USE):
+            group = "onUse"
+        else:
+            group = "pages"
+        groups[group].append((_url_path(name), file_digest(path)))
+    body = json.dumps(groups, sort_keys=True, separators=(",", ":"))
+    return {"version": hashlib.sha256(body.encode()).hexdigest()[:16], **groups}
+
+
+# Under `mkdocs serve`: a service worker that removes itself and its caches. entry.js registers none there, but a
+# browser that once visited a built site on the same address still runs that site's worker, which checks sw.js on
+# each navigation; this one replaces it, so that live reload shows the pages being edited, not cached ones.
+RETIRED = """// Written by mkdocs_calculators under `mkdocs serve`: removes a built site's service worker and caches.
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => {
+  const scope = self.registration.scope;
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith(`calculators-pages:${scope}:`) || name === `calculators-runtime:${scope}`) {
+        await caches.delete(name);
+      }
+    }
+    await self.registration.unregister();
+  })());
+});
+"""
+
+
+def write_service_worker(site_dir: Path, *, serving: bool = False) -> dict[str, object] | None:
+    """Write sw.js for the site as built and return its manifest; under `mkdocs serve`, the retiring worker."""
+    if serving:
+        (site_dir / SERVICE_WORKER).write_text(RETIRED, encoding="utf-8")
+        return None
+    manifest = build_manifest(site_dir)
+    template = resources.files(__package__).joinpath("service_worker.js").read_text(encoding="utf-8")
+    literal = json.dumps(json.dumps(manifest, separators=(",", ":")))  # a JS string literal holding the JSON
+    header = f"// Written by mkdocs_calculators for this build (version {manifest['version']}): do not edit.\n"
+    (site_dir / SERVICE_WORKER).write_text(header + template.replace(MANIFEST_PLACEHOLDER, literal), encoding="utf-8")
+    return manifest
+
+
+def asset_placeholders(
+    out_dir: Path, wheel: Path, snapshot: Snapshot | None, *, service_worker: bool
+) -> dict[str, dict[str, str]]:
+    """The build values to put into the plugin's assets, by asset name (`out_dir` holds the runtime as written)."""
+    cached: dict[str, str] = {}
+    if service_worker:
+        fetched = [*WORKER_FETCHES, wheel.name, *([snapshot.name] if snapshot else [])]
+        cached = {name: file_digest(out_dir / name) for name in fetched}
+    return {
+        "worker.js": {
+            SNAPSHOT_PLACEHOLDER: snapshot.name if snapshot else "",
+            SNAPSHOT_FOR_PLACEHOLDER: snapshot.made_for if snapshot else "",
+            CACHED_PLACEHOLDER: json.dumps(cached, separators=(",", ":")),
+        },
+        "entry.js": {SERVICE_WORKER_PLACEHOLDER: SERVICE_WORKER if service_worker else ""},
+    }

@@ -1,0 +1,170 @@
+"""A memory snapshot of Pyodide with the calculators already imported, for the worker to restore instead of booting.
+
+Booting Pyodide and importing the package costs a reader seconds; restoring a snapshot of the interpreter's memory
+taken right after that costs about a quarter of it. `snapshot.mjs` makes one under Node with the pinned Pyodide and
+this build's wheel; the site ships it gzip-compressed (about 6 MB for 31 MB of memory) and `worker.js` restores it
+with `loadPyodide({_loadSnapshot})`, falling back to a plain boot whenever restoring fails.
+
+`_makeSnapshot` and `_loadSnapshot` are private Pyodide API, so a snapshot is only ever used with the runtime it was
+made with: its file name carries a key over the Pyodide version, its build id, the wheel's (content-hashed) name and
+this script; the worker checks the version and the wheel, and Pyodide itself refuses a snapshot of another build.
+
+Making one takes several seconds, so snapshots are cached between builds under `node_modules/.cache/` (the usual home
+of tool caches: git-ignored, shared by every site built against the same runtime, and emptied by `npm ci` together
+with the runtime the snapshots were made for). Without Node the site is built without a snapshot, said at info level
+so that a strict build still passes: the calculators then start with a plain boot. A snapshot that Node fails to make
+is a warning (a strict build stops): with the pinned Pyodide it means something is broken.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["SNAPSHOT_GLOB", "Snapshot", "provide_snapshot", "snapshot_key"]
+
+log = logging.getLogger("mkdocs.plugins.calculators")
+
+SCRIPT = Path(__file__).with_name("snapshot.mjs")
+CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules
+SNAPSHOT_GLOB = "snapshot-*.bin"
+KEEP = 4  # snapshots kept in the cache, most recently used first
+TIMEOUT = 600  # seconds; a cold boot under Node on a busy 2-core machine takes about ten
+# The Pyodide files whose identity the key covers besides the version and build id (cheap: their sizes).
+_RUNTIME_FILES = ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "pyodide.mjs")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    name: str  # the file's name in the site, next to worker.js
+    made_for: str  # "<Pyodide version> <wheel file name>": worker.js checks it against what it runs
+    raw: int | None = None  # sizes, when it was made by this build
+    gzipped: int | None = None
+
+
+def pyodide_version(pyodide_dir: Path) -> str:
+    return str(json.loads((pyodide_dir / "package.json").read_text(encoding="utf-8"))["version"])
+
+
+def _build_id(pyodide_dir: Path) -> str:
+    match = re.search(r'BUILD_ID:"([0-9a-f]+)"', (pyodide_dir / "pyodide.mjs").read_text(encoding="utf-8"))
+    return match.group(1) if match else ""
+
+
+def snapshot_key(pyodide_dir: Path, wheel_name: str) -> str:
+    """What a snapshot depends on, hashed: the runtime, the wheel and the script that makes it."""
+    parts = [
+        "format 1",
+        pyodide_version(pyodide_dir),
+        _build_id(pyodide_dir),
+        *(f"{name}:{(pyodide_dir / name).stat().st_size}" for name in _RUNTIME_FILES),
+        wheel_name,
+        hashlib.sha256(SCRIPT.read_bytes()).hexdigest(),
+    ]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
+def _cache_dir(node_modules: Path) -> Path | None:
+    cache = node_modules / CACHE
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return cache if os.access(cache, os.W_OK) else None
+
+
+def _prune(cache: Path, keep: Path) -> None:
+    """Keep the few most recently used snapshots: one per recent version of the package is plenty."""
+    older = sorted((path for path in cache.glob(SNAPSHOT_GLOB) if path != keep), key=lambda path: path.stat().st_mtime)
+    for path in older[: max(0, len(older) - (KEEP - 1))]:
+        path.unlink(missing_ok=True)
+
+
+def _build_failing() -> bool:
+    """Whether MkDocs' strict mode has counted warnings or errors, and so will abort this build after post_build."""
+    from mkdocs.utils import CountHandler
+
+    return any(isinstance(handler, CountHandler) and handler.counts for handler in logging.getLogger("mkdocs").handlers)
+
+
+def _make(node: str, pyodide_dir: Path, wheel: Path, target: Path) -> tuple[int, int] | None:
+    started = time.monotonic()
+    try:
+        result = subprocess.run(
+            [node, str(SCRIPT), str(pyodide_dir), str(wheel), str(target)],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        log.warning(f"calculators: could not make the memory snapshot ({error}); calculators will boot Python plainly")
+        return None
+    if result.returncode != 0 or not target.is_file():
+        detail = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        log.warning(
+            f"calculators: could not make the memory snapshot (node exited with {result.returncode}: {detail}); "
+            "calculators will boot Python plainly"
+        )
+        return None
+    sizes = json.loads(result.stdout)
+    log.info(
+        f"calculators: made a memory snapshot of Python with the calculators imported in "
+        f"{time.monotonic() - started:.1f} s ({sizes['raw'] / 1e6:.0f} MB, {sizes['gzipped'] / 1e6:.1f} MB gzipped)"
+    )
+    return int(sizes["raw"]), int(sizes["gzipped"])
+
+
+def provide_snapshot(node_modules: Path, wheel: Path, out_dir: Path, *, create: bool = True) -> Snapshot | None:
+    """Put the snapshot for this runtime and `wheel` into `out_dir`, from the cache or made now; None without one.
+
+    `create=False` (under `mkdocs serve`, where every edit to a calculator makes a new wheel) only reuses a cached one.
+    """
+    pyodide_dir = node_modules / "pyodide"
+    name = f"snapshot-{snapshot_key(pyodide_dir, wheel.name)}.bin"
+    snapshot = Snapshot(name=name, made_for=f"{pyodide_version(pyodide_dir)} {wheel.name}")
+    target = out_dir / name
+    for stale in out_dir.glob(SNAPSHOT_GLOB):
+        if stale != target:
+            stale.unlink()
+
+    cache = _cache_dir(node_modules)
+    cached = cache / name if cache else None
+    if cached and cached.is_file():
+        os.utime(cached)
+        if not (target.is_file() and target.stat().st_size == cached.stat().st_size):
+            shutil.copyfile(cached, target)
+        return snapshot
+    if not create:
+        log.info("calculators: no cached memory snapshot for this version of the calculators; they boot plainly")
+        return None
+    if _build_failing():
+        return None  # strict mode is about to abort the build: not worth seconds of Node
+    node = shutil.which("node")
+    if node is None:
+        log.info("calculators: Node.js not found, so no memory snapshot: calculators will boot Python plainly")
+        return None
+
+    with tempfile.TemporaryDirectory(prefix="calculators-snapshot-") as scratch:
+        made = Path(scratch) / name
+        sizes = _make(node, pyodide_dir, wheel, made)
+        if sizes is None:
+            return None
+        if cache and cached:
+            partial = cache / f".{name}.{os.getpid()}.partial"  # builds running at once each write their own
+            shutil.copyfile(made, partial)
+            partial.replace(cached)
+            _prune(cache, cached)
+        shutil.copyfile(made, target)
+    if cache is None:
+        log.info(f"calculators: {node_modules / CACHE} is not writable, so the snapshot will be made again next build")
+    return Snapshot(name=name, made_for=snapshot.made_for, raw=sizes[0], gzipped=sizes[1])

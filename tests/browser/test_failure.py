@@ -1,0 +1,167 @@
+"""When the runtime cannot load (R5): the results stay, a message says why, the rest of the page works.
+
+Each case breaks one file with context-level routing (which also covers the service worker's own requests): the wasm
+missing, blocked or not WebAssembly, or the worker script missing, fail the calculators with a message; a missing,
+corrupt or foreign memory snapshot is only a slower start, since the worker then boots Python plainly.
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from calculators import run
+from tests.browser.calculator_page import expected, texts
+from tests.browser.conftest import Network, new_context
+from tests.browser.test_quiz import CHECK, answer_key, first_index, open_quiz, question, verdict
+
+pytestmark = pytest.mark.browser
+
+PAGE = "/lessons/roofline/"
+QUIZ_PAGE = "/lessons/roofline-quiz/"
+TIMEOUT = 90_000  # a plain boot after a failed restore, on a busy 2-core machine
+WASM = "**/assets/calculators/pyodide/pyodide.asm.wasm"
+WORKER = "**/assets/calculators/worker.js"
+SNAPSHOT = "**/assets/calculators/snapshot-*.bin"
+
+
+def not_found(route: Any) -> None:
+    route.fulfill(status=404, content_type="text/plain", body="not found")
+
+
+def serving(body: bytes, content_type: str = "application/octet-stream") -> Callable[[Any], None]:
+    """A handler that answers 200 with `body`."""
+
+    def answer(route: Any) -> None:
+        route.fulfill(status=200, content_type=content_type, body=body)
+
+    return answer
+
+
+GARBAGE = b"\x00garbage\xff" * 1000
+
+
+@pytest.fixture
+def broken(browser: Any, network: Network) -> Iterator[Callable[[str, Callable[[Any], None]], Any]]:
+    """A fresh page whose context answers one URL pattern with `handler`; every other request goes on as usual."""
+    contexts: list[Any] = []
+
+    def open_with(pattern: str, handler: Callable[[Any], None]) -> Any:
+        context = new_context(browser, network)
+        context.route(pattern, handler)  # registered last, so tried first
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        return page
+
+    yield open_with
+    for context in contexts:
+        context.close()
+    assert network.foreign == [], f"requests left 127.0.0.1: {network.foreign}"
+
+
+def open_calculators(page: Any, url: str) -> dict[str, str]:
+    """Open the calculator page; return what the first calculator shows before any script computes."""
+    page.goto(url)
+    page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+    return texts(page, "#calc-1")
+
+
+def runtime_url(page: Any) -> str:
+    return page.evaluate(  # type: ignore[no-any-return]
+        "document.querySelector('script[src*=\"assets/calculators/entry.js\"]').src.replace('entry.js', 'runtime.js')"
+    )
+
+
+def boot(page: Any) -> dict[str, Any]:
+    """Start the runtime as a first interaction would, and wait for it: {mode, ms} when ready."""
+    page.focus("#calc-1-intensity")
+    page.evaluate("async (url) => { await (await import(url)).bootRuntime(); }", runtime_url(page))
+    worker = next(worker for worker in page.workers if worker.url.endswith("/assets/calculators/worker.js"))
+    return worker.evaluate("self.calculatorsBoot")  # type: ignore[no-any-return]
+
+
+def assert_unavailable(page: Any, before: dict[str, str], reason: str) -> None:
+    """The first interaction fails: the message names the reason, the pre-rendered results stay, the page works."""
+    page.fill("#calc-1-intensity", "1000")
+    page.wait_for_selector("#calc-1.calc-unavailable", state="attached", timeout=TIMEOUT)
+    status = page.text_content("#calc-1 .calc-status")
+    assert status.startswith("The interactive part could not start"), status
+    assert reason in status, status
+    assert "the rest of the page works as usual" in status
+    assert texts(page, "#calc-1") == before == expected("roofline")
+    assert page.errors == []
+    # The rest of the page: instant navigation away and back, the other calculator's results still there.
+    page.click("a.md-header__button.md-logo")
+    page.wait_for_url("**/")
+    page.click("article a[href$='roofline/']")
+    page.wait_for_url(f"**{PAGE}")
+    page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+    assert texts(page, "#calc-1") == before
+
+
+class TestRuntimeUnavailable:
+    def test_missing_wasm(self, broken: Any, base_url: str) -> None:
+        page = broken(WASM, not_found)
+        assert_unavailable(page, open_calculators(page, base_url + PAGE), "pyodide.asm.wasm could not be loaded")
+
+    def test_blocked_wasm(self, broken: Any, base_url: str) -> None:
+        page = broken(WASM, lambda route: route.abort("blockedbyclient"))
+        assert_unavailable(page, open_calculators(page, base_url + PAGE), "pyodide.asm.wasm could not be downloaded")
+
+    def test_wasm_that_is_not_webassembly(self, broken: Any, base_url: str) -> None:
+        page = broken(WASM, serving(GARBAGE, "application/wasm"))
+        assert_unavailable(page, open_calculators(page, base_url + PAGE), "pyodide.asm.wasm is not WebAssembly")
+
+    def test_missing_worker_script(self, broken: Any, base_url: str) -> None:
+        page = broken(WORKER, not_found)
+        assert_unavailable(page, open_calculators(page, base_url + PAGE), "the worker script could not be loaded")
+
+    def test_quizzes_still_work_without_the_runtime(self, broken: Any, base_url: str) -> None:
+        """Quizzes are graded in plain JS: with the wasm gone, a question is still checked."""
+        page = broken(WASM, not_found)
+        open_quiz(page, base_url + QUIZ_PAGE)
+        key = answer_key(page, CHECK)[0]
+        first = question(CHECK, 1)
+        page.click(f"{first} .quiz-choice >> nth={first_index(key, correct=True)}")
+        page.click(f"{first} .quiz-check")
+        assert verdict(page, first) == "✓ Correct."
+
+
+def corrupt_snapshot(site: Path) -> bytes:
+    """The build's snapshot with its Pyodide build id changed: a snapshot made for another runtime."""
+    (path,) = (site / "assets/calculators").glob("snapshot-*.bin")
+    raw = bytearray(gzip.decompress(path.read_bytes()))
+    raw[16:48] = bytes(32)  # the 256-bit build id after the 16-byte header (pyodide.asm.mjs, makeSnapshot)
+    return gzip.compress(bytes(raw), compresslevel=1)
+
+
+class TestSnapshotFallsBack:
+    """A snapshot that cannot be restored costs a plain boot, and the calculators still compute CPython's values."""
+
+    def check_plain_boot(self, page: Any, url: str) -> None:
+        open_calculators(page, url)
+        assert boot(page)["mode"] == "plain"
+        result = page.evaluate(
+            "async (url) => (await import(url)).runCalculator('roofline', {intensity: '1000'})", runtime_url(page)
+        )
+        assert result["outputs"] == run("roofline", {"intensity": "1000"})["outputs"]
+        assert page.errors == []
+
+    def test_missing_snapshot(self, broken: Any, base_url: str) -> None:
+        self.check_plain_boot(broken(SNAPSHOT, not_found), base_url + PAGE)
+
+    def test_snapshot_that_is_not_gzip(self, broken: Any, base_url: str) -> None:
+        self.check_plain_boot(broken(SNAPSHOT, serving(GARBAGE)), base_url + PAGE)
+
+    def test_truncated_snapshot(self, broken: Any, base_url: str, site: Path) -> None:
+        (path,) = (site / "assets/calculators").glob("snapshot-*.bin")
+        self.check_plain_boot(broken(SNAPSHOT, serving(path.read_bytes()[:100_000])), base_url + PAGE)
+
+    def test_snapshot_of_another_pyodide_build(self, broken: Any, base_url: str, site: Path) -> None:
+        self.check_plain_boot(broken(SNAPSHOT, serving(corrupt_snapshot(site))), base_url + PAGE)

@@ -1,0 +1,291 @@
+"""Reading offline (R4): after one visit, with the network off, every page reloads and every calculator recomputes.
+
+Each test builds its own site and serves it on its own port, because it takes the network away (the context goes
+offline and the server is shut down, so nothing can slip through) or rebuilds the site under the reader's feet.
+Context-level routing also sees the requests that the service worker makes itself (Chromium), so the fixture's check
+that nothing leaves 127.0.0.1 covers precaching too: `test_service_worker_requests_are_routed` makes sure of it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mkdocs_calculators.service_worker import write_service_worker
+
+from calculators import run
+from tests.browser.calculator_page import expected, texts
+from tests.browser.conftest import Network, new_context
+from tests.support import NODE_MODULES, ROOT, build_site, serve
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT = 90_000  # a cold boot and a background download of 20 MB on a busy 2-core machine
+CALCULATOR_PAGE = "lessons/roofline/"
+
+
+class Served:
+    """A site built for one test and served on 127.0.0.1 until `stop`."""
+
+    def __init__(self, stack: ExitStack, site: Path) -> None:
+        self.site = site
+        self._stack = stack
+        self.url = stack.enter_context(serve(site))
+
+    def stop(self) -> None:
+        self._stack.close()
+
+    def manifest(self) -> dict[str, Any]:
+        text = (self.site / "sw.js").read_text(encoding="utf-8")
+        match = re.search(r"^const MANIFEST = .*?JSON\.parse\((\".*\")\)\);$", text, re.MULTILINE)
+        assert match, "no manifest in sw.js"
+        return json.loads(json.loads(match.group(1)))  # type: ignore[no-any-return]
+
+    def pages(self) -> list[str]:
+        """Every page's address relative to the root ('' for the home page), from the service worker's manifest."""
+        return [path for path, _ in self.manifest()["pages"] if path == "" or path.endswith("/")]
+
+
+@pytest.fixture
+def book(tmp_path: Path) -> Iterator[Served]:
+    """The book, built strictly for its own server."""
+    with ExitStack() as stack:
+        served = Served(stack, tmp_path / "site")
+        result = build_site(ROOT / "mkdocs.yml", served.site, SITE_URL=served.url + "/")
+        assert result.returncode == 0, result.stderr
+        yield served
+
+
+def cache_sizes(page: Any) -> dict[str, int]:
+    """Entries in each of the origin's caches, by cache name."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """async () => Object.fromEntries(await Promise.all((await caches.keys()).map(
+            async (name) => [name, (await (await caches.open(name)).keys()).length])))"""
+    )
+
+
+def poll(page: Any, script: str, arg: object, what: str) -> None:
+    """Evaluate the async `script` until it is true (wait_for_function would take its promise for a true value)."""
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while not page.evaluate(script, arg):
+        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        page.wait_for_timeout(250)
+
+
+def wait_until_cached(page: Any, served: Served, *, runtime: bool = True) -> None:
+    """The service worker of this build controls the page; its pages cache is complete and the only one, and (with
+    `runtime`) the runtime cache holds the whole runtime."""
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=TIMEOUT)
+    manifest = served.manifest()
+    poll(
+        page,
+        """async ([version, pages, runtime]) => {
+            const sizes = {};
+            for (const name of await caches.keys()) sizes[name] = (await (await caches.open(name)).keys()).length;
+            const names = Object.keys(sizes);
+            const ours = names.filter((name) => name.startsWith("calculators-pages:"));
+            const files = names.find((name) => name.startsWith("calculators-runtime:"));
+            return ours.length === 1 && ours[0].endsWith(`:${version}`) && sizes[ours[0]] === pages
+                && (runtime === 0 || (files !== undefined && sizes[files] >= runtime));
+        }""",
+        [manifest["version"], len(manifest["pages"]), len(manifest["runtime"]) if runtime else 0],
+        "the service worker has cached the site",
+    )
+
+
+# The runtime module's URL, from the entry script's: importing it gives the very module the page's calculators use.
+RUNTIME_JS = (
+    "document.querySelector('script[src*=\"assets/calculators/entry.js\"]').src.replace('entry.js', 'runtime.js')"
+)
+
+
+def start_calculators(page: Any) -> dict[str, Any]:
+    """Touch the page's first calculator (they boot on first interaction), wait until the runtime is ready and say
+    how it started ({mode: "snapshot" | "plain", ms})."""
+    first = page.get_attribute("[data-calculator]", "id")
+    page.wait_for_selector(f"#{first}[data-mounted]", state="attached")
+    page.focus(f"#{first} .calc-form input:not([type=hidden])")
+    page.evaluate("async (url) => { await (await import(url)).bootRuntime(); }", page.evaluate(RUNTIME_JS))
+    worker = next(worker for worker in page.workers if worker.url.endswith("/assets/calculators/worker.js"))
+    return worker.evaluate("self.calculatorsBoot")  # type: ignore[no-any-return]
+
+
+def assert_every_calculator_computes(page: Any) -> None:
+    """Each calculator on the page, run by the page's worker on its default inputs, gives CPython's outputs."""
+    names = sorted(set(page.eval_on_selector_all("[data-calculator]", "els => els.map(e => e.dataset.calculator)")))
+    for name in names:
+        result = page.evaluate(
+            "async ([url, name]) => (await import(url)).runCalculator(name, {})", [page.evaluate(RUNTIME_JS), name]
+        )
+        assert result["outputs"] == run(name, {})["outputs"], name
+
+
+def recompute_roofline(page: Any) -> None:
+    """Type a new intensity into the roofline calculator and wait for CPython's values."""
+    page.fill("#calc-1-intensity", "1000")
+    want = expected("roofline", intensity=1000)
+    page.wait_for_function(
+        """(wanted) => Object.entries(wanted).every(([key, text]) =>
+            document.querySelector(`#calc-1 [data-output="${key}"] output`)?.textContent === text)""",
+        arg=want,
+        timeout=TIMEOUT,
+    )
+    assert texts(page, "#calc-1") == want
+
+
+class TestOffline:
+    def test_after_one_visit_every_page_reloads_and_calculators_recompute(self, browser: Any, book: Served) -> None:
+        network = Network(book.url)
+        context = new_context(browser, network)
+        page = context.new_page()
+        calculator_pages = []
+        for address in book.pages():
+            page.goto(f"{book.url}/{address}")
+            if page.query_selector("[data-calculator]"):
+                calculator_pages.append(address)
+                assert start_calculators(page)["mode"] == "snapshot"
+        assert CALCULATOR_PAGE in calculator_pages
+        wait_until_cached(page, book)
+        assert network.count("pyodide.asm.wasm") == 1, "the runtime was downloaded twice"
+        assert network.foreign == []
+
+        context.set_offline(True)
+        book.stop()  # no server at all: whatever still loads comes from the service worker's caches
+        errors: list[str] = []
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        for address in book.pages():
+            page.goto(f"{book.url}/{address}")
+            assert page.locator("article h1").count() == 1, f"{address or 'home'} did not load offline"
+            if address in calculator_pages:
+                assert start_calculators(page)["mode"] == "snapshot"
+                assert_every_calculator_computes(page)
+        page.goto(f"{book.url}/{CALCULATOR_PAGE}")
+        page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+        recompute_roofline(page)
+        assert errors == [], errors
+        context.close()
+        assert network.foreign == [], f"requests left 127.0.0.1: {network.foreign}"
+
+    def test_instant_navigation_works_offline(self, browser: Any, book: Served) -> None:
+        """Material fetches the next page and the sitemap itself: the service worker answers those too."""
+        context = new_context(browser, Network(book.url))
+        page = context.new_page()
+        page.goto(f"{book.url}/")
+        wait_until_cached(page, book, runtime=False)
+        context.set_offline(True)
+        book.stop()
+        page.click(f"article a[href$='{CALCULATOR_PAGE.rstrip('/').split('/')[-1]}/']")
+        page.wait_for_url(f"{book.url}/{CALCULATOR_PAGE}")
+        page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+        context.close()
+
+    def test_service_worker_requests_are_routed(self, browser: Any, book: Served) -> None:
+        """Pages the reader never opened are fetched by the service worker alone, and the route saw them (R3)."""
+        network = Network(book.url)
+        context = new_context(browser, network)
+        page = context.new_page()
+        page.goto(f"{book.url}/")
+        wait_until_cached(page, book, runtime=False)
+        assert network.count("/404.html") == 1
+        assert network.count("/sitemap.xml") >= 1
+        context.close()
+        assert network.foreign == []
+
+    def test_a_page_without_calculators_downloads_no_runtime(self, browser: Any, book: Served) -> None:
+        """T5: the home page, its service worker's install included, asks for no Pyodide, Vega or snapshot bytes."""
+        network = Network(book.url)
+        context = new_context(browser, network)
+        page = context.new_page()
+        page.goto(f"{book.url}/")
+        wait_until_cached(page, book, runtime=False)
+        runtime = [url for url in network.requests if re.search(r"/pyodide/|/vega/|\.whl$|snapshot-.*\.bin$", url)]
+        assert runtime == []
+        context.close()
+
+
+class TestNewBuild:
+    PAGE = "# Edition\n\nThis is the {edition} edition.\n\n```calculator\nuse: roofline\n```\n"
+
+    def build(self, root: Path, url: str, edition: str) -> None:
+        (root / "docs").mkdir(parents=True, exist_ok=True)
+        (root / "docs/index.md").write_text(self.PAGE.format(edition=edition), encoding="utf-8")
+        (root / "docs/other.md").write_text(f"# Other\n\nThe {edition} edition's other page.\n", encoding="utf-8")
+        config = {
+            "site_name": "Editions",
+            "site_url": url + "/",
+            "theme": {"name": "material", "font": False, "features": ["navigation.instant"]},
+            "plugins": [{"calculators": {"node_modules": str(NODE_MODULES)}}],
+        }
+        (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
+        result = build_site(root / "mkdocs.yml", root / "site")
+        assert result.returncode == 0, result.stderr
+
+    def test_a_new_build_replaces_the_caches(self, browser: Any, tmp_path: Path) -> None:
+        """A reader of the first build comes back after a second one: the old pages cache is gone, the new one is
+        complete, the unchanged runtime entries stayed, and offline the page is the new edition's."""
+        with ExitStack() as stack:
+            (tmp_path / "site").mkdir()
+            served = Served(stack, tmp_path / "site")
+            self.build(tmp_path, served.url, "first")
+            first = served.manifest()
+            network = Network(served.url)
+            context = new_context(browser, network)
+            page = context.new_page()
+            page.goto(f"{served.url}/")
+            page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+            start_calculators(page)
+            wait_until_cached(page, served)
+            before = cache_sizes(page)
+
+            self.build(tmp_path, served.url, "second")
+            second = served.manifest()
+            assert second["version"] != first["version"]
+            assert dict(second["runtime"]) == dict(first["runtime"])
+            page.reload()  # the browser checks sw.js, finds the new build, installs and activates it
+            wait_until_cached(page, served)
+            after = cache_sizes(page)
+            pages_caches = [name for name in after if name.startswith("calculators-pages:")]
+            assert pages_caches == [next(n for n in pages_caches if n.endswith(second["version"]))]
+            assert not any(name.endswith(first["version"]) for name in after)
+            runtime = next(name for name in after if name.startswith("calculators-runtime:"))
+            assert after[runtime] == before[runtime]
+            assert network.count("pyodide.asm.wasm") == 1, "an unchanged runtime was downloaded again"
+
+            context.set_offline(True)
+            served.stop()
+            page.reload()
+            assert "This is the second edition." in page.text_content("article")
+            page.goto(f"{served.url}/other/")
+            assert "The second edition's other page." in page.text_content("article")
+            context.close()
+            assert network.foreign == []
+
+    def test_mkdocs_serve_retires_the_service_worker_of_a_built_site(self, browser: Any, tmp_path: Path) -> None:
+        """A reader of the built site on an address that `mkdocs serve` later uses: the next visit removes the old
+        service worker and its caches, so that live reload is not served from them."""
+        with ExitStack() as stack:
+            (tmp_path / "site").mkdir()
+            served = Served(stack, tmp_path / "site")
+            self.build(tmp_path, served.url, "first")
+            context = new_context(browser, Network(served.url))
+            page = context.new_page()
+            page.goto(f"{served.url}/other/")
+            wait_until_cached(page, served, runtime=False)
+
+            write_service_worker(served.site, serving=True)  # what a `mkdocs serve` build writes
+            page.reload()  # the old worker serves it, and the browser finds the new sw.js
+            poll(
+                page,
+                """async () => (await caches.keys()).length === 0
+                    && (await navigator.serviceWorker.getRegistrations()).length === 0""",
+                None,
+                "the old service worker and its caches are gone",
+            )
+            context.close()
