@@ -89,6 +89,7 @@ def test_chart_text_is_readable(browser: object, network: Network, base_url: str
     page = context.new_page()  # type: ignore[attr-defined]
     page.goto(base_url + "/lessons/roofline/")
     label = "#calc-1 .calc-chart-view svg .role-axis-label text"
+    page.locator("#calc-1 .calc-chart-view").scroll_into_view_if_needed()  # charts draw as they come into view
     page.wait_for_selector(label)
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     fill = page.eval_on_selector(label, "text => getComputedStyle(text).fill")

@@ -46,6 +46,7 @@ class TestRecompute:
     def test_changing_intensity_gives_cpythons_values(self, page: object, base_url: str) -> None:
         """Typing a new intensity updates every output to what CPython computes, and redraws the chart."""
         open_page(page, base_url + PAGE)
+        page.locator(f"{FIRST} .calc-chart-view").scroll_into_view_if_needed()  # type: ignore[attr-defined]
         page.wait_for_selector(f"{FIRST} .calc-chart-view svg")  # type: ignore[attr-defined]
         before = page.get_attribute(f"{FIRST} .calc-chart-view", "aria-label")  # type: ignore[attr-defined]
         page.fill(f"{FIRST}-intensity", "1000")  # type: ignore[attr-defined]
@@ -141,6 +142,7 @@ class TestAccessibility:
         from tests.support import NODE_MODULES
 
         open_page(page, base_url + PAGE)
+        page.locator(f"{FIRST} .calc-chart-view").scroll_into_view_if_needed()  # type: ignore[attr-defined]
         page.wait_for_selector(f"{FIRST} .calc-chart-view svg")  # type: ignore[attr-defined]
         page.add_script_tag(path=str(NODE_MODULES / "axe-core/axe.min.js"))  # type: ignore[attr-defined]
         violations = page.evaluate(  # type: ignore[attr-defined]
@@ -148,3 +150,16 @@ class TestAccessibility:
             "nodes: v.nodes.map(n => n.target.join(' '))}))"
         )
         assert violations == []
+
+
+class TestLazyCharts:
+    def test_vega_runs_only_when_a_chart_nears_the_screen(self, page: object, base_url: str) -> None:
+        """On a page whose calculators sit below the fold, the page does not load Vega (800 kB of script to parse)
+        until the reader scrolls to a chart. (The service worker may still fetch it in the background, for offline.)"""
+        page.set_viewport_size({"width": 1280, "height": 400})  # type: ignore[attr-defined]
+        open_page(page, base_url + "/reference/calculators/")
+        page.wait_for_timeout(1500)  # type: ignore[attr-defined]  # idle time passes; the first chart is far below
+        assert page.evaluate("typeof window.vega") == "undefined"  # type: ignore[attr-defined]
+        page.locator("#calc-1 .calc-chart-view").scroll_into_view_if_needed()  # type: ignore[attr-defined]
+        page.wait_for_selector("#calc-1 .calc-chart-view svg")  # type: ignore[attr-defined]
+        assert page.evaluate("typeof window.vega") == "object"  # type: ignore[attr-defined]

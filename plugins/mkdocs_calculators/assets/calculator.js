@@ -7,7 +7,7 @@
  * opening such a link restores the inputs and recomputes.
  */
 import { bootRuntime, runCalculator, setPageGeneration, watchRuntime } from "./runtime.js";
-import { drawChart } from "./vega.js";
+import { drawChart, drawChartWhenVisible } from "./vega.js";
 
 const STAGE_TEXT = {
   runtime: "Starting Python in your browser…",
@@ -49,7 +49,7 @@ function mountCalculator(root) {
   const form = /** @type {HTMLFormElement} */ (root.querySelector(".calc-form"));
   const status = /** @type {HTMLElement} */ (root.querySelector(".calc-status"));
   const chart = /** @type {HTMLElement | null} */ (root.querySelector(".calc-chart-view"));
-  if (chart?.dataset.spec) drawChart(chart, JSON.parse(chart.dataset.spec)).catch(() => {});
+  if (chart?.dataset.spec) drawChartWhenVisible(chart, JSON.parse(chart.dataset.spec));
 
   let interacted = false;
   let inFlight = false;

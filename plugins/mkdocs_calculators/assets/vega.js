@@ -56,6 +56,27 @@ new MutationObserver(() => {
 }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 
 /**
+ * Draw the build's chart once it comes near the screen, in idle time: Vega is 800 kB of script to parse, which a
+ * phone should not pay for during page load, nor at all for a chart it never scrolls to.
+ * @param {HTMLElement} container
+ * @param {object} spec
+ */
+export function drawChartWhenVisible(container, spec) {
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      const idle = window.requestIdleCallback ?? ((/** @type {() => void} */ callback) => setTimeout(callback, 50));
+      idle(() => {
+        if (!charts.get(container)?.spec) drawChart(container, spec).catch(() => {});
+      }, { timeout: 1000 });
+    },
+    { rootMargin: "200px" },
+  );
+  observer.observe(container);
+}
+
+/**
  * Draw `spec` into `container`, replacing what was there. Calls made while a chart is being drawn collapse into one
  * draw of the latest spec, so a dragged slider never queues up stale pictures.
  * @param {HTMLElement} container
