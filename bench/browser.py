@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
 
 from bench.build import problems
 from bench.figures import BenchError, Figure, guarded, median, percentile
+from bench.lighthouse import lighthouse
 from calculators import run
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support import ROOT, build_site, serve
@@ -191,7 +192,7 @@ class Lab:
 
 
 @contextmanager
-def served_book() -> Iterator[tuple[str, Path]]:
+def served_book(**env: str) -> Iterator[tuple[str, Path]]:
     """The book built strictly into a temporary folder, with the bare-boot page beside it, served on 127.0.0.1.
 
     The server starts first so that the build's site_url carries its port: Material's instant navigation only
@@ -200,7 +201,7 @@ def served_book() -> Iterator[tuple[str, Path]]:
     with tempfile.TemporaryDirectory(prefix="bench-served-") as folder:
         site = Path(folder)
         with serve(site) as base_url:
-            result = build_site(ROOT / "mkdocs.yml", site, SITE_URL=base_url + "/")
+            result = build_site(ROOT / "mkdocs.yml", site, SITE_URL=base_url + "/", **env)
             if result.returncode != 0:
                 raise BenchError(f"the book's strict build fails: {problems(result.stderr)}")
             shutil.copytree(STATIC, site / "__bench__")
@@ -421,6 +422,24 @@ def _bytes(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
     ]
 
 
+def _without_snapshot(raw: dict[str, Any]) -> list[Figure]:
+    """T2 again on a build with no memory snapshot (CALCULATORS_SNAPSHOT=false): the plain boot it falls back to."""
+    with served_book(CALCULATORS_SNAPSHOT="false") as (base_url, _), sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        lab = Lab(browser, base_url)
+        bare, cold = [], []
+        for _ in range(COLD_RUNS):
+            bare.append(bare_boot(lab)["page_ms"])
+            with lab.visit() as visit:
+                cold.append(first_interaction(visit)["ms"])
+        browser.close()
+    raw["T2_without_snapshot"] = {"bare_ms": bare, "calculator_ms": cold}
+    print(f"T2 without the snapshot: bare {bare}, calculator {cold}", flush=True)
+    ratio = median(cold) / median(bare)
+    detail = f"calculator {median(cold):,.0f} ms, bare boot {median(bare):,.0f} ms (medians of {COLD_RUNS})"
+    return [Figure("T2", "same, built without the memory snapshot", 0.35, ratio, "x", detail)]
+
+
 def measure_browser() -> tuple[list[Figure], dict[str, Any]]:
     """T2-T5 and R3 in one browser against one served build; raw: every sample, request and page error."""
     # Playwright sees (and routes) a service worker's own requests only when this is set before its driver starts;
@@ -437,8 +456,10 @@ def measure_browser() -> tuple[list[Figure], dict[str, Any]]:
                 *guarded("T2 T3", "cold first interaction, warm recompute", lambda: _interaction(lab, raw)),
                 *guarded("T4", "instant navigation roofline -> home -> roofline", lambda: _navigation(lab, raw)),
                 *guarded("T5", "bytes of the home and roofline pages", lambda: _bytes(lab, site, raw)),
+                *guarded("T7", "Lighthouse on the home and roofline pages", lambda: lighthouse(base_url, raw)),
             ]
             browser.close()
+        figures += guarded("T2", "cold first interaction without the snapshot", lambda: _without_snapshot(raw))
         raw["R3"] = {"foreign_requests": lab.foreign}
         raw["page_errors"] = lab.errors
         print(f"R3 foreign requests: {lab.foreign}; page errors: {lab.errors}", flush=True)

@@ -19,7 +19,7 @@ class BenchError(Exception):
 
 @dataclass(frozen=True)
 class Figure:
-    """One row of the table. Targets are upper bounds (`measured <= target`) unless `exact`.
+    """One row of the table. Targets are upper bounds (`measured <= target`) unless `exact` or `at_least`.
 
     A row whose measurement broke has no target or value, and says why in `error`.
     """
@@ -31,6 +31,7 @@ class Figure:
     unit: str = ""  # "x" (a ratio of times), "ms", "kB", "B", or "" (a count)
     detail: str = ""
     exact: bool = False
+    at_least: bool = False  # a lower bound: a score, say
     error: str = ""
 
     @classmethod
@@ -48,7 +49,9 @@ class Figure:
     def met(self) -> bool:
         if self.measured is None or self.target is None:
             return False
-        return self.measured == self.target if self.exact else self.measured <= self.target
+        if self.exact:
+            return self.measured == self.target
+        return self.measured >= self.target if self.at_least else self.measured <= self.target
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -56,6 +59,7 @@ class Figure:
             "what": self.what,
             "target": self.target,
             "exact": self.exact,
+            "at_least": self.at_least,
             "measured": self.measured,
             "unit": self.unit,
             "ratio": self.ratio,
@@ -107,7 +111,7 @@ def _target(figure: Figure) -> str:
         return "-"
     if not figure.target:
         return "none"
-    return ("= " if figure.exact else "<= ") + amount(figure.target, figure.unit)
+    return ("= " if figure.exact else ">= " if figure.at_least else "<= ") + amount(figure.target, figure.unit)
 
 
 def _detail(figure: Figure, width: int = 110) -> str:
@@ -127,7 +131,7 @@ def table(figures: Sequence[Figure]) -> str:
             _target(figure),
             "BROKEN" if figure.measured is None else amount(figure.measured, figure.unit),
             "-" if figure.ratio is None else f"{figure.ratio:.2f}",
-            "yes" if figure.met else "NO",
+            "yes" if figure.met else "-" if figure.target is None and figure.measured is not None else "NO",
             _detail(figure),
         )
         for figure in figures
