@@ -1,11 +1,16 @@
-"""Golden cases for the conformance layer: hand-picked ones, and a seeded sample over each calculator's inputs."""
+"""Golden cases for the conformance layer, as calls of calculators.api.FUNCTIONS: hand-picked and seeded samples of
+every calculator's inputs, and "new numbers" variants of the book's own numeric quiz questions."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+import yaml
+from mkdocs_calculators.fences import find_fences
+
 from calculators import CALCULATORS, Calculator
+from tests.support import ROOT
 
 HAND_PICKED: list[tuple[str, dict[str, Any]]] = [
     ("roofline", {}),
@@ -35,9 +40,23 @@ def _sample(calculator: Calculator, rng: random.Random) -> dict[str, Any]:
     return inputs
 
 
+def _numeric_questions() -> list[dict[str, Any]]:
+    """Every numeric question in the book's quiz blocks, as its author wrote it."""
+    questions = []
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        for fence in find_fences(page.read_text(encoding="utf-8"), frozenset({"quiz"})):
+            quiz = yaml.safe_load(fence.body)
+            questions += [q for q in quiz.get("questions", []) if isinstance(q, dict) and q.get("kind") == "numeric"]
+    return questions
+
+
 def golden_cases(per_calculator: int = 60, seed: int = 20261129) -> list[dict[str, Any]]:
+    """Each case is {"function": NAME, "arguments": {...}}, as the browser worker receives it."""
     rng = random.Random(seed)
-    cases = [{"name": name, "inputs": inputs} for name, inputs in HAND_PICKED]
+    runs = [(name, inputs) for name, inputs in HAND_PICKED]
     for name, calculator in CALCULATORS.items():
-        cases += [{"name": name, "inputs": _sample(calculator, rng)} for _ in range(per_calculator)]
+        runs += [(name, _sample(calculator, rng)) for _ in range(per_calculator)]
+    cases = [{"function": "run", "arguments": {"name": name, "inputs": inputs}} for name, inputs in runs]
+    for question in _numeric_questions():
+        cases += [{"function": "quiz_variant", "arguments": {"question": question, "seed": s}} for s in range(1, 6)]
     return cases

@@ -12,7 +12,7 @@ from mkdocs_calculators.wheel import build_wheel
 
 import calculators
 from calculators import CALCULATORS
-from calculators.api import run_json
+from calculators.api import call_json
 from tests.conformance.cases import golden_cases
 from tests.support import NODE_MODULES, ROOT
 
@@ -53,11 +53,13 @@ def test_every_case_is_identical(pyodide_run: tuple[list[dict[str, object]], dic
     outputs = report["outputs"]
     assert isinstance(outputs, list) and len(outputs) == len(cases)
     for case, output in zip(cases, outputs, strict=True):
-        assert output == run_json(str(case["name"]), json.dumps(case["inputs"])), case
+        assert output == call_json(str(case["function"]), json.dumps(case["arguments"])), case
 
 
-def test_cases_cover_every_calculator_and_both_outcomes() -> None:
+def test_cases_cover_every_calculator_both_outcomes_and_quiz_variants() -> None:
     cases = golden_cases()
-    assert {case["name"] for case in cases} == set(CALCULATORS)
-    outcomes = {json.loads(run_json(str(c["name"]), json.dumps(c["inputs"])))["ok"] for c in cases}
+    runs = [case["arguments"] for case in cases if case["function"] == "run"]
+    assert {run["name"] for run in runs} == set(CALCULATORS)
+    outcomes = {json.loads(call_json("run", json.dumps(run)))["ok"] for run in runs}
     assert outcomes == {True, False}
+    assert sum(case["function"] == "quiz_variant" for case in cases) >= 20  # the book has at least 4 numeric questions
