@@ -3,10 +3,10 @@
 Standard library only.
 """
 
-from .api import run, run_json
+from .api import call_json, run
 from .errors import InputError
 from .registry import CALCULATORS, get
 from .spec import Calculator, Input, Output, Result
 
-__all__ = ["CALCULATORS", "Calculator", "Input", "InputError", "Output", "Result", "get", "run", "run_json"]
+__all__ = ["CALCULATORS", "Calculator", "Input", "InputError", "Output", "Result", "call_json", "get", "run"]
 __version__ = "0.1.0"

@@ -13,7 +13,7 @@ from typing import Any
 from .quiz import quiz_variant
 from .registry import get
 
-__all__ = ["FUNCTIONS", "call_json", "run", "run_json"]
+__all__ = ["FUNCTIONS", "call_json", "run"]
 
 
 def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
@@ -40,11 +40,6 @@ def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
         "chart": result.chart,
         "table": result.table.as_dict() if result.table else None,
     }
-
-
-def run_json(name: str, inputs_json: str) -> str:
-    """`run` over JSON text: one string in, one string out, no proxies to free."""
-    return json.dumps(run(name, json.loads(inputs_json)), allow_nan=False, ensure_ascii=False)
 
 
 # What the browser worker may call, by name: each takes keyword arguments that are plain JSON data.
