@@ -38,14 +38,14 @@ def test_good_site_builds_strictly_without_errors_or_warnings(good_site: Build) 
 @pytest.mark.parametrize("spec", ROOFLINE.inputs, ids=lambda spec: spec.key)
 def test_every_input_has_a_label_with_its_unit(spec: Input, index: Element) -> None:
     """Each of the calculator's inputs has a <label> naming it, with its unit in parentheses when it has one."""
-    label = index.find("div", id="calc-1").find("label", for_=f"calc-1-{spec.key}")
+    label = index.find("section", id="calc-1").find("label", for_=f"calc-1-{spec.key}")
     assert label.text() == (f"{spec.label} ({spec.unit})" if spec.unit else spec.label)
 
 
 @pytest.mark.parametrize("spec", NUMBERS, ids=lambda spec: spec.key)
 def test_every_number_has_a_hint_with_its_allowed_range(spec: Input, index: Element) -> None:
     """A number's hint states its allowed range ('>= 0.01 and <= 1 × 10⁶'), then its help."""
-    hint = index.find("div", id="calc-1").find("p", class_="calc-hint", id=f"calc-1-{spec.key}-hint").text()
+    hint = index.find("section", id="calc-1").find("p", class_="calc-hint", id=f"calc-1-{spec.key}-hint").text()
     assert spec.range_text
     assert hint == (f"{spec.range_text}. {spec.help}" if spec.help else f"{spec.range_text}.")
 
@@ -53,7 +53,7 @@ def test_every_number_has_a_hint_with_its_allowed_range(spec: Input, index: Elem
 @pytest.mark.parametrize("spec", CHOICES, ids=lambda spec: spec.key)
 def test_every_choice_offers_exactly_its_allowed_values(spec: Input, index: Element) -> None:
     """A choice's <select> offers exactly the values the calculator accepts, in order, and its hint is its help."""
-    calculator = index.find("div", id="calc-1")
+    calculator = index.find("section", id="calc-1")
     options = calculator.find("select", id=f"calc-1-{spec.key}").find_all("option")
     assert tuple(option.attrs["value"] for option in options) == spec.choice_values
     assert calculator.find("p", class_="calc-hint", id=f"calc-1-{spec.key}-hint").text() == spec.help
@@ -62,7 +62,7 @@ def test_every_choice_offers_exactly_its_allowed_values(spec: Input, index: Elem
 @pytest.mark.parametrize(("key", "value"), AUTHOR_INPUTS.items())
 def test_fields_hold_the_authors_values(key: str, value: float, index: Element) -> None:
     """The field of each input the author set holds the author's value, written as the author wrote it."""
-    field = index.find("div", id="calc-1").find("input", id=f"calc-1-{key}")
+    field = index.find("section", id="calc-1").find("input", id=f"calc-1-{key}")
     assert (field.attrs["name"], field.attrs["value"]) == (key, str(value))
 
 
@@ -87,7 +87,7 @@ def test_results_are_cpythons_for_the_authors_inputs(uid: str, inputs: dict[str,
     """The results in the HTML, before any script runs, are the text of `calculators.run` for the block's inputs."""
     result = calculators.run("roofline", inputs)
     assert result["ok"], result
-    calculator = index.find("div", id=uid)
+    calculator = index.find("section", id=uid)
     shown = [
         (output.attrs["data-output"], output.find("output").text())
         for output in calculator.find_all("div", class_="calc-output")
@@ -98,7 +98,7 @@ def test_results_are_cpythons_for_the_authors_inputs(uid: str, inputs: dict[str,
 
 def test_two_blocks_on_a_page_get_distinct_ids(index: Element) -> None:
     """Blocks are numbered calc-1, calc-2 in page order, and no id on the page is used twice."""
-    assert [element.attrs["id"] for element in index.find_all("div", class_="calc")] == ["calc-1", "calc-2"]
+    assert [element.attrs["id"] for element in index.find_all("section", class_="calc")] == ["calc-1", "calc-2"]
     ids = Counter(element.attrs["id"] for element in index.iter() if "id" in element.attrs)
     assert [name for name, count in ids.items() if count > 1] == []
 
@@ -117,7 +117,7 @@ def test_admonition_tilde_and_long_fences_render_calculators(good_site: Build) -
     """An indented fence in an admonition, a ~~~ fence and a ```` fence each become a calculator with its inputs;
     the first stays inside its admonition."""
     forms = _page(good_site, "forms/index.html")
-    calculators_on_page = forms.find_all("div", class_="calc")
+    calculators_on_page = forms.find_all("section", class_="calc")
     assert [element.attrs["id"] for element in calculators_on_page] == ["calc-1", "calc-2", "calc-3"]
     values = [element.find("input", name="intensity").attrs["value"] for element in calculators_on_page]
     assert values == ["20", "30", "40"]

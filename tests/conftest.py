@@ -1,0 +1,81 @@
+"""Every layer runs, provably: the run ends with one line counting the tests of each layer.
+
+A whole layer once went unrun, unseen (pytest's default `norecursedirs` skips folders named `build`). So a full run
+(`pytest` with no paths, as `make test` runs it) fails when any layer ran no test, and under `CI=true` any run fails
+when a test was skipped: a skip there is a test that guarded nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+LAYERS = ("unit", "conformance", "build", "browser")
+TESTS = Path(__file__).parent
+
+
+def _layer(nodeid: str) -> str:
+    parts = nodeid.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "tests" else "other"
+
+
+def _is_full_run(config: pytest.Config) -> bool:
+    """Whether pytest was asked for every test (no paths, or the tests folder itself) and no subset by -k or -m."""
+    args = [Path(arg.split("::")[0]).resolve() for arg in config.invocation_params.args if not arg.startswith("-")]
+    wide = all(arg in (TESTS, TESTS.parent) for arg in args)
+    subset = config.getoption("keyword") or config.getoption("markexpr") or config.getoption("collectonly")
+    return wide and not subset
+
+
+def _counts(reporter: pytest.TerminalReporter) -> dict[str, Counter[str]]:
+    counts: dict[str, Counter[str]] = {layer: Counter() for layer in LAYERS}
+    for outcome in ("passed", "failed", "error", "skipped", "xfailed", "xpassed"):
+        for report in reporter.stats.get(outcome, []):
+            nodeid = getattr(report, "nodeid", "")
+            # A test's setup, call and teardown each report; count the call, or the phase that decided the outcome.
+            if not nodeid or (getattr(report, "when", "call") != "call" and outcome not in ("error", "skipped")):
+                continue
+            counts.setdefault(_layer(nodeid), Counter())[outcome] += 1
+    return counts
+
+
+def _problems(config: pytest.Config, ran: dict[str, int], counts: dict[str, Counter[str]]) -> list[str]:
+    problems = []
+    if _is_full_run(config):
+        problems += [f"the {layer} layer ran no test" for layer in LAYERS if ran[layer] == 0]
+    skipped = sum(count["skipped"] for count in counts.values())
+    if skipped and os.environ.get("CI") == "true":
+        problems.append(f"{skipped} test(s) skipped under CI=true, where every test must run")
+    return problems
+
+
+def _ran(counts: dict[str, Counter[str]]) -> dict[str, int]:
+    return {layer: sum(count[o] for o in ("passed", "failed", "error", "xpassed")) for layer, count in counts.items()}
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Turn a run that left a layer out, or skipped under CI, into a failed one (the summary says why)."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+        return
+    counts = _counts(reporter)
+    if _problems(session.config, _ran(counts), counts):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
+    if config.getoption("collectonly"):
+        return
+    counts = _counts(terminalreporter)
+    ran = _ran(counts)
+    parts = []
+    for layer, count in counts.items():
+        extra = ", ".join(f"{count[o]} {o}" for o in ("failed", "error", "skipped") if count[o])
+        parts.append(f"{layer} {ran[layer]}" + (f" ({extra})" if extra else ""))
+    terminalreporter.write_line("tests per layer: " + ", ".join(parts), bold=True)
+    for problem in _problems(config, ran, counts):
+        terminalreporter.write_line(f"FAILED RUN: {problem}", red=True, bold=True)
