@@ -2,14 +2,17 @@
 
 The figures live in `chips.toml` next to this module (its header documents the schema). Peaks are dense: where a
 vendor's headline counts structured sparsity, the dense figure is stored, `headline_sparse` is set and the
-headline kept beside it. Loading validates the whole file and raises ValueError naming the chip (or source) and
-the field at fault, so a bad edit fails the build rather than reaching a reader.
+headline kept beside it. Loading validates the whole file and raises ChipDataError, located as an editor jumps to it
+(`calculators/chips.toml:LINE: chip 'ID', field 'NAME': what is wrong, and what would be right`), so a bad edit
+fails the build with one clear line rather than reaching a reader. Every figure must also lie in its field's
+plausible range (PLAUSIBLE), which catches a unit slipped by a factor of 1000.
 
 Standard library only (`tomllib`, `importlib.resources`): it runs at build time and in Pyodide alike.
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
 import math
 import re
@@ -21,10 +24,12 @@ from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
 __all__ = [
+    "PLAUSIBLE",
     "PRECISIONS",
     "PRECISION_LABELS",
     "PRECISION_UNITS",
     "Chip",
+    "ChipDataError",
     "ChipDatabase",
     "Figure",
     "Source",
@@ -44,6 +49,8 @@ PRECISION_UNITS: Final[Mapping[str, str]] = MappingProxyType(
 )
 
 _FILE = "chips.toml"
+# How a contributor finds the file from the project's root, in every message.
+ORIGIN: Final = f"{__package__ or 'calculators'}/{_FILE}"
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _URL = re.compile(r"https?://\S+")
 
@@ -56,6 +63,71 @@ _CHIP_KEYS: Final = frozenset(
 _REQUIRED_CHIP_KEYS: Final = (*_TEXT_KEYS, "year", "memory_gb", "bandwidth_tbs")
 _FIGURE_KEYS: Final = frozenset({"value", "source", "note", "headline_sparse", "headline", "alternatives", "unit"})
 _ALTERNATIVE_KEYS: Final = frozenset({"value", "source", "note"})
+
+# The range a figure of each field can plausibly take, in the field's unit: wide enough for every real accelerator,
+# narrow enough that a unit slip (GB/s written as TB/s, MB as GB) falls outside it. Declared once, here.
+PLAUSIBLE: Final[Mapping[str, tuple[float, float]]] = MappingProxyType(
+    {
+        "year": (1990, 2040),
+        "memory_gb": (0.01, 4096),  # Groq's 230 MB of SRAM to a workstation's 512 GB of unified memory
+        "bandwidth_tbs": (0.05, 30),  # memory off the chip: LPDDR's 0.1 TB/s to HBM's 8 TB/s
+        "power_w": (1, 30_000),  # a phone's NPU to a wafer-scale system
+        "sram_mb": (0.1, 100_000),  # to a wafer's 44 GB
+        "peak_tflops.fp32": (0.1, 10_000),
+        "peak_tflops.bf16": (1, 100_000),
+        "peak_tflops.fp8": (1, 200_000),
+        "peak_tflops.int8": (1, 200_000),
+    }
+)
+# A chip that streams its working set from its own SRAM (memory_type "on-chip SRAM ...") reads it far faster.
+_ON_CHIP_BANDWIDTH: Final = (1.0, 100_000.0)
+
+
+class ChipDataError(ValueError):
+    """A problem in the chip database at one line: `origin:line: where: problem` (where names chip and field)."""
+
+    def __init__(self, origin: str, line: int, where: str, problem: str) -> None:
+        self.origin = origin
+        self.line = line
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{origin}:{line}: {where}: {problem}" if where else f"{origin}:{line}: {problem}")
+
+
+class _Lines:
+    """Where each [[chip]] or [[source]] table, and each key in it, starts: tomllib gives values, not positions."""
+
+    _HEADER = re.compile(r"\s*\[\[\s*(chip|source)\s*\]\]")
+    _SUBTABLE = re.compile(r"\s*\[\s*(?:chip|source)\.([A-Za-z0-9_.-]+)\s*\]")
+    _KEY = re.compile(r"\s*([A-Za-z0-9_.\"' -]+?)\s*=")
+
+    def __init__(self, text: str) -> None:
+        self.tables: dict[str, list[tuple[int, dict[str, int]]]] = {"chip": [], "source": []}
+        keys: dict[str, int] | None = None
+        prefix = ""
+        for number, line in enumerate(text.splitlines(), start=1):
+            if header := self._HEADER.match(line):
+                keys, prefix = {}, ""
+                self.tables[header[1]].append((number, keys))
+            elif subtable := self._SUBTABLE.match(line):
+                prefix = subtable[1] + "."
+            elif line.lstrip().startswith("["):
+                keys = None
+            elif keys is not None and (key := self._KEY.match(line)):
+                keys.setdefault(prefix + re.sub(r"[\"' ]", "", key[1]), number)
+
+    def of(self, kind: str, index: int, key: str = "") -> int:
+        """The line of `key` (or of the nearest enclosing key) in the kind's table number `index`, else its header."""
+        tables = self.tables[kind]
+        if index >= len(tables):
+            return 1
+        header, keys = tables[index]
+        parts = key.split(".") if key else []
+        while parts:
+            if (line := keys.get(".".join(parts))) is not None:
+                return line
+            parts.pop()
+        return header
 
 
 @dataclass(frozen=True)
@@ -141,29 +213,46 @@ class ChipDatabase:
     chips: Mapping[str, Chip]
 
 
-def parse_database(text: str, origin: str = _FILE) -> ChipDatabase:
-    """The database in TOML `text`; ValueError naming the chip or source and the field on any schema problem."""
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+
+
+def parse_database(text: str, origin: str = ORIGIN) -> ChipDatabase:
+    """The database in TOML `text`; ChipDataError at the line of the first problem (see ChipDataError)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"{origin}: not valid TOML: {error}") from None
+        message = str(error)
+        position = _TOML_POSITION.search(message)
+        line, where = (int(position[1]), f" (column {position[2]})") if position else (1, "")
+        reason = _TOML_POSITION.sub("", message)
+        raise ChipDataError(origin, line, "", f"not valid TOML: {reason}{where}") from None
+    lines = _Lines(text)
     unknown = sorted(set(data) - {"source", "chip"})
     if unknown:
-        raise ValueError(f"{origin}: unknown top-level key(s) {unknown}: expected [[source]] and [[chip]] tables")
-    sources = _parse_sources(data.get("source", []), origin)
+        raise ChipDataError(
+            origin, 1, "", f"unknown top-level key(s) {unknown}: expected [[source]] and [[chip]] tables only"
+        )
+    sources = _parse_sources(data.get("source", []), origin, lines)
     chips: dict[str, Chip] = {}
     raw_chips = data.get("chip", [])
     if not isinstance(raw_chips, list) or not raw_chips:
-        raise ValueError(f"{origin}: expected at least one [[chip]] table")
+        raise ChipDataError(origin, 1, "", "expected at least one [[chip]] table")
+    first: dict[str, int] = {}
     for index, raw in enumerate(raw_chips):
-        chip = _Parser(origin, sources, raw, index).chip()
+        chip = _Parser(origin, sources, raw, index, lines).chip()
         if chip.id in chips:
-            raise ValueError(f"{origin}: chip '{chip.id}', field 'id': duplicate id")
+            raise ChipDataError(
+                origin,
+                lines.of("chip", index, "id"),
+                f"chip '{chip.id}', field 'id'",
+                f"duplicate id (first used at line {first[chip.id]}): give each chip an id of its own",
+            )
         chips[chip.id] = chip
+        first[chip.id] = lines.of("chip", index, "id")
     return ChipDatabase(sources=MappingProxyType(sources), chips=MappingProxyType(chips))
 
 
-def parse_chips(text: str, origin: str = _FILE) -> dict[str, Chip]:
+def parse_chips(text: str, origin: str = ORIGIN) -> dict[str, Chip]:
     """The chips in TOML `text` by id, in file order; ValueError on any schema problem (see parse_database)."""
     return dict(parse_database(text, origin).chips)
 
@@ -193,35 +282,40 @@ def _database() -> ChipDatabase:
     return parse_database(resources.files(package).joinpath(_FILE).read_text(encoding="utf-8"))
 
 
-def _parse_sources(raw_sources: object, origin: str) -> dict[str, Source]:
+def _parse_sources(raw_sources: object, origin: str, lines: _Lines) -> dict[str, Source]:
     if not isinstance(raw_sources, list) or not raw_sources:
-        raise ValueError(f"{origin}: expected at least one [[source]] table")
+        raise ChipDataError(origin, 1, "", "expected at least one [[source]] table")
     sources: dict[str, Source] = {}
     for index, raw in enumerate(raw_sources):
-        where = f"{origin}: source #{index + 1}"
+        where = f"source #{index + 1}"
+
+        def fail(key: str, problem: str, where: str = where, index: int = index) -> NoReturn:
+            field = f", field '{key}'" if key else ""
+            raise ChipDataError(origin, lines.of("source", index, key), where + field, problem)
+
         if not isinstance(raw, dict):
-            raise ValueError(f"{where}: expected a table")
+            fail("", "expected a table")
         if isinstance(raw.get("id"), str):
-            where = f"{origin}: source '{raw['id']}'"
+            where = f"source '{raw['id']}'"
         values: dict[str, str] = {}
         for key in raw:
             if key not in _SOURCE_KEYS:
-                raise ValueError(f"{where}, field '{key}': unknown field (expected one of {sorted(_SOURCE_KEYS)})")
+                fail(key, f"unknown field (expected one of {sorted(_SOURCE_KEYS)})", where)
         for key, required in _SOURCE_KEYS.items():
             if key not in raw:
                 if required:
-                    raise ValueError(f"{where}, field '{key}': missing")
+                    fail(key, "missing", where)
                 continue
             value = raw[key]
             if not isinstance(value, str) or not value.strip():
-                raise ValueError(f"{where}, field '{key}': expected non-empty text (got {value!r})")
+                fail(key, f"expected non-empty text in quotes (got {value!r})", where)
             values[key] = value
         if not _ID.fullmatch(values["id"]):
-            raise ValueError(f"{where}, field 'id': expected kebab-case (got {values['id']!r})")
+            fail("id", f"expected kebab-case, such as 'vendor-chip-datasheet' (got {values['id']!r})", where)
         if not _URL.fullmatch(values["url"]):
-            raise ValueError(f"{where}, field 'url': expected an http(s) address (got {values['url']!r})")
+            fail("url", f"expected an http(s) address (got {values['url']!r})", where)
         if values["id"] in sources:
-            raise ValueError(f"{where}, field 'id': duplicate id")
+            fail("id", "duplicate id: give each source an id of its own", where)
         sources[values["id"]] = Source(**values)
     return sources
 
@@ -229,9 +323,11 @@ def _parse_sources(raw_sources: object, origin: str) -> dict[str, Source]:
 class _Parser:
     """Turns one [[chip]] table into a Chip, or raises ValueError naming the chip and the field."""
 
-    def __init__(self, origin: str, sources: Mapping[str, Source], raw: object, index: int) -> None:
+    def __init__(self, origin: str, sources: Mapping[str, Source], raw: object, index: int, lines: _Lines) -> None:
         self.origin = origin
         self.sources = sources
+        self.index = index
+        self.lines = lines
         self.label = f"#{index + 1}"
         if not isinstance(raw, dict):
             self.fail("", "expected a table")
@@ -240,8 +336,8 @@ class _Parser:
             self.label = repr(raw["id"])
 
     def fail(self, key: str, problem: str) -> NoReturn:
-        where = f"{self.origin}: chip {self.label}" + (f", field '{key}'" if key else "")
-        raise ValueError(f"{where}: {problem}")
+        where = f"chip {self.label}" + (f", field '{key}'" if key else "")
+        raise ChipDataError(self.origin, self.lines.of("chip", self.index, key), where, problem)
 
     def chip(self) -> Chip:
         raw = self.raw
@@ -256,7 +352,8 @@ class _Parser:
             self.fail("id", f"expected kebab-case (got {text['id']!r})")
         year = raw["year"]
         if isinstance(year, bool) or not isinstance(year, int) or year <= 0:
-            self.fail("year", f"expected a positive whole number (got {year!r})")
+            self.fail("year", f"expected a positive whole number, such as 2024 (got {year!r})")
+        self.plausible("year", "year", year, "")
         return Chip(
             **text,
             year=year,
@@ -271,8 +368,20 @@ class _Parser:
 
     def text(self, key: str, value: object) -> str:
         if not isinstance(value, str) or not value.strip():
-            self.fail(key, f"expected non-empty text (got {value!r})")
+            self.fail(key, f"expected non-empty text in quotes (got {value!r})")
         return value
+
+    def plausible(self, key: str, field: str, value: float, unit: str) -> None:
+        """Refuse a figure outside its field's plausible range (PLAUSIBLE), saying what the unit is."""
+        bounds = PLAUSIBLE.get(field)
+        if field == "bandwidth_tbs" and str(self.raw.get("memory_type", "")).lower().startswith("on-chip"):
+            bounds = _ON_CHIP_BANDWIDTH
+        if bounds is None or bounds[0] <= value <= bounds[1]:
+            return
+        low, high = bounds
+        unit_text = f" {unit}" if unit else ""
+        advice = f": check the unit (this field is in {unit})" if unit else ""
+        self.fail(key, f"{value:g}{unit_text} is outside the plausible range {low:g} to {high:g}{unit_text}{advice}")
 
     def optional(self, key: str) -> Figure | None:
         return self.figure(key, self.raw[key], _FIGURE_UNITS[key]) if key in self.raw else None
@@ -308,15 +417,19 @@ class _Parser:
         for name in raw:
             if name not in allowed:
                 self.fail(key, f"unknown field '{name}' (expected one of {sorted(allowed)})")
-        for name in ("value", "source"):
-            if name not in raw:
-                self.fail(key, f"missing '{name}'")
+        if "value" not in raw:
+            self.fail(key, "missing 'value'")
+        if "source" not in raw:
+            self.fail(key, "missing 'source': every figure names the id of the [[source]] it comes from")
         value = self.number(key, "value", raw["value"])
+        self.plausible(key, key.removesuffix(".alternatives"), value, unit)
         source_id = raw["source"]
         if not isinstance(source_id, str):
-            self.fail(key, f"'source' must be a source id (got {source_id!r})")
+            self.fail(key, f"'source' must be the id of a [[source]], in quotes (got {source_id!r})")
         if source_id not in self.sources:
-            self.fail(key, f"unknown source id {source_id!r}")
+            near = difflib.get_close_matches(source_id, list(self.sources), n=1)
+            advice = f"did you mean {near[0]!r}?" if near else "add a [[source]] with that id, or use an existing one"
+            self.fail(key, f"unknown source id {source_id!r}: {advice}")
         note = self.text(f"{key}.note", raw["note"]) if "note" in raw else ""
         sparse = raw.get("headline_sparse", False)
         if not isinstance(sparse, bool):
@@ -344,7 +457,8 @@ class _Parser:
 
     def number(self, key: str, name: str, value: object) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            self.fail(key, f"'{name}' must be a number (got {value!r})")
+            advice = ": write it without quotes" if isinstance(value, str) else ""
+            self.fail(key, f"'{name}' must be a number (got {value!r}){advice}")
         if not math.isfinite(value) or value <= 0:
             self.fail(key, f"'{name}' must be a finite number > 0 (got {value!r})")
         return float(value)

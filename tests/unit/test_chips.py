@@ -14,6 +14,7 @@ from calculators.chips import (
     PRECISION_UNITS,
     PRECISIONS,
     Chip,
+    ChipDataError,
     Figure,
     get_chip,
     load_chips,
@@ -464,12 +465,103 @@ class TestLoadingErrors:
 
     def test_file_level_errors(self, tmp_path: Path) -> None:
         """Broken TOML, unknown top-level keys and a file without chips are refused with the file named."""
-        with pytest.raises(ValueError, match=re.escape("chips.toml: not valid TOML")):
+        with pytest.raises(ValueError, match=re.escape("chips.toml:27: not valid TOML")):
             write_and_parse(tmp_path, VALID + "\n[[chip]\n")
         with pytest.raises(ValueError, match=r"unknown top-level key\(s\) \['chips'\]"):
             write_and_parse(tmp_path, VALID + "\n[[chips]]\nid = 1\n")
         with pytest.raises(ValueError, match=re.escape("expected at least one [[chip]] table")):
             write_and_parse(tmp_path, VALID[: VALID.index("[[chip]]")])
+
+    @pytest.mark.parametrize(
+        ("old", "new", "message"),
+        [
+            # A bandwidth written in GB/s: 1000 times too large.
+            (
+                "value = 3.35,",
+                "value = 3350,",
+                "21: chip 'test-chip', field 'bandwidth_tbs': 3350 TB/s is outside the plausible range 0.05 to 30 "
+                "TB/s: check the unit (this field is in TB/s)",
+            ),
+            # A memory size in MB.
+            (
+                "value = 80,",
+                "value = 80000,",
+                "20: chip 'test-chip', field 'memory_gb': 80000 GB is outside the plausible range 0.01 to 4096 GB: "
+                "check the unit (this field is in GB)",
+            ),
+            # A peak in GFLOP/s.
+            (
+                "value = 67,",
+                "value = 67000,",
+                "24: chip 'test-chip', field 'peak_tflops.fp32': 67000 TFLOP/s is outside the plausible range 0.1 "
+                "to 10000 TFLOP/s: check the unit (this field is in TFLOP/s)",
+            ),
+            # An alternative is checked like its figure.
+            (
+                "value = 3.3,",
+                "value = 3300,",
+                "21: chip 'test-chip', field 'bandwidth_tbs.alternatives': 3300 TB/s is outside the plausible "
+                "range 0.05 to 30 TB/s: check the unit (this field is in TB/s)",
+            ),
+            # A year with a digit missing.
+            ("year = 2024", "year = 224", "16: chip 'test-chip', field 'year': 224 is outside the plausible range"),
+            # A misspelt source id.
+            (
+                'power_w = { value = 700, source = "vendor-sheet"',
+                'power_w = { value = 700, source = "vendor-shet"',
+                "22: chip 'test-chip', field 'power_w': unknown source id 'vendor-shet': did you mean 'vendor-sheet'?",
+            ),
+            # A source id that matches nothing.
+            (
+                'power_w = { value = 700, source = "vendor-sheet"',
+                'power_w = { value = 700, source = "datasheet-2"',
+                "22: chip 'test-chip', field 'power_w': unknown source id 'datasheet-2': add a [[source]] with that "
+                "id, or use an existing one",
+            ),
+            # A figure without its source.
+            (
+                '{ value = 80, source = "vendor-sheet" }',
+                "{ value = 80 }",
+                "20: chip 'test-chip', field 'memory_gb': missing 'source': every figure names the id of the "
+                "[[source]] it comes from",
+            ),
+            # A number in quotes.
+            (
+                "{ value = 700,",
+                '{ value = "700",',
+                "22: chip 'test-chip', field 'power_w': 'value' must be a number (got '700'): write it without quotes",
+            ),
+            # A missing field is placed at its chip's header.
+            ('memory_type = "HBM3"\n', "", "12: chip 'test-chip', field 'memory_type': missing"),
+            # A source's problem is placed at its own line.
+            ('url = "https://example.com/other.pdf"', 'url = "example.com"', "10: source 'other-sheet', field 'url'"),
+        ],
+    )
+    def test_messages_carry_the_line_and_what_would_be_right(
+        self, tmp_path: Path, old: str, new: str, message: str
+    ) -> None:
+        """Every problem is one line, `path:LINE: chip 'ID', field 'NAME': problem`, at the line of the field."""
+        assert old in VALID
+        with pytest.raises(ChipDataError) as raised:
+            write_and_parse(tmp_path, VALID.replace(old, new, 1))
+        assert str(raised.value).startswith(f"{tmp_path / 'chips.toml'}:{message}")
+        assert "\n" not in str(raised.value)
+
+    def test_a_duplicate_id_names_both_lines(self, tmp_path: Path) -> None:
+        """The second chip with one id is reported at its own id line, naming the line of the first."""
+        chip = VALID[VALID.index("[[chip]]") :]
+        with pytest.raises(ChipDataError) as raised:
+            write_and_parse(tmp_path, VALID + "\n" + chip)
+        assert str(raised.value) == (
+            f"{tmp_path / 'chips.toml'}:28: chip 'test-chip', field 'id': duplicate id (first used at line 13): "
+            "give each chip an id of its own"
+        )
+
+    def test_toml_syntax_errors_carry_tomls_line_and_column(self, tmp_path: Path) -> None:
+        """A TOML mistake is reported at TOML's own line and column, without tomllib's parenthesis."""
+        with pytest.raises(ChipDataError) as raised:
+            write_and_parse(tmp_path, VALID.replace('name = "Test Chip"', "name = Test Chip"))
+        assert str(raised.value) == f"{tmp_path / 'chips.toml'}:14: not valid TOML: Invalid value (column 8)"
 
     def test_parse_database_returns_sources_too(self) -> None:
         """parse_database gives the sources and the chips, both by id."""
