@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .fences import Fence
+from .yaml_errors import describe_yaml_error
 
 if TYPE_CHECKING:
     from calculators import Calculator
@@ -44,8 +45,6 @@ def _known() -> str:
 
 def read_calculator_block(fence: Fence, fence_line: int) -> CalculatorBlock | list[Problem]:
     """The block's calculator and inputs, or every problem in it; `fence_line` is the opening fence's file line."""
-    if not fence.closed:
-        return [Problem(fence_line, f"calculator block is not closed: add a closing {fence.marks} line after it")]
     mapping = load_mapping(
         fence.body, fence_line, "calculator", expected=f"'use: NAME', NAME one of: {_known()}", holds="'use' and inputs"
     )
@@ -96,14 +95,8 @@ def load_mapping(
             loader.construct_mapping(node, deep=True)  # rejects unhashable keys; merges `<<` keys into node.value
             pairs = [(key_node, loader.construct_object(value, deep=True)) for key_node, value in node.value]
     except yaml.MarkedYAMLError as error:
-        # An unclosed quote or bracket, or a key without its colon, is found lines later: point at where it starts.
-        started = error.context_mark is not None and any(
-            word in (error.context or "") for word in ("scalar", "simple key", "flow")
-        )
-        mark = (error.context_mark if started else error.problem_mark) or error.context_mark
-        line = first_body_line + (mark.line if mark else 0)
-        what = ", ".join(part for part in (error.context, error.problem) if part)
-        return Problem(line, f"{kind} block is not valid YAML: {what}")
+        line, message = describe_yaml_error(error, body)
+        return Problem(first_body_line + line, f"{kind} block is {message}")
     finally:
         loader.dispose()
     if node is None:

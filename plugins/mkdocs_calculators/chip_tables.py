@@ -126,8 +126,6 @@ def read_chips_block(fence: Fence, fence_line: int) -> ChipsBlock | list[Problem
     """The chips and columns a ```chips block names, or every problem, with its file line."""
     from calculators.chips import load_chips
 
-    if not fence.closed:
-        return [Problem(fence_line, f"chips block is not closed: add a closing {fence.marks} line after it")]
     mapping = load_mapping(fence.body, fence_line, "chips", expected="'chips: [IDS]'", holds="'chips' and options")
     if isinstance(mapping, Problem):
         return [mapping]

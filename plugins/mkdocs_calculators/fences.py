@@ -1,7 +1,9 @@
 """Finding the plugin's fenced blocks in a page's Markdown, with the line each starts on.
 
 The plugin does this itself rather than through superfences, which swallows exceptions raised in a formatter. A fence
-inside another fenced block (a Markdown example in a guide) is left alone.
+inside another fenced block (a Markdown example in a guide) is left alone. One of the plugin's blocks that is never
+closed ends, unclosed, where the next fence with an info string and as many marks opens: an author who forgot a closing
+line gets told so at the block's own line, not a YAML error about the next block.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Fence", "find_fences"]
+__all__ = ["Fence", "find_fences", "replace_fences", "unclosed_message"]
 
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<marks>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*?)[ \t]*$")
 
@@ -38,21 +40,33 @@ def find_fences(text: str, kinds: frozenset[str]) -> list[Fence]:
             continue
         marks = opening["marks"]
         closing = re.compile(rf"^[ \t]*{re.escape(marks[0])}{{{len(marks)},}}[ \t]*$")
+        kind = opening["info"].split(" ")[0].strip()
         end = index + 1
         while end < len(lines) and not closing.match(lines[end]):
+            if kind in kinds and _opens_another(lines[end], marks):
+                break
             end += 1
-        closed = end < len(lines)
-        kind = opening["info"].split(" ")[0].strip()
+        closed = end < len(lines) and closing.match(lines[end]) is not None
         if kind in kinds:
             indent = opening["indent"]
             body = [
                 line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines[index + 1 : end]
             ]
-            found.append(
-                Fence(kind, index + 1, "\n".join(body), index, min(end + 1, len(lines)), indent, closed, marks)
-            )
-        index = end + 1
+            stop = end + 1 if closed else end
+            found.append(Fence(kind, index + 1, "\n".join(body), index, min(stop, len(lines)), indent, closed, marks))
+        index = end + 1 if closed or kind not in kinds else end
     return found
+
+
+def _opens_another(line: str, marks: str) -> bool:
+    """A fence with an info string that `marks` could not hold as content: a new block, so ours was left open."""
+    opening = _OPEN.match(line)
+    return bool(opening and opening["info"] and opening["marks"][0] == marks[0] and len(opening["marks"]) >= len(marks))
+
+
+def unclosed_message(fence: Fence, line: int) -> str:
+    """What an author reads for a block that was opened at file line `line` and never closed."""
+    return f"the {fence.marks}{fence.kind} block opened at line {line} is not closed: add a {fence.marks} line after it"
 
 
 def replace_fences(text: str, replacements: list[tuple[Fence, str]]) -> str:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .fences import Fence
+from .yaml_errors import describe_yaml_error
 
 if TYPE_CHECKING:
     from calculators.quiz import Quiz, Where
@@ -61,8 +62,6 @@ def read_quiz_block(fence: Fence, fence_line: int, path: str, source: str | None
     """The block's quiz, or every problem in it as `path:line: message`."""
     from calculators.quiz import QuizError, read_quiz
 
-    if not fence.closed:
-        return [f"{path}:{fence_line}: quiz block is not closed: add a closing {fence.marks} line after it"]
     where, text, first_line = path, fence.body, fence_line + 1
     try:
         data, lines = _load(text, first_line, "quiz block")
@@ -123,13 +122,8 @@ def _load(text: str, first_line: int, what: str) -> tuple[Any, dict[Where, int]]
         lines: dict[Where, int] = {}
         data = _construct(loader, node, (), lines, first_line) if node is not None else None
     except yaml.MarkedYAMLError as error:
-        # An unclosed quote or bracket is found lines later: point at where it starts.
-        started = error.context_mark is not None and any(
-            word in (error.context or "") for word in ("scalar", "simple key", "flow")
-        )
-        mark = (error.context_mark if started else error.problem_mark) or error.context_mark
-        what_went_wrong = ", ".join(part for part in (error.context, error.problem) if part)
-        raise _Broken(first_line + (mark.line if mark else 0), f"{what} is not valid YAML: {what_went_wrong}") from None
+        line, message = describe_yaml_error(error, text)
+        raise _Broken(first_line + line, f"{what} is {message}") from None
     finally:
         loader.dispose()
     return data, lines

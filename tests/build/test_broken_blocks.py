@@ -89,3 +89,4 @@ def test_broken_block_aborts_the_strict_build(name: str, corpus_builds: dict[str
     build = corpus_builds[name]
     assert build.returncode != 0, build.output
     assert build.errors() == CORPUS[name]["errors"], build.output
+    assert "Traceback" not in build.output

@@ -170,7 +170,8 @@ BROKEN = [
         "not YAML",
         SINGLE.replace("text: The peak", 'text: "The peak'),
         9,
-        "quiz block is not valid YAML: while scanning a quoted scalar, found unexpected end of stream",
+        "quiz block is not valid YAML: while scanning a quoted scalar, found unexpected end of stream (a quote "
+        "opened here is never closed)",
     ),
 ]
 
@@ -187,7 +188,10 @@ def test_an_unclosed_fence(tmp_path: Path) -> None:
     text = page(SINGLE, fence="````").rstrip("\n").removesuffix("````")
     returncode, errors, _ = build(tmp_path, {"docs/index.md": text})
     assert returncode != 0
-    assert errors == [f"docs/index.md:{FENCE_LINE}: quiz block is not closed: add a closing ```` line after it"]
+    assert errors == [
+        f"docs/index.md:{FENCE_LINE}: the ````quiz block opened at line {FENCE_LINE} is not closed: add a ```` line "
+        "after it"
+    ]
 
 
 def test_two_quizzes_with_one_id(tmp_path: Path) -> None:

@@ -1,0 +1,47 @@
+"""PyYAML's errors said for authors: the line where the mistake starts, what is wrong, and how to mend it.
+
+PyYAML reports where it noticed a problem, which is often lines after the cause, in its own words ("mapping values
+are not allowed here"). Every block kind reads YAML through this one translation.
+"""
+
+from __future__ import annotations
+
+import yaml
+
+__all__ = ["describe_yaml_error"]
+
+QUOTE_HINT = "text that contains ': ' must be in quotes, as in: text: \"Ratio: FLOP per byte?\""
+INDENT_HINT = "this line is indented under a key that already has a value: check its indentation"
+TAB_HINT = "YAML indents with spaces, not tabs: replace the tab with spaces"
+QUOTE_OPEN_HINT = "a quote opened here is never closed"
+BRACKET_HINT = "a [ or { opened here is not closed, or its items lack commas"
+
+
+def describe_yaml_error(error: yaml.MarkedYAMLError, text: str) -> tuple[int, str]:
+    """The 0-based line of `text` where the mistake starts, and 'not valid YAML: ...' with a hint where one helps."""
+    # An unclosed quote or bracket, or a key without its colon, is found lines later: point at where it starts.
+    started = error.context_mark is not None and any(
+        word in (error.context or "") for word in ("scalar", "simple key", "flow")
+    )
+    mark = (error.context_mark if started else error.problem_mark) or error.context_mark
+    what = ", ".join(part for part in (error.context, error.problem) if part)
+    hint = _hint(error, text)
+    return (mark.line if mark else 0), f"not valid YAML: {what}" + (f" ({hint})" if hint else "")
+
+
+def _hint(error: yaml.MarkedYAMLError, text: str) -> str:
+    problem, context = error.problem or "", error.context or ""
+    if "'\\t'" in problem:
+        return TAB_HINT
+    if "mapping values are not allowed" in problem and error.problem_mark is not None:
+        lines = text.splitlines()
+        mark = error.problem_mark
+        line = lines[mark.line] if mark.line < len(lines) else ""
+        first_colon = line.find(": ")
+        # The colon PyYAML stumbled on comes after the line's own `key: `: it is part of unquoted text.
+        return QUOTE_HINT if -1 < first_colon < mark.column else INDENT_HINT
+    if "quoted scalar" in context:
+        return QUOTE_OPEN_HINT
+    if "flow" in context:
+        return BRACKET_HINT
+    return ""
