@@ -25,9 +25,10 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-## serve: build strictly and serve on http://127.0.0.1:8000, reloading on edits to pages, calculators or the plugin
+## serve: build and serve on http://127.0.0.1:8000, rebuilding on edits to pages, calculators or the plugin. Not strict:
+## a mistake is printed and shown in the page while the server keeps going (make build and CI are strict).
 serve: $(VENV)/.site-deps node_modules/.installed
-	$(BIN)/mkdocs serve --strict --dev-addr $(HOST):$(PORT)
+	$(BIN)/mkdocs serve --no-strict --dev-addr $(HOST):$(PORT)
 
 ## build: strict build into site/
 build: $(VENV)/.site-deps node_modules/.installed

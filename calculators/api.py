@@ -7,22 +7,30 @@ CPython and in Pyodide, so both sides show identical text.
 from __future__ import annotations
 
 import json
+import traceback
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from .quiz import quiz_variant
 from .registry import get
+from .spec import Value
 
-__all__ = ["FUNCTIONS", "call_json", "run"]
+__all__ = ["FUNCTIONS", "call_json", "describe_failure", "run"]
 
 
 def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
-    """{ok: True, outputs, summary, chart} for good inputs; {ok: False, errors} listing every bad field."""
+    """{ok: True, outputs, summary, chart} for good inputs; {ok: False, errors} listing every bad field; and
+    {ok: False, errors: [], failure} when the calculator itself raised for inputs it had accepted (a defect in its
+    code, said with the cause and its place rather than as a traceback)."""
     calculator = get(name)
     values, errors = calculator.check(inputs)
     if errors:
         return {"ok": False, "calculator": name, "errors": [error.as_dict() for error in errors]}
-    result = calculator.evaluate(values)
+    try:
+        result = calculator.evaluate(values)
+    except Exception as error:  # the calculator's own defect: reported, so that the caller keeps going
+        return {"ok": False, "calculator": name, "errors": [], "failure": describe_failure(name, values, error)}
     return {
         "ok": True,
         "calculator": name,
@@ -40,6 +48,33 @@ def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
         "chart": result.chart,
         "table": result.table.as_dict() if result.table else None,
     }
+
+
+def describe_failure(name: str, values: Mapping[str, Value], error: Exception) -> dict[str, str]:
+    """What a calculator that raised tells its readers and authors: the exception, and where in the package.
+
+    `message` reads "calculator 'x' failed for these inputs (a=1, b=0): ZeroDivisionError: float division by zero
+    (calculators/x.py:22)"; `error` is the exception alone, for a reader.
+    """
+    package = Path(__file__).parent
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).parent == package]
+    where = f"{package.name}/{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    cause = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    shown = ", ".join(f"{key}={_shown(value)}" for key, value in values.items())
+    place = f" ({where})" if where else ""
+    return {
+        "error": cause,
+        "where": where,
+        "message": f"calculator '{name}' failed for these inputs ({shown}): {cause}{place}",
+    }
+
+
+def _shown(value: Value) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(value) + "]"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 # What the browser worker may call, by name: each takes keyword arguments that are plain JSON data.

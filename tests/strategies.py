@@ -2,11 +2,58 @@
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import strategies as st
 
 from calculators import Calculator, Input
+
+# Round numbers, where formulas meet their singular points (a division by n - 1, a ridge at a whole intensity).
+_ROUND_MANTISSAS = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9)
+
+
+def _in_range(spec: Input, value: float) -> bool:
+    low = spec.min if spec.min is not None else -math.inf
+    high = spec.max if spec.max is not None else math.inf
+    return (value > low if spec.min_exclusive else value >= low) and value <= high
+
+
+def _round_values(spec: Input, low: float, high: float) -> list[float]:
+    """Whole numbers and round decimals across the range: 0.001, 0.0015, ..., 7, 8, 9, 10, 15, ..."""
+    exponents = range(math.floor(math.log10(max(abs(low), 1e-6))) - 1, math.ceil(math.log10(max(abs(high), 1))) + 1)
+    candidates = {0.0, 1.0, *(m * 10.0**e for m in _ROUND_MANTISSAS for e in exponents)}
+    return sorted(
+        value for value in candidates if _in_range(spec, value) and (spec.kind != "integer" or value % 1 == 0)
+    )
+
+
+def number_value(spec: Input) -> st.SearchStrategy[float]:
+    """A number anywhere in the input's declared space: edges and interior alike.
+
+    Plain float draws cluster at a range's ends; so this mixes them with log-uniform draws over wide positive ranges,
+    whole numbers and round decimals, where a formula's interior singular points usually lie.
+    """
+    low = spec.min if spec.min is not None else -1e12
+    high = spec.max if spec.max is not None else 1e12
+    if spec.kind == "integer":
+        first = math.floor(low) + 1 if spec.min_exclusive or low % 1 else int(low)
+        return st.one_of(st.integers(min_value=first, max_value=math.floor(high)).map(float), _rounds(spec, low, high))
+    options = [
+        st.floats(min_value=low, max_value=high, allow_nan=False, allow_infinity=False, exclude_min=spec.min_exclusive)
+    ]
+    if low > 0 and high / low > 100:
+        logs = st.floats(min_value=math.log10(low), max_value=math.log10(high)).map(lambda exponent: 10.0**exponent)
+        options.append(logs.filter(lambda value: _in_range(spec, value)))
+    options.append(_rounds(spec, low, high))
+    return st.one_of(*options)
+
+
+def _rounds(spec: Input, low: float, high: float) -> st.SearchStrategy[float]:
+    values = _round_values(spec, low, high)
+    return st.sampled_from(values) if values else st.nothing()
 
 
 def valid_value(spec: Input) -> st.SearchStrategy[Any]:
@@ -16,13 +63,7 @@ def valid_value(spec: Input) -> st.SearchStrategy[Any]:
     if spec.kind == "choices":
         picked = st.lists(st.sampled_from(spec.choice_values), min_size=spec.min_count, unique=True)
         return st.one_of(picked, picked.map(",".join))
-    low = spec.min if spec.min is not None else -1e12
-    high = spec.max if spec.max is not None else 1e12
-    numbers = st.floats(
-        min_value=low, max_value=high, allow_nan=False, allow_infinity=False, exclude_min=spec.min_exclusive
-    )
-    if spec.kind == "integer":
-        numbers = st.integers(min_value=int(low) + (1 if spec.min_exclusive else 0), max_value=int(high)).map(float)
+    numbers = number_value(spec)
     return st.one_of(numbers, numbers.map(repr))
 
 
@@ -40,7 +81,45 @@ def any_value() -> st.SearchStrategy[Any]:
 
 
 def inputs_for(calculator: Calculator, *, valid: bool) -> st.SearchStrategy[dict[str, Any]]:
-    """A dict of inputs for `calculator`: each from its valid space, or (valid=False) from anything at all."""
-    return st.fixed_dictionaries(
+    """A dict of inputs for `calculator`: each from its valid space, or (valid=False) from anything at all.
+
+    Valid inputs sometimes give two numeric fields one value, where a difference of two inputs is zero.
+    """
+    drawn = st.fixed_dictionaries(
         {}, optional={spec.key: (valid_value(spec) if valid else any_value()) for spec in calculator.inputs}
     )
+    numeric = [spec for spec in calculator.inputs if spec.kind in ("number", "integer")]
+    if not valid or len(numeric) < 2:
+        return drawn
+    return st.one_of(drawn, _coincident(drawn, numeric))
+
+
+@st.composite
+def _coincident(draw: st.DrawFn, drawn: st.SearchStrategy[dict[str, Any]], numeric: list[Input]) -> dict[str, Any]:
+    inputs = draw(drawn)
+    source, target = draw(st.permutations(numeric))[:2]
+    value = draw(number_value(source))
+    if _in_range(target, value) and (target.kind != "integer" or value % 1 == 0):
+        inputs[source.key] = inputs[target.key] = value
+    return inputs
+
+
+def sweep(calculator: Calculator) -> Iterator[dict[str, Any]]:
+    """A deterministic walk through the interior of the calculator's space, where random draws rarely land exactly:
+    every round value of each numeric input (the others at their defaults), under each value of each choice input,
+    and pairs of numeric inputs set equal."""
+    numeric = [spec for spec in calculator.inputs if spec.kind in ("number", "integer")]
+    contexts: list[dict[str, Any]] = [{}]
+    contexts += [
+        {spec.key: value} for spec in calculator.inputs if spec.kind == "choice" for value in spec.choice_values
+    ]
+    for context in contexts:
+        for spec in numeric:
+            low = spec.min if spec.min is not None else -1e12
+            high = spec.max if spec.max is not None else 1e12
+            for value in _round_values(spec, low, high):
+                yield {**context, spec.key: value}
+    for first, second in itertools.combinations(numeric, 2):
+        for value in (0.0, 1.0, 2.0, 10.0, 100.0):
+            if all(_in_range(spec, value) for spec in (first, second)):
+                yield {first.key: value, second.key: value}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 import mimetypes
 import os
@@ -13,12 +14,14 @@ from typing import Any
 
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from .config import CalculatorsConfig
-from .fences import find_fences, replace_fences
+from .fences import find_fences, replace_fences, unclosed_message
+from .problems import located
 from .quiz_render import QUIZ_STYLESHEET
 from .render import render_calculator, render_problems
 from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
@@ -35,6 +38,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def __init__(self) -> None:
         self._serving = False
         self._blocks: dict[str, str] = {}  # placeholder token -> HTML, for the page being built
+        self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
@@ -42,8 +46,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
             return config
-        if self._serving:
-            _reload_calculators()  # `mkdocs serve` rebuilds in one process: pick up edited calculators
+        self._broken = _load_package(Path(config.config_file_path).parent, reload=self._serving)
+        if self._broken:
+            if not self._serving:
+                raise PluginError(self._broken)  # MkDocs prints the one line and stops: no traceback
+            log.error(self._broken)  # `mkdocs serve` keeps serving, shows it on every block, and retries on an edit
         # Module scripts and wasm need their proper types from `mkdocs serve` and the test server.
         mimetypes.add_type("text/javascript", ".mjs")
         mimetypes.add_type("application/wasm", ".wasm")
@@ -56,7 +63,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
-        if not self.config.enabled:
+        if not self.config.enabled or self._broken:
             return files
         from .reference import CALCULATORS_PAGE, CHIPS_PAGE, calculators_page, chips_page
 
@@ -66,9 +73,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.enabled:
-            import calculators
-
-            server.watch(str(Path(calculators.__file__).parent))
+            # Found without importing it: the package may be broken right now, and must be watched all the same.
+            spec = importlib.util.find_spec("calculators")
+            for folder in (spec.submodule_search_locations or []) if spec else []:
+                server.watch(folder)
             server.watch(str(Path(__file__).parent / "assets"))
         return server
 
@@ -83,7 +91,14 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         replacements = []
         quiz_ids: set[str] = set()  # a page's quizzes need distinct ids: progress is saved by id
         for number, fence in enumerate(fences, start=1):
-            if fence.kind == "quiz":
+            if self._broken or not fence.closed:
+                message = (
+                    self._broken or f"{path}:{fence.line + offset}: {unclosed_message(fence, fence.line + offset)}"
+                )
+                if not self._broken:
+                    log.error(message)
+                html = render_problems([message], f"{fence.kind} block")
+            elif fence.kind == "quiz":
                 html = self._render_quiz(fence, fence.line + offset, f"quiz-{number}", path, page, quiz_ids)
             elif fence.kind == "chips":
                 html = self._render_chips(fence, fence.line + offset, path, page)
@@ -103,7 +118,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         return html
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if self.config.enabled:
+        if self.config.enabled and not self._broken:
             site_dir = Path(config.site_dir)
             node_modules = self._node_modules(config)
             write_runtime(site_dir, node_modules, snapshot=self.config.snapshot, serving=self._serving)
@@ -112,12 +127,14 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def _render_block(self, fence: Any, line: int, uid: str, path: str) -> str:
         from calculators import run
 
-        from .blocks import read_calculator_block
+        from .blocks import Problem, read_calculator_block
 
         block = read_calculator_block(fence, line)
         if isinstance(block, list):
             return self._report(block, path)
         result = run(block.calculator.name, block.inputs)
+        if "failure" in result:
+            return self._report([Problem(line, result["failure"]["message"])], path)
         return render_calculator(uid, block.calculator, block.inputs, result)
 
     def _render_chips(self, fence: Any, line: int, path: str, page: Page) -> str:
@@ -172,7 +189,17 @@ def _front_matter_lines(page: Page, markdown: str) -> int:
     return 0
 
 
-def _reload_calculators() -> None:
-    for name in [name for name in sys.modules if name == "calculators" or name.startswith("calculators.")]:
-        del sys.modules[name]
-    importlib.import_module("calculators")
+def _load_package(root: Path, *, reload: bool) -> str:
+    """Import the book's package and load its data, or say in one located line why that failed ("" when it works).
+
+    `reload` drops the modules imported before, as `mkdocs serve` must to pick up edits between builds.
+    """
+    if reload:
+        for name in [name for name in sys.modules if name == "calculators" or name.startswith("calculators.")]:
+            del sys.modules[name]
+    try:
+        importlib.import_module("calculators")
+        importlib.import_module("calculators.chips").load_chips()
+    except Exception as error:
+        return located(error, root)
+    return ""

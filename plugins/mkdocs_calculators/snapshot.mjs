@@ -26,28 +26,33 @@ if (!pyodideDir || !wheelPath || !out) {
   process.exit(2);
 }
 
-const { loadPyodide, version } = await import(pathToFileURL(resolve(pyodideDir, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({
-  _makeSnapshot: true,
-  stdout: () => {},
-  stderr: (/** @type {string} */ text) => process.stderr.write(`${text}\n`),
-});
+// A failure is said as Python said it (a PythonError's message is its traceback), on stderr, with exit code 1: never
+// Node's report of an uncaught error, which quotes a line of Pyodide's minified source (tens of kilobytes of it).
+try {
+  const { loadPyodide, version } = await import(pathToFileURL(resolve(pyodideDir, "pyodide.mjs")).href);
+  const pyodide = await loadPyodide({ _makeSnapshot: true, stdout: () => {}, stderr: () => {} });
 
-const path = `${WHEELS}/${basename(wheelPath)}`;
-pyodide.FS.mkdirTree(WHEELS);
-pyodide.FS.writeFile(path, new Uint8Array(readFileSync(wheelPath)));
-pyodide.runPython(`
+  const path = `${WHEELS}/${basename(wheelPath)}`;
+  pyodide.FS.mkdirTree(WHEELS);
+  pyodide.FS.writeFile(path, new Uint8Array(readFileSync(wheelPath)));
+  pyodide.runPython(`
 import json, sys
 if ${JSON.stringify(path)} not in sys.path:
     sys.path.insert(0, ${JSON.stringify(path)})
 import calculators, calculators.api
 # Run each calculator once on its defaults: whatever it imports or builds lazily is then in the snapshot too.
 for name in calculators.CALCULATORS:
-    calculators.api.call_json("run", json.dumps({"name": name, "inputs": {}}))
+    result = json.loads(calculators.api.call_json("run", json.dumps({"name": name, "inputs": {}})))
+    if "failure" in result:
+        raise RuntimeError(result["failure"]["message"])
 `);
 
-const snapshot = pyodide.makeMemorySnapshot();
-const gzipped = gzipSync(snapshot, { level: 6 });
-writeFileSync(`${out}.partial`, gzipped);
-renameSync(`${out}.partial`, out);
-process.stdout.write(JSON.stringify({ pyodide: version, raw: snapshot.length, gzipped: gzipped.length }));
+  const snapshot = pyodide.makeMemorySnapshot();
+  const gzipped = gzipSync(snapshot, { level: 6 });
+  writeFileSync(`${out}.partial`, gzipped);
+  renameSync(`${out}.partial`, out);
+  process.stdout.write(JSON.stringify({ pyodide: version, raw: snapshot.length, gzipped: gzipped.length }));
+} catch (error) {
+  process.stderr.write(`${String(/** @type {any} */ (error)?.message ?? error).slice(-4000)}\n`);
+  process.exit(1);
+}

@@ -30,6 +30,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .problems import LIMIT, python_failure
+
 __all__ = ["SNAPSHOT_GLOB", "Snapshot", "provide_snapshot", "snapshot_key"]
 
 log = logging.getLogger("mkdocs.plugins.calculators")
@@ -110,7 +112,16 @@ def _make(node: str, pyodide_dir: Path, wheel: Path, target: Path) -> tuple[int,
         log.warning(f"calculators: could not make the memory snapshot ({error}); calculators will boot Python plainly")
         return None
     if result.returncode != 0 or not target.is_file():
-        detail = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        if "Traceback (most recent call last)" in result.stderr:
+            # The package itself fails in Pyodide: a plain boot would fail the same way, so this is an error.
+            where, frames = python_failure(result.stderr)
+            log.error(
+                f"{where} (raised in Pyodide while importing the package and running each calculator on its "
+                f"defaults, to make the memory snapshot; a data file the package reads must be in the wheel: see "
+                f"docs/contributing.md)\n{frames}"
+            )
+            return None
+        detail = (result.stderr.strip().splitlines() or ["no output"])[-1][:LIMIT]
         log.warning(
             f"calculators: could not make the memory snapshot (node exited with {result.returncode}: {detail}); "
             "calculators will boot Python plainly"

@@ -14,16 +14,19 @@ from pathlib import Path
 __all__ = ["build_wheel", "package_files"]
 
 _DIST = "calculators"
-_SUFFIXES = {".py", ".toml", ".typed"}
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
 def package_files(package_dir: Path) -> list[Path]:
-    """The files that belong in the wheel, sorted: sources and data, never caches."""
+    """The files that belong in the wheel, sorted: everything in the package's folder (code and every data file its
+    code may read), except Python's caches and hidden files. pyproject.toml's package-data ships the same set to
+    `pip install`, so a file a calculator reads is there in CPython exactly when it is there in the browser."""
     return sorted(
         path
         for path in package_dir.rglob("*")
-        if path.is_file() and path.suffix in _SUFFIXES and "__pycache__" not in path.parts
+        if path.is_file()
+        and path.suffix != ".pyc"
+        and not any(part == "__pycache__" or part.startswith(".") for part in path.relative_to(package_dir).parts)
     )
 
 

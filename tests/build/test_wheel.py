@@ -8,6 +8,8 @@ import csv
 import hashlib
 import io
 import shutil
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -15,6 +17,7 @@ import pytest
 from mkdocs_calculators.wheel import build_wheel
 
 import calculators
+from tests.support import ROOT
 
 PACKAGE = Path(calculators.__file__).parent
 VERSION = calculators.__version__
@@ -92,6 +95,44 @@ def test_wheel_holds_the_sources_and_no_caches(package_copy: Path, wheel: Path) 
     assert sources <= set(names)
     assert "calculators/__init__.py" in sources
     assert [name for name in names if "__pycache__" in name or name.endswith(".pyc")] == []
+
+
+def test_any_data_file_in_the_package_folder_is_shipped(package_copy: Path, tmp_path: Path) -> None:
+    """A data file of any kind, in a sub-folder too, goes into the wheel: what a calculator reads beside its module
+    in CPython is there in the browser. Hidden files (an editor's leftovers) are not."""
+    copy = tmp_path / "calculators"
+    shutil.copytree(package_copy, copy)
+    (copy / "tables").mkdir()
+    (copy / "tables" / "prices.csv").write_text("chip,usd_per_hour\n", encoding="utf-8")
+    (copy / "notes.json").write_text("{}", encoding="utf-8")
+    (copy / ".roofline.py.swp").write_text("", encoding="utf-8")
+    with zipfile.ZipFile(build_wheel(copy, VERSION, tmp_path / "dist")) as archive:
+        names = set(archive.namelist())
+    assert {"calculators/tables/prices.csv", "calculators/notes.json"} <= names
+    assert "calculators/.roofline.py.swp" not in names
+
+
+def test_pip_install_ships_the_same_files_as_the_browsers_wheel(tmp_path: Path) -> None:
+    """pyproject.toml's package-data and the plugin's wheel declare one set of files: pip's wheel of the project
+    holds exactly the package files that the browser's wheel holds."""
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, project / name)
+    for folder in ("calculators", "plugins"):
+        shutil.copytree(ROOT / folder, project / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (project / "calculators" / "tables").mkdir()
+    (project / "calculators" / "tables" / "prices.csv").write_text("chip,usd_per_hour\n", encoding="utf-8")
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", "dist", "."]
+    result = subprocess.run(command, cwd=project, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    (pip_wheel,) = (project / "dist").glob("*.whl")
+    with zipfile.ZipFile(pip_wheel) as archive:
+        pip_names = {name for name in archive.namelist() if name.startswith("calculators/")}
+    with zipfile.ZipFile(build_wheel(project / "calculators", VERSION, tmp_path / "ours")) as archive:
+        our_names = {name for name in archive.namelist() if name.startswith("calculators/")}
+    assert "calculators/tables/prices.csv" in our_names
+    assert pip_names == our_names
 
 
 def test_metadata_carries_the_version_in_the_name(wheel: Path) -> None:

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from mkdocs_calculators.problems import python_failure
 from mkdocs_calculators.wheel import build_wheel
 
 import calculators
@@ -37,7 +38,9 @@ def pyodide_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict[str
         timeout=300,
         check=False,
     )
-    assert result.returncode == 0, result.stderr
+    if result.returncode != 0:
+        where, frames = python_failure(result.stderr)
+        pytest.fail(f"the package did not load in Pyodide: {where}\n{frames}", pytrace=False)
     return cases, json.loads(result.stdout)
 
 
@@ -53,6 +56,9 @@ def test_every_case_is_identical(pyodide_run: tuple[list[dict[str, object]], dic
     outputs = report["outputs"]
     assert isinstance(outputs, list) and len(outputs) == len(cases)
     for case, output in zip(cases, outputs, strict=True):
+        if isinstance(output, dict):
+            where, frames = python_failure(str(output["raised"]))
+            pytest.fail(f"{case} raised in Pyodide: {where}\n{frames}", pytrace=False)
         assert output == call_json(str(case["function"]), json.dumps(case["arguments"])), case
 
 
@@ -63,3 +69,27 @@ def test_cases_cover_every_calculator_both_outcomes_and_quiz_variants() -> None:
     outcomes = {json.loads(call_json("run", json.dumps(run)))["ok"] for run in runs}
     assert outcomes == {True, False}
     assert sum(case["function"] == "quiz_variant" for case in cases) >= 20  # the book has at least 4 numeric questions
+
+
+def test_a_data_file_beside_the_modules_reaches_the_browser(tmp_path: Path) -> None:
+    """A data file that a calculator would read through importlib.resources (as chips.py reads chips.toml) is in the
+    wheel and readable in Pyodide, in a sub-folder too."""
+    package = tmp_path / "calculators"
+    shutil.copytree(Path(calculators.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "tables").mkdir()
+    (package / "tables" / "prices.csv").write_text("chip,usd_per_hour\nh100-sxm,2.99\n", encoding="utf-8")
+    wheel = build_wheel(package, calculators.__version__, tmp_path / "dist")
+    script = (
+        'import { loadPyodide } from "pyodide";'
+        "const pyodide = await loadPyodide();"
+        "await pyodide.loadPackage(process.argv[1], { messageCallback: () => {} });"
+        "process.stdout.write(pyodide.runPython("
+        '`from importlib import resources; resources.files("calculators").joinpath("tables/prices.csv").read_text()`'
+        "));"
+    )
+    node = shutil.which("node")
+    assert node, "Node.js is needed for the conformance layer"
+    command = [node, "--input-type=module", "-e", script, str(wheel)]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
+    assert result.returncode == 0, python_failure(result.stderr)
+    assert result.stdout == "chip,usd_per_hour\nh100-sxm,2.99\n"

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from calculators import CALCULATORS, Calculator, run
-from tests.strategies import inputs_for
+from tests.strategies import inputs_for, sweep
 
 NAMES = sorted(CALCULATORS)
 # Rules that span fields (a precision the chosen chip lacks, a chip without a published figure) are checked after
@@ -22,6 +22,8 @@ NOT_A_NUMBER = re.compile(r"\b(nan|inf|infinity)\b", re.IGNORECASE)
 
 
 def _check_result(calculator: Calculator, result: dict[str, Any]) -> None:
+    # A compute that raised for inputs it accepted is a defect: the message names the inputs and the cause.
+    assert "failure" not in result, result.get("failure", {}).get("message")
     json.dumps(result, allow_nan=False)  # raises on a NaN or an infinity anywhere
     if result["ok"]:
         for spec in calculator.inputs:
@@ -55,6 +57,15 @@ class TestFuzzed:
         calculator = CALCULATORS[name]
         _check_result(calculator, run(name, data.draw(inputs_for(calculator, valid=False))))
 
+    def test_round_values_and_equal_pairs_compute(self, name: str) -> None:
+        """Every round value of every numeric input, under every choice, and equal pairs: no compute raises."""
+        calculator = CALCULATORS[name]
+        runs = 0
+        for inputs in sweep(calculator):
+            _check_result(calculator, run(name, inputs))
+            runs += 1
+        assert runs > 100
+
     def test_defaults_compute(self, name: str) -> None:
         result = run(name, {})
         assert result["ok"], result
@@ -69,3 +80,61 @@ class TestDeclarations:
             if spec.filled_by:
                 picker = next(i for i in calculator.inputs if i.key == spec.filled_by)
                 assert picker.kind == "choice" and "custom" in picker.choice_values
+
+
+def _singular(name: str, formula: Any) -> Calculator:
+    """A calculator of two inputs whose compute raises wherever `formula(a, b)` divides by zero."""
+    from calculators import Input, Output, Result
+
+    def compute(values: Any) -> Result:
+        value = formula(float(values["a"]), float(values["b"]))
+        return Result({"y": value}, summary=f"y is {value}")
+
+    return Calculator(
+        name=name,
+        title="Singular",
+        description="Raises at one point of its declared space.",
+        inputs=(
+            Input("a", "A", 10.0, min=0.001, max=1e6),
+            Input("b", "B", 20.0, min=0.001, max=1e6),
+        ),
+        outputs=(Output("y", "Y"),),
+        compute=compute,
+    )
+
+
+class TestTheFuzzerFindsSingularPoints:
+    """The tests above reach a range's interior, not only its edges: a compute that raises at a whole number or a round
+    decimal inside the range, or where two inputs are equal, is found (so those tests would fail on it)."""
+
+    SINGULAR = (
+        ("at-seven", lambda a, b: 1 / (a - 7)),
+        ("at-a-round-decimal", lambda a, b: 1 / (b - 0.25)),
+        ("where-inputs-meet", lambda a, b: 1 / (a - b)),
+    )
+
+    @pytest.mark.parametrize(("name", "formula"), SINGULAR, ids=[case[0] for case in SINGULAR])
+    def test_the_sweep_finds_it(self, name: str, formula: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        from calculators import registry
+
+        calculator = _singular(name, formula)
+        monkeypatch.setitem(registry.CALCULATORS, name, calculator)
+        failures = [run(name, inputs)["failure"] for inputs in sweep(calculator) if "failure" in run(name, inputs)]
+        assert failures
+        assert failures[0]["error"] == "ZeroDivisionError: float division by zero"
+        assert failures[0]["message"].startswith(f"calculator '{name}' failed for these inputs (a=")
+
+    def test_hypothesis_finds_inputs_that_meet(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from hypothesis import find
+
+        from calculators import registry
+
+        name = "where-inputs-meet"
+        calculator = _singular(name, lambda a, b: 1 / (a - b))
+        monkeypatch.setitem(registry.CALCULATORS, name, calculator)
+        failing = find(
+            inputs_for(calculator, valid=True),
+            lambda inputs: "failure" in run(name, inputs),
+            settings=settings(max_examples=300, database=None),
+        )
+        assert float(failing["a"]) == float(failing["b"])

@@ -278,6 +278,10 @@ function show(root, result) {
   const note = /** @type {HTMLElement} */ (root.querySelector(".calc-stale-note"));
   root.classList.toggle("calc-stale", !result.ok);
   note.hidden = result.ok;
+  // The calculator itself failed for inputs it accepted: say so and why; the last good results stay.
+  note.textContent = result.failure
+    ? `These inputs could not be computed (${result.failure.error}). The results are for the last inputs that worked.`
+    : "These results are for the last valid inputs.";
   if (!result.ok) return;
   fillFromPicker(root, result.inputs);
   for (const output of result.outputs) {

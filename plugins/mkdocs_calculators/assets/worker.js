@@ -174,9 +174,17 @@ async function boot() {
   return module;
 }
 
-/** @param {unknown} error */
+/**
+ * A failure in a reader's words: for a Python error (a PythonError's message is its traceback), its last line and the
+ * package file and line it came from, never the whole traceback. @param {unknown} error
+ */
 function describe(error) {
-  return String(/** @type {any} */ (error)?.message ?? error);
+  const text = String(/** @type {any} */ (error)?.message ?? error);
+  if (!text.includes("Traceback (most recent call last)")) return text;
+  const lines = text.trim().replaceAll(/\/lib\/calculators\/[^/"]+\.whl\//g, "").split("\n");
+  const exception = lines.findLast((line) => line.trim() && !line.startsWith(" ")) ?? "";
+  const frame = lines.findLast((line) => /^\s*File "calculators\//.test(line))?.match(/File "([^"]+)", line (\d+)/);
+  return frame ? `${exception} (${frame[1]}:${frame[2]})` : exception;
 }
 
 function booted() {
@@ -201,7 +209,7 @@ self.addEventListener("message", async ({ data }) => {
       const result = JSON.parse(module.call_json(data.function, JSON.stringify(data.arguments)));
       postMessage({ type: "result", id, generation, result });
     } catch (error) {
-      postMessage({ type: "error", id, generation, error: String(/** @type {any} */ (error)?.message ?? error) });
+      postMessage({ type: "error", id, generation, error: describe(error) });
     }
   }
 });
