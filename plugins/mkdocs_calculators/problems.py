@@ -29,7 +29,12 @@ def located(error: BaseException, root: Path) -> str:
     text = f"{type(error).__name__}: {message}" if message else type(error).__name__
     if not ours:
         return text
-    frame = ours[-1]
+    # A constructor that refuses its arguments (an Input declared with a bad range) points at where it was called:
+    # that is the line the author wrote.
+    index = len(ours) - 1
+    while index > 0 and ours[index].name in ("__init__", "__post_init__"):
+        index -= 1
+    frame = ours[index]
     return f"{_shown(frame.filename, root)}:{frame.lineno}: {text}"
 
 

@@ -1,0 +1,66 @@
+"""The contributing guide's worked calculator is real: added to a copy of the package exactly as the guide says, it
+builds strictly, renders its form and results, and passes the guide's own lint rules."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import calculators
+from tests.build.sites import build_fixture, parse_html
+from tests.support import ROOT
+
+GUIDE = ROOT / "docs/contributing.md"
+
+
+def _guide_blocks() -> tuple[str, str]:
+    """The module and the registry lines shown under "Add a calculator"."""
+    text = GUIDE.read_text(encoding="utf-8")
+    section = text[text.index("## Add a calculator") : text.index("### Inputs")]
+    blocks = re.findall(r"^```python\n(.*?)^```$", section, re.MULTILINE | re.DOTALL)
+    assert len(blocks) == 2, "the guide shows the module, then the registry edit"
+    return blocks[0], blocks[1]
+
+
+def test_the_guides_calculator_builds_and_renders(tmp_path: Path) -> None:
+    module, registry_lines = _guide_blocks()
+    package = tmp_path / "calculators"
+    shutil.copytree(Path(calculators.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "decode_ceiling.py").write_text(module, encoding="utf-8")
+    # The registry edit, as the guide shows it: the import line, and the name added to the tuple.
+    import_line = registry_lines.splitlines()[0]
+    registry = (package / "registry.py").read_text(encoding="utf-8")
+    registry = registry.replace("from .energy import ENERGY\n", f"from .energy import ENERGY\n{import_line}\n")
+    registry = re.sub(r"(TRAINING)\)", r"\1, DECODE_CEILING)", registry, count=1)
+    (package / "registry.py").write_text(registry, encoding="utf-8")
+
+    page = "# Decode\n\n```calculator\nuse: decode-ceiling\nparams_b: 7\n```\n"
+    build = build_fixture(tmp_path, {"docs/index.md": page}, plugin={"snapshot": False})
+    assert build.returncode == 0, build.output
+    html = parse_html(build.html())
+    outputs = {
+        element.attrs["data-output"]: element.find("output").text()
+        for element in html.find_all("div", class_="calc-output")
+    }
+    # 7 B parameters at 2 bytes, read once per token from 3.35 TB/s: 14 GB per token, 239.3 tokens/s.
+    assert outputs == {"weight_bytes": "14 GB", "tokens_per_s": "240 tokens/s"}
+    assert "at most 240 tokens/s for one sequence" in html.find("p", class_="calc-summary").text()
+
+    lint = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--config",
+            str(ROOT / "pyproject.toml"),
+            str(package / "decode_ceiling.py"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert lint.returncode == 0, lint.stdout
