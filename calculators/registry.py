@@ -12,9 +12,18 @@ from .utilization import UTILIZATION
 
 __all__ = ["CALCULATORS", "get"]
 
-CALCULATORS: dict[str, Calculator] = {
-    calculator.name: calculator for calculator in (ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING)
-}
+
+def _by_name(*calculators: Calculator) -> dict[str, Calculator]:
+    """The calculators by name; a name used twice is refused (one would silently hide the other)."""
+    by_name: dict[str, Calculator] = {}
+    for calculator in calculators:
+        if calculator.name in by_name:
+            raise ValueError(f"two calculators are named '{calculator.name}': give each a name of its own")
+        by_name[calculator.name] = calculator
+    return by_name
+
+
+CALCULATORS: dict[str, Calculator] = _by_name(ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING)
 
 
 def get(name: str) -> Calculator:

@@ -138,3 +138,36 @@ class TestTheFuzzerFindsSingularPoints:
             settings=settings(max_examples=300, database=None),
         )
         assert float(failing["a"]) == float(failing["b"])
+
+
+class TestThePackageStaysPortable:
+    def test_only_the_standard_library_is_imported(self) -> None:
+        """The browser runs these very files in Pyodide, where nothing but the standard library is installed: a
+        module importing anything else would work at build and fail for every reader."""
+        import ast
+        import sys
+        from pathlib import Path
+
+        import calculators
+
+        outside = []
+        for path in sorted(Path(calculators.__file__).parent.glob("**/*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = (
+                    [alias.name for alias in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""]
+                    if isinstance(node, ast.ImportFrom) and node.level == 0
+                    else []
+                )
+                for name in names:
+                    if name.split(".")[0] not in sys.stdlib_module_names | {"__future__"}:
+                        outside.append(f"calculators/{path.name}:{node.lineno}: imports '{name}'")
+        assert outside == []
+
+    def test_two_calculators_with_one_name_are_refused(self) -> None:
+        from calculators import registry
+
+        roofline = CALCULATORS["roofline"]
+        with pytest.raises(ValueError, match="two calculators are named 'roofline': give each a name of its own"):
+            registry._by_name(roofline, roofline)

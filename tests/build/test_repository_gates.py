@@ -1,11 +1,14 @@
-"""The GitHub workflows gate: the book is published only after every test passed, and one push runs the tests once."""
+"""The repository's gates: the book is published only after every test passed, one push runs the tests once, and the
+book's configuration refuses a page that no reader could find."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import yaml
 
+from tests.build.sites import build_fixture
 from tests.support import ROOT
 
 WORKFLOWS = ROOT / ".github/workflows"
@@ -38,3 +41,15 @@ def test_ci_runs_once_per_push_and_runs_make_test_strictly() -> None:
     steps = ci["jobs"]["test"]["steps"]
     (make_test,) = [step for step in steps if step.get("run") == "make test"]
     assert make_test["env"]["CI"] == "true"
+
+
+def test_a_page_left_out_of_nav_stops_the_books_build(tmp_path: Path) -> None:
+    """With the book's own validation settings, a page that is not in `nav` stops the strict build, naming it."""
+    from mkdocs.utils.yaml import yaml_load
+
+    with (ROOT / "mkdocs.yml").open(encoding="utf-8") as config:
+        validation = yaml_load(config)["validation"]
+    files = {"docs/index.md": "# Home\n", "docs/chapters/28-new.md": "# New\n"}
+    build = build_fixture(tmp_path, files, nav=[{"Home": "index.md"}], validation=validation)
+    assert build.returncode != 0
+    assert "are not included in the \"nav\" configuration:\n  - chapters/28-new.md" in build.output
