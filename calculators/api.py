@@ -58,7 +58,14 @@ def describe_failure(name: str, values: Mapping[str, Value], error: Exception) -
     """
     package = Path(__file__).parent
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).parent == package]
-    where = f"{package.name}/{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    places = [(Path(frame.filename).name, frame.lineno) for frame in frames]
+    if places and places[-1][0] == "spec.py":
+        # The spec refused what compute returned (an output missing, a NaN): the fault is in the compute function,
+        # when that is the package's own.
+        code = getattr(get(name).compute, "__code__", None)
+        ours = code is not None and Path(code.co_filename).parent == package
+        places = [(Path(code.co_filename).name, code.co_firstlineno)] if code is not None and ours else []
+    where = f"{package.name}/{places[-1][0]}:{places[-1][1]}" if places else ""
     cause = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     shown = ", ".join(f"{key}={_shown(value)}" for key, value in values.items())
     place = f" ({where})" if where else ""

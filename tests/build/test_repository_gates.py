@@ -52,4 +52,4 @@ def test_a_page_left_out_of_nav_stops_the_books_build(tmp_path: Path) -> None:
     files = {"docs/index.md": "# Home\n", "docs/chapters/28-new.md": "# New\n"}
     build = build_fixture(tmp_path, files, nav=[{"Home": "index.md"}], validation=validation)
     assert build.returncode != 0
-    assert "are not included in the \"nav\" configuration:\n  - chapters/28-new.md" in build.output
+    assert 'are not included in the "nav" configuration:\n  - chapters/28-new.md' in build.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -37,3 +38,52 @@ def test_call_json_runs_a_listed_function() -> None:
 def test_call_json_refuses_other_names() -> None:
     with pytest.raises(KeyError, match="unknown function 'eval'"):
         call_json("eval", "{}")
+
+
+class TestAComputeThatFails:
+    """A calculator that raises, or returns what its outputs do not allow, gives a failure naming the inputs, the
+    cause and the line to look at; the caller (the build, the worker) keeps going."""
+
+    def _calculator(self, name: str, compute: Any) -> Any:
+        from calculators import Calculator, Input, Output
+
+        return Calculator(
+            name=name,
+            title="Broken",
+            description="A calculator with a defect.",
+            inputs=(Input("a", "A", 1.0, min=0, max=10),),
+            outputs=(Output("y", "Y"),),
+            compute=compute,
+        )
+
+    def test_an_exception_names_inputs_cause_and_line(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from calculators import Result, registry
+
+        def compute(values: Any) -> Result:
+            return Result({"y": 1 / (values["a"] - 2)}, "")
+
+        monkeypatch.setitem(registry.CALCULATORS, "broken", self._calculator("broken", compute))
+        result = run("broken", {"a": 2})
+        assert result["ok"] is False and result["errors"] == []
+        assert result["failure"]["error"] == "ZeroDivisionError: float division by zero"
+        assert result["failure"]["where"] == ""  # the compute lives in this test, outside the package
+        assert result["failure"]["message"] == (
+            "calculator 'broken' failed for these inputs (a=2): ZeroDivisionError: float division by zero"
+        )
+
+    def test_a_missing_output_points_at_the_compute_function(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from calculators import Result, registry
+        from calculators.roofline import ROOFLINE
+
+        def compute(values: Any) -> Result:
+            return Result({"z": 1.0}, "")
+
+        broken = self._calculator("broken", compute)
+        # Pretend the compute is the package's own, as a contributor's would be: the place is then named.
+        monkeypatch.setattr(
+            compute, "__code__", compute.__code__.replace(co_filename=ROOFLINE.compute.__code__.co_filename)
+        )
+        monkeypatch.setitem(registry.CALCULATORS, "broken", broken)
+        failure = run("broken", {})["failure"]
+        assert failure["error"] == "ValueError: calculator 'broken' did not compute ['y']"
+        assert failure["where"] == f"calculators/roofline.py:{compute.__code__.co_firstlineno}"
