@@ -61,7 +61,10 @@ class Input:
             raise ValueError(f"input '{self.key}': a slider needs min and max")
         if self.slider == "log" and not (self.min is not None and self.min > 0):
             raise ValueError(f"input '{self.key}': a log slider needs min > 0")
-        self.parse(self.default)  # a default that breaks its own rules is a programming error
+        try:
+            self.parse(self.default)
+        except InputError as error:  # a default that breaks its own rules is the declaration's mistake
+            raise ValueError(f"input '{self.key}': its default breaks its own rule: {error.message}") from None
 
     @property
     def range_text(self) -> str:

@@ -83,11 +83,12 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
         if not self.config.enabled:
             return markdown
+        path = _display_path(page, config)
+        offset = _front_matter_lines(page, markdown)
+        self._check_page(page, markdown, path, offset)
         fences = find_fences(markdown, KINDS)
         if not fences:
             return markdown
-        path = _display_path(page, config)
-        offset = _front_matter_lines(page, markdown)
         replacements = []
         quiz_ids: set[str] = set()  # a page's quizzes need distinct ids: progress is saved by id
         for number, fence in enumerate(fences, start=1):
@@ -153,6 +154,14 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         chips = [load_chips()[chip] for chip in block.chips]
         label = block.caption or "Chips from the chip database"
         return chip_table(chips, block.columns, links, label=label, details=False, caption=block.caption)
+
+    def _check_page(self, page: Page, markdown: str, path: str, offset: int) -> None:
+        """What MkDocs would let pass in silence: broken front matter, footnotes cited without a source and so on."""
+        from .page_checks import footnote_problems, front_matter_problem
+
+        front_matter = front_matter_problem(page.file.content_string)
+        for problem in ([front_matter] if front_matter else []) + footnote_problems(markdown, offset):
+            (log.error if problem.fatal else log.warning)(f"{path}:{problem.line}: {problem.message}")
 
     def _report(self, problems: list[Any], path: str) -> str:
         """Log each problem so that the strict build stops, and show them in place for `mkdocs serve`."""

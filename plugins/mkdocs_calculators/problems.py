@@ -31,10 +31,8 @@ def located(error: BaseException, root: Path) -> str:
         return text
     # A constructor that refuses its arguments (an Input declared with a bad range) points at where it was called:
     # that is the line the author wrote.
-    index = len(ours) - 1
-    while index > 0 and ours[index].name in ("__init__", "__post_init__"):
-        index -= 1
-    frame = ours[index]
+    constructors = [index for index, frame in enumerate(ours) if frame.name in ("__init__", "__post_init__")]
+    frame = ours[constructors[0] - 1] if constructors and constructors[0] > 0 else ours[-1]
     return f"{_shown(frame.filename, root)}:{frame.lineno}: {text}"
 
 

@@ -162,3 +162,16 @@ def test_a_file_missing_from_the_wheel_is_said_in_python(tmp_path: Path) -> None
     assert "Traceback" not in build.output
     assert "_createPyodideModule" not in build.output
     assert len(build.output) < 8000
+
+
+def test_a_default_outside_its_own_range_points_at_the_declaration(tmp_path: Path) -> None:
+    """An input declared with a default its range refuses: the line of the declaration, and the rule it breaks."""
+    training = (PACKAGE / "training.py").read_text(encoding="utf-8")
+    declaration = 'Input("chips", "Chips", kind="integer", default=2048'
+    broken = training.replace(declaration, declaration.replace("2048", "0"), 1)
+    build = build_with_package(tmp_path, {"training.py": broken}, page="# Empty\n")
+    assert_one_clean_error(
+        build,
+        f"calculators/training.py:{_line_of(training, declaration)}: ValueError: input 'chips': its default breaks "
+        "its own rule: 'chips' must be >= 1 (got 0)",
+    )
