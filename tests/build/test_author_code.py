@@ -114,7 +114,7 @@ def _compute_line() -> int:
     return first + 1
 
 
-def _with_division_by_zero() -> str:
+def with_division_by_zero() -> str:
     """roofline.py whose compute divides by zero when the intensity is 7 (a valid input)."""
     lines = ROOFLINE_TEXT.split("\n")
     line = _compute_line()
@@ -125,7 +125,7 @@ def _with_division_by_zero() -> str:
 def test_a_compute_that_raises_names_the_page_the_inputs_and_the_cause(tmp_path: Path) -> None:
     """A calculator whose compute raises for a page's inputs: `docs/page.md:LINE: calculator 'NAME' failed for these
     inputs (...): ZeroDivisionError: ... (calculators/x.py:LINE)`."""
-    build = build_with_package(tmp_path, {"roofline.py": _with_division_by_zero()})
+    build = build_with_package(tmp_path, {"roofline.py": with_division_by_zero()})
     assert build.returncode != 0, build.output
     (error,) = build.errors()
     assert error.startswith("docs/index.md:3: calculator 'roofline' failed for these inputs (chip=")

@@ -1,0 +1,62 @@
+"""A calculator whose code raises for a reader's inputs (R7, in the browser): the calculator says it could not compute
+those inputs and why, keeps the last good results marked stale, and the worker answers the next input as usual."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, texts, wait_for_texts
+from tests.browser.conftest import Network, new_context
+from tests.build.test_author_code import build_with_package, with_division_by_zero
+from tests.support import serve
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def broken_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A one-page site whose roofline calculator divides by zero at an intensity of 7, served on 127.0.0.1."""
+    root = tmp_path_factory.mktemp("broken-calculator")
+    build = build_with_package(
+        root, {"roofline.py": with_division_by_zero()}, page="# Roofline\n\n```calculator\nuse: roofline\n```\n"
+    )
+    assert build.returncode == 0, build.output
+    with serve(build.site) as url:
+        yield url
+
+
+@pytest.fixture
+def page(browser: Any, broken_site: str) -> Iterator[Any]:
+    """A page on the broken site, with every request elsewhere failed and every page error recorded."""
+    network = Network(broken_site)
+    context = new_context(browser, network)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert network.foreign == []
+    assert errors == []
+
+
+def test_a_failing_compute_is_said_and_the_next_input_works(page: Any, broken_site: str) -> None:
+    open_page(page, broken_site + "/")
+    before = texts(page, "#calc-1")
+    field = page.locator("#calc-1-intensity")
+    field.fill("7")
+    note = page.locator("#calc-1 .calc-stale-note")
+    note.wait_for(state="visible", timeout=BOOT_TIMEOUT)
+    # Python 3.14, which the browser runs, says "division by zero" where the build's 3.11 says "float division".
+    assert note.text_content() == (
+        "These inputs could not be computed (ZeroDivisionError: division by zero). The results are for the last "
+        "inputs that worked."
+    )
+    assert texts(page, "#calc-1") == before
+    assert "calc-stale" in (page.locator("#calc-1").get_attribute("class") or "")
+
+    field.fill("8")
+    wait_for_texts(page, expected("roofline", intensity=8), "#calc-1")
+    note.wait_for(state="hidden")
