@@ -6,8 +6,9 @@
  *
  * - Pages and the theme's files are precached at install, in a cache named after this build's version (a hash of the
  *   manifest); activating a new build deletes the caches of the others. Pages are served network first, so that a
- *   reader online always gets the current text, and from the cache when the network fails; the theme's files, the
- *   search index and the sitemap that instant navigation reads are served from the cache.
+ *   reader online always gets the current text, and from the cache when the network fails or stalls for a few
+ *   seconds; the theme's files, the search index and the sitemap that instant navigation reads are served from the
+ *   cache.
  * - The runtime (Pyodide, the wheel, the memory snapshot, Vega: about 20 MB) is too big to download for a reader who
  *   never opens a calculator. It goes into a second cache, keyed by content (URL?v=hash), when it is first
  *   used, and all of it once a page with a calculator asks for it (offline.js). Activating a new build drops the
@@ -91,10 +92,20 @@ async function fromPages(path) {
   return (await caches.open(PAGES_CACHE)).match(absolute(path));
 }
 
-/** @param {Request} request @param {string} path */
+// How long a page waits for the network before the cached copy is shown instead: a stalled connection ("lie-fi")
+// neither fails nor answers, and would otherwise leave the reader looking at a blank tab.
+const NETWORK_WAIT_MS = 3000;
+
+/** The network's copy of a page, or the cached one when the network fails or stalls. @param {Request} request @param {string} path */
 async function networkFirst(request, path) {
+  const network = fetch(request);
+  network.catch(() => {}); // awaited below; a failure after the cached copy was served is nobody's concern
+  /** @type {Promise<null>} */
+  const stalled = new Promise((resolve) => setTimeout(resolve, NETWORK_WAIT_MS, null));
   try {
-    return await fetch(request);
+    const first = await Promise.race([network, stalled]);
+    if (first) return first;
+    return (await fromPages(path)) ?? (await network); // nothing cached: keep waiting for the network
   } catch {
     return (await fromPages(path)) ?? Response.error();
   }

@@ -289,3 +289,31 @@ class TestNewBuild:
                 "the old service worker and its caches are gone",
             )
             context.close()
+
+
+class TestStalledNetwork:
+    def test_a_stalled_network_gets_the_cached_page_within_seconds(self, browser: Any, book: Served) -> None:
+        """R9: after one visit, a connection that neither answers nor fails (lie-fi) gets each page from the cache
+        within a few seconds, never a tab that hangs."""
+        network = Network(book.url)
+        context = new_context(browser, network)
+        page = context.new_page()
+        page.goto(f"{book.url}/")
+        wait_until_cached(page, book, runtime=False)
+        stalled: list[str] = []
+
+        def stall(route: Any) -> None:  # never answered: the request hangs, as on lie-fi
+            stalled.append(route.request.url)
+
+        context.route("**/*.html", stall)
+        context.route(re.compile(r".*/$"), stall)
+        for address in ("lessons/roofline/", "chapters/27-asics-and-accelerators/"):
+            started = time.monotonic()
+            page.goto(f"{book.url}/{address}", wait_until="domcontentloaded", timeout=20_000)
+            seconds = time.monotonic() - started
+            assert page.locator("article h1").count() == 1, address
+            assert seconds < 10, f"{address} took {seconds:.1f} s on a stalled network"
+        assert any(url.endswith("/lessons/roofline/") for url in stalled), "the page request was not stalled"
+        context.unroute_all(behavior="ignoreErrors")
+        context.close()
+        assert network.foreign == []
