@@ -17,10 +17,10 @@ T2  Cold first interaction. In a fresh browser context (empty HTTP cache, no ser
     summary equal to what CPython's `calculators.run` gives. Against it: a bare Pyodide boot, a module worker served
     beside the site that does nothing but `await loadPyodide()`, timed on the page from `new Worker` to its reply
     (also in a fresh context). After one untimed bare boot (the browser's first), three of each, alternating; the
-    figure is median(calculator) / median(bare). Target: 0.35, which needs Pyodide's memory snapshot. When the
+    figure is median(calculator) / median(bare). Target: 0.25, which needs Pyodide's memory snapshot. When the
     calculators' worker was created and when each of its messages arrived are printed, to show where the time goes.
 T3  Warm recompute. In the last of those tabs, once booted, 60 different intensities (1 to 2000), one after the
-    other, each timed from the input event to outputs and summary updated. Targets: median 16 ms, p95 50 ms.
+    other, each timed from the input event to outputs and summary updated. Targets: median 16 ms, p95 33 ms.
 T4  Instant navigation roofline -> home -> roofline (clicking the header logo, then the lesson's link), with a
     recompute before and after: calculator workers the tab created, and requests for pyodide.asm.wasm that reached
     the server (routing turns Chromium's HTTP cache off, so every fetch counts). Target: one of each. The number of
@@ -30,8 +30,14 @@ T5  A page without calculators (home): the plugin's own files that the page itse
     (target <= 20 kB, 1 kB = 1000 bytes); and the bytes of the runtime (Pyodide and its snapshot, the Vega bundles,
     the wheel) requested by the page or its service worker (target: none). Also printed: the body bytes the server
     sent, by kind, for the page's own requests and for its service worker's, for home and for the roofline page
-    after a recompute. The server does not compress, and routing turns Chromium's HTTP cache off, so a service
-    worker's precache downloads again what the page already has, where a normal browser would revalidate it.
+    after a recompute. Routing turns Chromium's HTTP cache off, so a service worker's precache downloads again what
+    the page already has, where a normal browser would revalidate it.
+T7  Lighthouse 12 on every page of the book, desktop (targets: performance >= 95, accessibility 100, best
+    practices >= 95) and mobile beside the same page of the book built without the plugin (target: within 3 points;
+    each mobile score the best of two runs). See bench/lighthouse.py.
+
+Every site is served gzip-compressed, with the types a static host gives .mjs and .wasm (tests/support.py), since
+an uncompressed server measures the server rather than the book.
 R3  Requests to any host other than 127.0.0.1, over every page of the run, service workers included: failed and
     counted. Target: none.
 """

@@ -1,8 +1,9 @@
-"""T7: Lighthouse 12 (the pinned npm package) on the home page and a calculator page, desktop and mobile.
+"""T7: Lighthouse 12 (the pinned npm package) on every page of the book, desktop and mobile, beside the same page
+built without the plugin (`CALCULATORS_ENABLED=false`), both served gzip-compressed as a static host serves them.
 
-Lighthouse starts its own Chromium (Debian's, through CHROME_PATH) against the book served on 127.0.0.1. The
-brief's targets are for desktop; mobile is reported beside them. The local server does not compress, so transfer
-sizes, and with them the mobile figures, are worse than on a host that serves gzip.
+Lighthouse starts its own Chromium (Debian's, through CHROME_PATH). The brief's targets: desktop performance >= 95,
+accessibility 100, best practices >= 95 on every page; on mobile, each page within 3 points of its plugin-free twin.
+Mobile scores move by a few points from run to run on a busy machine, so each mobile score is the best of two runs.
 """
 
 from __future__ import annotations
@@ -10,18 +11,30 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from pathlib import Path
 from typing import Any
 
 from bench.figures import BenchError, Figure
 from tests.browser.conftest import CHROMIUM
 from tests.support import NODE_MODULES
 
-__all__ = ["lighthouse"]
+__all__ = ["book_pages", "lighthouse"]
 
-PAGES = {"home": "/", "calculator": "/lessons/roofline/"}
 CATEGORIES = ("performance", "accessibility", "best-practices")
 TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 95}  # desktop, from the design brief
+MOBILE_MARGIN = 3  # points a page may lose to the plugin on mobile
+MOBILE_RUNS = 2
 FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update"
+
+
+def book_pages(site: Path) -> list[str]:
+    """Every page of a built site, as paths from its root ("/", "/lessons/roofline/"), the 404 page left out."""
+    pages = [
+        "/" + index.parent.relative_to(site).as_posix() + "/"
+        for index in site.rglob("index.html")
+        if not index.relative_to(site).parts[0].startswith(("assets", "__bench__"))
+    ]
+    return sorted(path.replace("/./", "/") for path in pages)
 
 
 def _scores(url: str, preset: str) -> dict[str, Any]:
@@ -49,27 +62,56 @@ def _scores(url: str, preset: str) -> dict[str, Any]:
     return {
         "scores": {name: round(category["score"] * 100) for name, category in report["categories"].items()},
         "flagged": flagged,
+        "fcp_ms": report["audits"]["first-contentful-paint"].get("numericValue"),
     }
 
 
-def lighthouse(base_url: str, raw: dict[str, Any]) -> list[Figure]:
-    results = {
-        f"{page} {preset}": _scores(base_url + path, preset)
-        for page, path in PAGES.items()
-        for preset in ("desktop", "mobile")
-    }
-    raw["T7"] = results
-    for name, result in results.items():
-        print(f"T7 {name}: {result['scores']}; below 0.9: {', '.join(result['flagged']) or 'nothing'}", flush=True)
-    return [
-        Figure(
-            "T7",
-            f"Lighthouse {name}, {category}",
-            TARGETS[category] if name.endswith("desktop") else None,
-            result["scores"][category],
-            detail="; ".join(result["flagged"]) if category == "performance" else "",
-            at_least=True,
+def _best(url: str, preset: str, runs: int) -> dict[str, Any]:
+    results = [_scores(url, preset) for _ in range(runs)]
+    return max(results, key=lambda result: result["scores"]["performance"]) | {"runs": results}
+
+
+def lighthouse(
+    book_url: str, plain_url: str | None, pages: list[str], plain_pages: set[str], raw: dict[str, Any]
+) -> list[Figure]:
+    """Every page on the book's server, and on the plain build's server where that page exists there too."""
+    figures: list[Figure] = []
+    raw["T7"] = results = {}
+    for path in pages:
+        desktop = _scores(book_url + path, "desktop")
+        mobile = _best(book_url + path, "mobile", MOBILE_RUNS)
+        twin = _best(plain_url + path, "mobile", MOBILE_RUNS) if plain_url and path in plain_pages else None
+        results[path] = {"desktop": desktop, "mobile": mobile, "mobile_without_plugin": twin}
+        print(
+            f"T7 {path}: desktop {desktop['scores']}; mobile {mobile['scores']['performance']} "
+            f"(without the plugin: {twin['scores']['performance'] if twin else '-'}); below 0.9: "
+            f"{', '.join(desktop['flagged'] + mobile['flagged']) or 'nothing'}",
+            flush=True,
         )
-        for name, result in results.items()
-        for category in CATEGORIES
-    ]
+        figures += [
+            Figure(
+                "T7",
+                f"Lighthouse desktop {category}, {path}",
+                TARGETS[category],
+                desktop["scores"][category],
+                detail="; ".join(desktop["flagged"]) if category == "performance" else "",
+                at_least=True,
+            )
+            for category in CATEGORIES
+        ]
+        if twin:
+            loss = twin["scores"]["performance"] - mobile["scores"]["performance"]
+            figures.append(
+                Figure(
+                    "T7",
+                    f"Lighthouse mobile performance lost to the plugin, {path}",
+                    MOBILE_MARGIN,
+                    loss,
+                    unit="points",
+                    detail=(
+                        f"{mobile['scores']['performance']} against {twin['scores']['performance']}; first paint "
+                        f"{mobile['fcp_ms']:.0f} ms against {twin['fcp_ms']:.0f} ms"
+                    ),
+                )
+            )
+    return figures

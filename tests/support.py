@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
+import io
 import os
 import subprocess
 import sys
@@ -11,7 +13,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import ClassVar
+from typing import BinaryIO, ClassVar
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_MODULES = ROOT / "node_modules"
@@ -47,10 +50,42 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+# What a static host such as GitHub Pages compresses: text, scripts, data and wasm (not images, nor the memory
+# snapshot, which the site ships gzipped already).
+_COMPRESSED = ("text/", "application/javascript", "application/json", "application/wasm", "image/svg+xml")
+
+
+class _GzipHandler(_Handler):
+    """Serves files gzip-compressed (Content-Encoding: gzip) to a client that accepts it, as a static host does."""
+
+    def send_head(self) -> io.BytesIO | BinaryIO | None:
+        target = Path(self.translate_path(self.path))
+        if target.is_dir():
+            if not urlsplit(self.path).path.endswith("/"):
+                return super().send_head()  # the redirect to the folder's "/"
+            target = target / "index.html"
+        kind = self.guess_type(str(target))
+        if (
+            "gzip" not in self.headers.get("Accept-Encoding", "")
+            or not target.is_file()
+            or not kind.startswith(_COMPRESSED)
+        ):
+            return super().send_head()
+        body = gzip.compress(target.read_bytes(), compresslevel=6, mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return io.BytesIO(body)
+
+
 @contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve `directory` over http on a free port of 127.0.0.1; yields the base URL."""
-    handler = functools.partial(_Handler, directory=str(directory))
+def serve(directory: Path, *, compress: bool = False) -> Iterator[str]:
+    """Serve `directory` over http on a free port of 127.0.0.1 (gzip-compressed with `compress`, as a static host
+    does); yields the base URL."""
+    handler = functools.partial(_GzipHandler if compress else _Handler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
