@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from .communication import ALLREDUCE
 from .comparison import COMPARISON
 from .energy import ENERGY
 from .inference import INFERENCE
+from .matmul import MATMUL
 from .roofline import ROOFLINE
 from .spec import Calculator
 from .training import TRAINING
@@ -13,7 +15,8 @@ from .utilization import UTILIZATION
 __all__ = ["CALCULATORS", "get"]
 
 CALCULATORS: dict[str, Calculator] = {
-    calculator.name: calculator for calculator in (ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING)
+    calculator.name: calculator
+    for calculator in (ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING, MATMUL, ALLREDUCE)
 }
 
 
