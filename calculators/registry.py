@@ -8,6 +8,7 @@ from .energy import ENERGY
 from .inference import INFERENCE
 from .matmul import MATMUL
 from .roofline import ROOFLINE
+from .serving import SERVING
 from .spec import Calculator
 from .training import TRAINING
 from .utilization import UTILIZATION
@@ -16,7 +17,7 @@ __all__ = ["CALCULATORS", "get"]
 
 CALCULATORS: dict[str, Calculator] = {
     calculator.name: calculator
-    for calculator in (ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING, MATMUL, ALLREDUCE)
+    for calculator in (ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING, MATMUL, ALLREDUCE, SERVING)
 }
 
 

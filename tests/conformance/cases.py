@@ -28,6 +28,9 @@ HAND_PICKED: list[tuple[str, dict[str, Any]]] = [
     ("matmul", {"chip": "custom", "d_model": 256, "d_ff": 256, "batch": 1_000_000}),  # never reaches the ridge
     ("allreduce", {"chip": "h100-sxm"}),  # 8 H100s over NVLink: the all-reduce takes 1.07 times the multiply
     ("allreduce", {"chip": "tpu-v5e", "link_gbs": 100, "chips": 4}),
+    ("serving", {"chip": "h200-sxm", "chips": 2}),  # out of memory at batch 64: at most 52 sequences fit
+    ("serving", {"chip": "mi300x", "chips": 2, "pue": 1.2}),
+    ("serving", {"chip": "h200-sxm", "chips": 1, "params_b": 405}),  # the weights alone do not fit
 ]
 
 
