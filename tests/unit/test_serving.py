@@ -85,3 +85,23 @@ def test_chart_stops_being_solid_where_memory_runs_out() -> None:
     points = chart["layer"][0]["data"]["values"]
     assert {p["fits"] for p in points if p["batch"] <= 52} == {"fits in memory"}
     assert {p["fits"] for p in points if p["batch"] > 52} == {"does not fit"}
+
+
+def test_serving_lesson_table() -> None:
+    """The figures docs/lessons/serving-economics.md prints, recomputed (rounded as the page rounds them)."""
+    h200 = SERVING.run({"chip": "h200-sxm", "chips": 3}).values
+    mi300x = SERVING.run({"chip": "mi300x", "chips": 2}).values
+    assert round(h200["step_time"] * 1e3, 1) == 21.7
+    assert round(mi300x["step_time"] * 1e3, 1) == 29.4
+    assert (round(h200["throughput"]), round(mi300x["throughput"])) == (2956, 2176)
+    assert (round(h200["per_sequence"], 1), round(mi300x["per_sequence"], 1)) == (46.2, 34.0)
+    assert (round(h200["energy_per_million"], 2), round(mi300x["energy_per_million"], 2)) == (0.20, 0.19)
+    assert (round(h200["tokens_per_joule"], 2), round(mi300x["tokens_per_joule"], 2)) == (1.41, 1.45)
+    assert (round(h200["cost_per_million"], 2), round(mi300x["cost_per_million"], 2)) == (1.53, 1.38)
+
+
+def test_more_chips_do_not_change_energy_per_token_while_memory_bound() -> None:
+    two = SERVING.run({"chip": "h200-sxm", "chips": 2, "batch": 32}).values
+    four = SERVING.run({"chip": "h200-sxm", "chips": 4, "batch": 32}).values
+    assert two["energy_per_million"] == pytest.approx(four["energy_per_million"])
+    assert four["per_sequence"] == pytest.approx(2 * two["per_sequence"])
