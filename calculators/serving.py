@@ -140,7 +140,12 @@ def _chart(plan: _Deployment, batch: float, most: int, summary: str) -> dict[str
                 "encoding": {
                     "x": x,
                     "y": y,
-                    "strokeDash": {"field": "fits", "type": "nominal", "title": None},
+                    "strokeDash": {
+                        "field": "fits",
+                        "type": "nominal",
+                        "title": None,
+                        "scale": {"domain": ["fits in memory", "does not fit"], "range": [[1, 0], [6, 4]]},
+                    },
                     "tooltip": [
                         {"field": "batch", "type": "quantitative", "title": "batch"},
                         {"field": "tokens", "type": "quantitative", "title": "tokens/s", "format": ".3~s"},
