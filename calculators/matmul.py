@@ -49,9 +49,11 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         f"{bound}: a batch of {format_number(b)} does {format_number(intensity, 'FLOP/byte')} against a ridge of "
         f"{format_number(ridge, 'FLOP/byte')}, "
         + (
-            f"so it needs a batch of at least {format_number(exact)} to reach the compute roof"
-            if exact is not None
-            else "and no batch reaches the ridge"
+            "and no batch reaches the ridge"
+            if exact is None
+            else f"so it needs a batch of at least {format_number(exact)} to reach the compute roof"
+            if intensity < ridge
+            else f"above the critical batch of {format_number(exact)}"
         )
         + f"; it runs at {format_percent(attainable / peak, digits=2)} of peak at best."
     )

@@ -88,3 +88,10 @@ def test_time_at_best_is_flops_over_attainable() -> None:
     """B = 4,096 is compute-bound on an H100: 2 x 4,096 x 8,192 x 28,672 FLOPs at 989.4 TFLOP/s = 1.945 ms."""
     values = MATMUL.run({"chip": "h100-sxm", "batch": 4096, **LLAMA_70B_MLP}).values
     assert values["time"] == pytest.approx(2 * 4096 * 8192 * 28672 / 989.4e12)
+
+
+def test_summary_says_which_side_of_the_critical_batch() -> None:
+    below = MATMUL.run({"chip": "h100-sxm", "batch": 64, **LLAMA_70B_MLP}).summary
+    above = MATMUL.run({"chip": "h100-sxm", "batch": 400, **LLAMA_70B_MLP}).summary
+    assert "needs a batch of at least 310 to reach the compute roof" in below
+    assert above.startswith("Compute-bound") and "above the critical batch of 310" in above
