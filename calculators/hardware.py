@@ -92,6 +92,7 @@ def bytes_per_param_input(
             Choice("4", "4 (FP32)"),
             Choice("2", "2 (BF16 / FP16)"),
             Choice("1", "1 (FP8 / INT8)"),
+            Choice("0.5625", "0.5625 (4-bit with block scales, 4.5 bits)"),
             Choice("0.5", "0.5 (4-bit)"),
         ),
     )

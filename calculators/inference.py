@@ -4,6 +4,9 @@ KV cache per token = 2 (K and V) x layers x KV heads x head size x bytes per val
 compute: 2N FLOPs per token for the weights plus 2 x layers x T^2 x hidden for causal attention. A decode step is
 bound by memory: it reads every weight and the whole KV cache once. Decode turns compute-bound when the FLOPs per
 byte of a step reach the chip's ridge point; since the KV cache grows with the batch, it may never do so.
+
+A chip whose vendor publishes no compute peak (Apple's M-series, say) still gets its memory and decode figures; what
+needs a peak is left out, with the reason, rather than computed from another chip's figure.
 """
 
 from __future__ import annotations
@@ -11,13 +14,26 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from .chips import load_chips
 from .hardware import bandwidth_input, bytes_per_param_input, chip_input, fill_from_chip, peak_input, precision_input
-from .spec import Calculator, Input, Output, Result, Value, number, text
+from .spec import CUSTOM, Calculator, Input, Output, Result, Value, number, text
 from .units import format_percent, format_si
 
 __all__ = ["INFERENCE"]
 
 GIGA, TERA = 1e9, 1e12
+_FILL_ALL = fill_from_chip("peak_tflops", "bandwidth_tbs", "memory_gb")
+_FILL_MEMORY = fill_from_chip("bandwidth_tbs", "memory_gb")
+
+
+def _no_peak(inputs: Mapping[str, Value]) -> bool:
+    """True for a chip from the database that has no published dense peak at any precision."""
+    chip = text(inputs, "chip")
+    return chip != CUSTOM and not load_chips()[chip].peak_tflops
+
+
+def _resolve(values: dict[str, Value]) -> dict[str, Value]:
+    return _FILL_MEMORY(values) if _no_peak(values) else _FILL_ALL(values)
 
 
 def _compute(inputs: Mapping[str, Value]) -> Result:
@@ -43,11 +59,17 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     turning: Value = (
         float(math.ceil(ridge * weights / headroom)) if headroom > 0 else "never: KV-cache reads grow with the batch"
     )
+    prefill_value: Value = prefill
+    prefill_text = f"Prefill takes at least {format_si(prefill, 's')}; each"
+    if _no_peak(inputs):
+        missing = f"not computed: {load_chips()[text(inputs, 'chip')].name} has no published compute peak"
+        prefill_value, turning = missing, missing
+        prefill_text = "Prefill is not computed (no published compute peak); each"
     summary = (
         f"Weights {format_si(weights, 'B')} and KV cache {format_si(kv_cache, 'B')} make {format_si(total, 'B')}, "
         f"{format_percent(total / chip_memory, digits=2)} of one chip's memory"
         + (f" (at least {chips} chips)" if chips > 1 else "")
-        + f". Prefill takes at least {format_si(prefill, 's')}; each decode step at least {format_si(decode, 's')}."
+        + f". {prefill_text} decode step at least {format_si(decode, 's')}."
     )
     return Result(
         {
@@ -56,7 +78,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             "total_memory": total,
             "memory_share": total / chip_memory,
             "chips": float(chips),
-            "prefill_time": prefill,
+            "prefill_time": prefill_value,
             "decode_time": decode,
             "decode_rate": 1 / decode,
             "compute_bound_batch": turning,
@@ -100,5 +122,5 @@ INFERENCE = Calculator(
         Output("compute_bound_batch", "Batch where decode turns compute-bound"),
     ),
     compute=_compute,
-    resolve=fill_from_chip("peak_tflops", "bandwidth_tbs", "memory_gb"),
+    resolve=_resolve,
 )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from .communication import ALLREDUCE
 from .comparison import COMPARISON
 from .energy import ENERGY
 from .inference import INFERENCE
+from .matmul import MATMUL
 from .roofline import ROOFLINE
+from .serving import SERVING
 from .spec import Calculator
 from .training import TRAINING
 from .utilization import UTILIZATION
@@ -23,7 +26,9 @@ def _by_name(*calculators: Calculator) -> dict[str, Calculator]:
     return by_name
 
 
-CALCULATORS: dict[str, Calculator] = _by_name(ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING)
+CALCULATORS: dict[str, Calculator] = _by_name(
+    ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING, MATMUL, ALLREDUCE, SERVING
+)
 
 
 def get(name: str) -> Calculator:

@@ -11,7 +11,8 @@ Every figure links to its numbered source on the database page, so a reader can 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -80,6 +81,20 @@ COLUMNS: dict[str, Column] = {
     "interconnect": ("Interconnect", lambda chip, _: _text(chip.interconnect)),
 }
 DEFAULT_COLUMNS = ("year", "bf16", "memory", "bandwidth", "power")
+_DATE = re.compile(r"\d{4}(?:-\d{2}){0,2}")
+
+
+def _figures(chip: Chip) -> Iterator[Figure]:
+    for figure in (chip.memory_gb, chip.bandwidth_tbs, chip.power_w, chip.sram_mb, *chip.peak_tflops.values()):
+        if figure is not None:
+            yield figure
+            yield from figure.alternatives
+
+
+def as_of(chips: list[Chip]) -> str:
+    """The newest date among the sources of these chips' figures (a living document's is the day it was checked)."""
+    dates = [match.group() for chip in chips for f in _figures(chip) if (match := _DATE.search(f.source.date))]
+    return max(dates, default="")
 
 
 def chip_table(
@@ -96,6 +111,8 @@ def chip_table(
             name = f'<a href="{links.page}#chip-{chip.id}">{name}</a>'
         cells = "".join(COLUMNS[column][1](chip, links) for column in columns)
         rows.append(f'<tr{f" id=chip-{chip.id}" if details else ""}><th scope="row">{name}</th>{cells}</tr>')
+    dated = f"Figures as of {as_of(chips)}." if as_of(chips) else ""
+    caption = f"{caption} {dated}".strip()
     caption_html = f"<caption>{escape(caption)}</caption>" if caption else ""
     return (
         f'<div class="calc-table-wrap" role="region" tabindex="0" aria-label="{escape(label)}">'

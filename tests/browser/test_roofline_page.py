@@ -36,8 +36,8 @@ class TestBeforeAnyScript:
         page = context.new_page()  # type: ignore[attr-defined]
         page.goto(base_url + PAGE)
         assert texts(page) == expected()
-        assert texts(page, "#calc-2") == expected(chip="tpu-v5e", intensity=240)
-        assert page.input_value("#calc-2-intensity") == "240"
+        assert texts(page, "#calc-2") == expected(chip="tpu-v5e", intensity=120)
+        assert page.input_value("#calc-2-intensity") == "120"
         context.close()  # type: ignore[attr-defined]
         assert network.foreign == []
 
@@ -99,8 +99,8 @@ class TestRecompute:
         page.fill("#calc-2-intensity", "3")  # type: ignore[attr-defined]
         wait_for_texts(page, expected(chip="tpu-v5e", intensity=3), "#calc-2")
         page.click("#calc-2 .calc-reset")  # type: ignore[attr-defined]
-        wait_for_texts(page, expected(chip="tpu-v5e", intensity=240), "#calc-2")
-        assert page.input_value("#calc-2-intensity") == "240"  # type: ignore[attr-defined]
+        wait_for_texts(page, expected(chip="tpu-v5e", intensity=120), "#calc-2")
+        assert page.input_value("#calc-2-intensity") == "120"  # type: ignore[attr-defined]
 
 
 class TestNavigation:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mkdocs_calculators.chip_tables import source_numbers
+from mkdocs_calculators.chip_tables import as_of, source_numbers
 
 from calculators.chips import get_chip
 from tests.build.sites import build_fixture
@@ -39,7 +39,8 @@ def test_cells_hold_the_database_figures_with_their_sources(tmp_path: Path) -> N
     assert len(re.findall(r"\(alt\. ", cells[3])) == len(v5e.bandwidth_tbs.alternatives)
     assert cells[4] == "—"  # Google publishes no power figure for v5e
     assert "(sparse 1979)" in rows[2][2]  # H100's headline BF16 counts sparsity; the dense 989.4 is the figure
-    assert "<caption>Three chips.</caption>" in html and "data-sortable" in html
+    dated = as_of([get_chip("tpu-v4"), get_chip("tpu-v5e"), get_chip("h100-sxm")])
+    assert f"<caption>Three chips. Figures as of {dated}.</caption>" in html and "data-sortable" in html
 
 
 def test_the_database_page_numbers_sources_the_same_way(tmp_path: Path) -> None:

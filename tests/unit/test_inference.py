@@ -43,3 +43,27 @@ def test_batch_where_decode_turns_compute_bound() -> None:
 def test_long_context_never_turns_compute_bound() -> None:
     """At 8k tokens each sequence's KV cache costs more bytes than its FLOPs can cover."""
     assert str(INFERENCE.run(H100).values["compute_bound_batch"]).startswith("never")
+
+
+def test_a_chip_without_a_compute_peak_gets_memory_figures_only() -> None:
+    """Apple publishes no GPU TFLOP/s for the M3 Ultra: prefill and the compute-bound batch are left out, not borrowed.
+
+    Hand-worked (chapter 27): Llama 3 70B shape at 4.5 bits per weight is 70e9 x 0.5625 = 39.375 GB of weights, plus
+    2 x 80 x 8 x 128 x 2 B = 327,680 B per token x 8,192 tokens = 2.684 GB of KV cache; one decode step at Apple's
+    819 GB/s takes at least 42.06 GB / 819 GB/s = 51.4 ms, so at most 19.5 tokens per second.
+    """
+    llama_70b = {"params_b": 70, "layers": 80, "hidden": 8192, "kv_heads": 8, "head_dim": 128, "context": 8192}
+    result = INFERENCE.run({"chip": "apple-m3-ultra", "bytes_per_param": "0.5625", **llama_70b})
+    values = result.values
+    assert values["total_memory"] == pytest.approx(70e9 * 0.5625 + 327_680 * 8192)
+    assert values["decode_time"] == pytest.approx((70e9 * 0.5625 + 327_680 * 8192) / 0.819e12)
+    assert values["decode_rate"] == pytest.approx(19.47, abs=0.01)
+    assert str(values["prefill_time"]).startswith("not computed: Apple M3 Ultra has no published compute peak")
+    assert str(values["compute_bound_batch"]).startswith("not computed")
+    assert "Prefill is not computed" in result.summary
+    assert "989" not in result.summary
+
+
+def test_a_chip_with_a_peak_still_fills_it() -> None:
+    values = INFERENCE.run({"chip": "h200-sxm", "params_b": 7, "context": 1, "layers": 1}).values
+    assert values["prefill_time"] == pytest.approx((2 * 7e9 * 2048 + 2 * 2048**2 * 4096) / 989e12)
