@@ -34,7 +34,7 @@ def test_the_guides_calculator_builds_and_renders(tmp_path: Path) -> None:
     import_line = registry_lines.splitlines()[0]
     registry = (package / "registry.py").read_text(encoding="utf-8")
     registry = registry.replace("from .energy import ENERGY\n", f"from .energy import ENERGY\n{import_line}\n")
-    registry, added = re.subn(r"_by_name\(", "_by_name(DECODE_CEILING, ", registry, count=1)
+    registry, added = re.subn(r"= _by_name\(", "= _by_name(DECODE_CEILING, ", registry, count=1)
     assert added == 1, "the registry lists its calculators in one _by_name(...) call"
     (package / "registry.py").write_text(registry, encoding="utf-8")
 
