@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .exercise_run import check_code, run_code
 from .quiz import quiz_variant
 from .registry import get
 
@@ -43,7 +44,12 @@ def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
 
 
 # What the browser worker may call, by name: each takes keyword arguments that are plain JSON data.
-FUNCTIONS: dict[str, Callable[..., Any]] = {"run": run, "quiz_variant": quiz_variant}
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "run": run,
+    "quiz_variant": quiz_variant,
+    "exercise_run": run_code,  # a reader's code: see exercise_run.py, and runtime.js for its time limit
+    "exercise_check": check_code,
+}
 
 
 def call_json(function: str, arguments_json: str) -> str:

@@ -4,6 +4,7 @@
  * tab: instant navigation keeps this module, so going to another page and back reuses the booted runtime.
  *
  * To the worker:   {type: "boot"} | {type: "call", id, generation, function, arguments}
+ * (a call with a time limit, callPythonWithin, ends the worker when it runs past it, and starts a new one)
  * From the worker: {type: "progress", stage} | {type: "ready", ms} | {type: "failed", error}
  *                | {type: "result", id, generation, result} | {type: "error", id, generation, error}
  */
@@ -21,7 +22,8 @@ let pageGeneration = 0;
 let state = { stage: "idle" };
 /** Whether the service worker (sw.js) controlled the page when the worker started: it then caches its downloads. */
 let controlled = false;
-/** @type {Map<number, {resolve: (value: any) => void, reject: (reason: Error) => void}>} */
+/** Calls sent and not yet answered, with their message, which a restarted worker is sent again. */
+/** @type {Map<number, {resolve: (value: any) => void, reject: (reason: Error) => void, message?: object}>} */
 const pending = new Map();
 /** @type {Set<(state: RuntimeState) => void>} */
 const listeners = new Set();
@@ -108,9 +110,60 @@ export async function callPython(name, args) {
   await bootRuntime();
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    worker?.postMessage({ type: "call", id, generation: pageGeneration, function: name, arguments: args });
+    const message = { type: "call", id, generation: pageGeneration, function: name, arguments: args };
+    pending.set(id, { resolve, reject, message });
+    worker?.postMessage(message);
   });
+}
+
+/** A call that ran past its time limit: the worker was ended, and a new one is starting. */
+export class TimeLimitError extends Error {}
+
+/**
+ * Like callPython, for code that may never return (a reader's exercise): when no reply comes within `limitMs` of
+ * sending (the boot not counted), the call fails with a TimeLimitError and the worker is ended and started again.
+ * A loop blocks the worker's thread, so only ending it stops the loop. The other calls waiting on it (a calculator's)
+ * are sent again to the new worker, so the page's calculators keep working.
+ * @param {string} name
+ * @param {Record<string, unknown>} args
+ * @param {number} limitMs
+ * @returns {Promise<any>}
+ */
+export async function callPythonWithin(name, args, limitMs) {
+  await bootRuntime();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    const message = { type: "call", id, generation: pageGeneration, function: name, arguments: args };
+    const timer = setTimeout(() => {
+      if (!pending.delete(id)) return;
+      restartRuntime();
+      reject(new TimeLimitError(`stopped after ${limitMs / 1000} s`));
+    }, limitMs);
+    /** @param {() => void} settle */
+    const done = (settle) => {
+      clearTimeout(timer);
+      settle();
+    };
+    pending.set(id, {
+      resolve: (value) => done(() => resolve(value)),
+      reject: (reason) => done(() => reject(reason)),
+      message,
+    });
+    worker?.postMessage(message);
+  });
+}
+
+/** End the worker and start another, then send it the calls the old one left unanswered. */
+function restartRuntime() {
+  worker?.terminate();
+  worker = null;
+  ready = null;
+  bootRuntime().then(
+    () => {
+      for (const { message } of pending.values()) if (message) worker?.postMessage(message);
+    },
+    () => {}, // the failure reaches every waiting call and watchRuntime
+  );
 }
 
 /**
