@@ -219,6 +219,10 @@ def case_for(
     return Case(arguments, value / scale)
 
 
+def _keys(data: object) -> tuple[str, ...]:
+    return tuple(str(key) for key in data) if isinstance(data, Mapping) else ()
+
+
 def _signature(text: str) -> tuple[str, tuple[str, ...]] | None:
     """'mbu(a, b)' as ('mbu', ('a', 'b')); None if it is not a name and plain parameter names."""
     try:
@@ -258,11 +262,14 @@ class _ExerciseReader(Reader):
         if data is None:
             self.add_at((), "exercise block is empty (expected 'id', 'prompt', 'function', 'starter', 'check', ...)")
             return None
-        values = self.fields(data, (), "exercise", EXERCISE_FIELDS, "'id', 'prompt', 'function' and the rest")
+        values = self.fields(data, (), "exercise", (*EXERCISE_FIELDS, *_keys(data)), "'id', 'prompt' and the rest")
         if values is None:
             return None
         ident = self.ident(values, (), "exercise", " (give it one: the reader's code is saved under it)")
         name = f"exercise '{ident}'" if ident else "exercise"
+        for key in values:
+            if key not in EXERCISE_FIELDS:
+                self.add((key,), f"{name}: unknown field '{key}' (expected one of: {', '.join(EXERCISE_FIELDS)})")
         if ident is None and "id" not in values:
             return None
         title = self.text(values, "title", (), name)

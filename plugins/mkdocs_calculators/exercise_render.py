@@ -57,7 +57,9 @@ def render_exercise(uid: str, exercise: Exercise, key: str, calculators_page: st
         for number, hint in enumerate(exercise.hints, 1)
     )
     unit = f" in {escape(exercise.unit)}" if exercise.unit and exercise.unit != "%" else ""
-    label = escape(output.label if output else exercise.output)
+    label = output.label if output else exercise.output
+    label = escape(label[0].lower() + label[1:] if label[1:2].islower() else label)  # 'attainable compute', 'MBU'
+
     reference = f'<a href="{escape(calculators_page)}#{escape(calculator.name)}">{escape(calculator.title)}</a>'
     count = len(exercise.cases)
     return (
