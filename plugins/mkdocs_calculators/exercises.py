@@ -77,7 +77,7 @@ def read_exercise_block(fence: Fence, fence_line: int, path: str) -> ExerciseBlo
 
 
 def _block_scalar(body: str, index: int) -> bool:
-    """Whether the key on line `index` of the body holds a block scalar (`starter: |`), which starts on the next line."""
+    """Whether the key on line `index` of the body holds a block scalar (`starter: |`): it starts on the next line."""
     lines = body.split("\n")
     if not 0 <= index < len(lines):
         return False

@@ -21,7 +21,9 @@ PAGE = "/lessons/roofline-exercises/"
 ROOFLINE = "#exercise-1"  # attainable(peak_tflops, bandwidth_tbs, intensity)
 CALCULATOR = "#calc-2"  # the roofline, on a TPU v5e, right after it
 BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
-RIGHT = "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return min(peak_tflops, bandwidth_tbs * intensity)\n"
+RIGHT = (
+    "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return min(peak_tflops, bandwidth_tbs * intensity)\n"
+)
 WRONG = "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return bandwidth_tbs * intensity\n"
 
 
@@ -82,7 +84,11 @@ def test_a_wrong_answer_shows_its_first_failing_case(page: Any, base_url: str) -
     press(page, ROOFLINE, "check")
     text = result_text(page, ROOFLINE)
     every = cases(page, ROOFLINE)
-    index = next(i for i, case in enumerate(every) if case["inputs"]["bandwidth_tbs"] * case["inputs"]["intensity"] > case["inputs"]["peak_tflops"])
+    index = next(
+        i
+        for i, case in enumerate(every)
+        if case["inputs"]["bandwidth_tbs"] * case["inputs"]["intensity"] > case["inputs"]["peak_tflops"]
+    )
     failing = every[index]
     assert f"Case {index + 1} of {len(every)} fails" in text
     rows = page.locator(f"{ROOFLINE} .exercise-case tr").all_text_contents()
