@@ -32,6 +32,8 @@ T5  A page without calculators (home): the plugin's own files that the page itse
     sent, by kind, for the page's own requests and for its service worker's, for home and for the roofline page
     after a recompute. The server does not compress, and routing turns Chromium's HTTP cache off, so a service
     worker's precache downloads again what the page already has, where a normal browser would revalidate it.
+    The exercises' editor (CodeMirror, editor/ and editor.js): no byte of it on the home page, its service worker
+    included (target: none), and its size on the exercises page, gzip -9 (reported).
 R3  Requests to any host other than 127.0.0.1, over every page of the run, service workers included: failed and
     counted. Target: none.
 """
