@@ -117,6 +117,9 @@ class Exercise:
         return {
             "function": self.function,
             "parameters": list(self.parameters),
+            "floats": [
+                name for name in self.parameters if not any(isinstance(case.inputs[name], int) for case in self.cases)
+            ],
             "cases": [{"inputs": dict(case.inputs), "expected": case.expected} for case in self.cases],
             "tolerance": self.tolerance.as_dict(),
         }

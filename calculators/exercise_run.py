@@ -145,7 +145,8 @@ def check_code(code: str, exercise: Mapping[str, Any]) -> dict[str, Any]:
     """Run the code, then call its function on each of the exercise's cases, in order, up to the first that fails.
 
     `exercise` is the checking data the build writes into the page (`Exercise.checking_data`): the function's name
-    and parameters, the cases ({inputs, expected}) and the tolerance. Returns {ok, passed, total, stdout, error,
+    and parameters, which of them are real numbers (`floats`, the others being whole), the cases ({inputs, expected})
+    and the tolerance. Returns {ok, passed, total, stdout, error,
     failure}: `error` when the code itself does not run or define the function; `failure` for the first failing case,
     {index, inputs, expected, got, reason, error}.
     """
@@ -161,12 +162,15 @@ def check_code(code: str, exercise: Mapping[str, Any]) -> dict[str, Any]:
     if error is not None:
         return {**result, "stdout": output.text(), "error": error}
     call: Callable[..., object] = function  # type: ignore[assignment]
+    # JSON through JavaScript turns 197.0 into 197: the parameters that are real numbers are made floats again.
+    floats = set(exercise.get("floats", ()))
     for index, case in enumerate(cases):
-        arguments = [case["inputs"][parameter] for parameter in parameters]
+        inputs = {key: float(value) if key in floats else value for key, value in case["inputs"].items()}
+        arguments = [inputs[parameter] for parameter in parameters]
         failure: dict[str, Any] = {
             "index": index,
-            "inputs": dict(case["inputs"]),
-            "expected": case["expected"],
+            "inputs": inputs,
+            "expected": None if case["expected"] is None else float(case["expected"]),
             "got": None,
             "reason": "",
             "error": None,

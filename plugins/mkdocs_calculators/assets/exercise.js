@@ -22,7 +22,7 @@ const KEYS_TEXT =
 
 /** @typedef {{inputs: Record<string, number>, expected: number | null}} Case */
 /**
- * @typedef {{id: string, title: string, function: string, parameters: string[], cases: Case[],
+ * @typedef {{id: string, title: string, function: string, parameters: string[], floats: string[], cases: Case[],
  *   tolerance: {amount: number, relative: boolean}, starter: string, solution: string}} ExerciseData
  */
 /** @typedef {{type: string, message: string, line: number | null}} PythonError */
@@ -97,7 +97,8 @@ function mountExercise(root) {
   const data = JSON.parse(root.dataset.exerciseData ?? "{}");
   const key = /** @type {string} */ (root.dataset.exerciseKey);
   const progress = load(key, /** @type {string} */ (root.dataset.exerciseVersion));
-  const checking = { function: data.function, parameters: data.parameters, cases: data.cases, tolerance: data.tolerance };
+  const { function: name, parameters, floats, cases, tolerance } = data;
+  const checking = { function: name, parameters, floats, cases, tolerance };
   const find = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (root.querySelector(selector));
   const holder = find(".exercise-editor");
   const status = find(".exercise-status");
