@@ -7,13 +7,18 @@ offline after one visit and by keyboard alone, and pages without an exercise loa
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
+import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser.calculator_page import expected, wait_for_texts
 from tests.browser.conftest import Network, new_context
+from tests.support import _Handler
 
 pytestmark = pytest.mark.browser
 
@@ -133,6 +138,8 @@ def test_the_code_cannot_reach_the_page_or_the_network(page: Any, base_url: str,
 
 def test_an_endless_loop_is_stopped_and_the_next_run_works(page: Any, base_url: str) -> None:
     """`while True: pass` is stopped after the time limit, with a message; Python restarts, and Check works."""
+    workers: list[Any] = []
+    page.on("worker", lambda worker: workers.append(worker.url))
     open_exercises(page, base_url + PAGE)
     type_code(page, ROOFLINE, RIGHT)
     press(page, ROOFLINE, "run")
@@ -144,6 +151,7 @@ def test_an_endless_loop_is_stopped_and_the_next_run_works(page: Any, base_url: 
     type_code(page, ROOFLINE, RIGHT)
     press(page, ROOFLINE, "check")
     assert result_text(page, ROOFLINE).startswith("All ")
+    assert [url.endswith("/calculators/worker.js") for url in workers].count(True) == 2  # ended, and started again
 
 
 def test_a_calculator_waiting_behind_a_loop_answers_after_the_restart(page: Any, base_url: str) -> None:
@@ -259,3 +267,40 @@ def test_phone_and_dark_mode(browser: Any, base_url: str, network: Network) -> N
     assert background != "rgba(0, 0, 0, 0)" and code.strip()
     page.screenshot(path="/tmp/exercise-phone-dark.png", full_page=False)
     context.close()  # type: ignore[attr-defined]
+
+
+class _Isolated(_Handler):
+    """A static host that sends the headers that make a page cross-origin isolated (and so gives it shared memory)."""
+
+    def end_headers(self) -> None:
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+
+def test_on_an_isolated_host_python_is_interrupted_without_a_restart(browser: Any, site: Path) -> None:
+    """With COOP and COEP, the loop is stopped through Pyodide's interrupt buffer: the same worker answers next."""
+    handler = functools.partial(_Isolated, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    network = Network(base)
+    context = new_context(browser, network)
+    try:
+        page = context.new_page()  # type: ignore[attr-defined]
+        workers: list[Any] = []
+        page.on("worker", lambda worker: workers.append(worker))
+        open_exercises(page, base + PAGE)
+        assert page.evaluate("crossOriginIsolated")
+        type_code(page, ROOFLINE, "while True:\n    pass\n")
+        press(page, ROOFLINE, "run")
+        assert result_text(page, ROOFLINE, timeout=20_000).startswith("Stopped after 5 seconds")
+        type_code(page, ROOFLINE, RIGHT)
+        press(page, ROOFLINE, "check")
+        assert result_text(page, ROOFLINE).startswith("All ")
+        assert [worker.url.endswith("/calculators/worker.js") for worker in workers].count(True) == 1  # never ended
+    finally:
+        context.close()  # type: ignore[attr-defined]
+        server.shutdown()
+        server.server_close()
+    assert network.foreign == []

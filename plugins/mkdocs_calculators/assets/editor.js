@@ -9,7 +9,7 @@
  * so next to the editor.
  */
 import { EditorSelection, EditorState } from "./editor/codemirror-state.js";
-import { EditorView, drawSelection, highlightActiveLine, keymap, lineNumbers } from "./editor/codemirror-view.js";
+import { EditorView, drawSelection, keymap, lineNumbers } from "./editor/codemirror-view.js";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "./editor/codemirror-commands.js";
 import {
   HighlightStyle,
@@ -48,7 +48,6 @@ const theme = EditorView.theme({
     color: "var(--exercise-muted, inherit)",
     border: "none",
   },
-  ".cm-activeLine": { backgroundColor: "var(--md-code-hl-color--light)" },
   "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": {
     backgroundColor: "var(--md-accent-fg-color--transparent)",
   },
@@ -77,7 +76,6 @@ export function createEditor({ parent, code, labelledBy, describedBy, onChange }
         lineNumbers(),
         history(),
         drawSelection(),
-        highlightActiveLine(),
         indentOnInput(),
         bracketMatching(),
         indentUnit.of("    "),

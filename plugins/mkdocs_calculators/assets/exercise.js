@@ -170,7 +170,7 @@ function mountExercise(root) {
         result.append(
           element("p", { class: "exercise-error" }, [
             `Stopped after ${TIME_LIMIT_MS / 1000} seconds: your code was still running, perhaps in a loop that never ` +
-              "ends. Python has been restarted, so you can fix the code and run it again.",
+              "ends. Fix the code and run it again.",
           ]),
         );
         setStatus("");

@@ -44,6 +44,9 @@ const network = self.fetch.bind(self);
 
 /** @type {Promise<any> | null} */
 let api = null;
+/** Where the page asks Python to stop (2, SIGINT): only when it is cross-origin isolated (see runtime.js). */
+/** @type {Int32Array | null} */
+let interrupt = null;
 
 /** @param {string} stage */
 function progress(stage) {
@@ -167,6 +170,7 @@ async function boot() {
     progress("package");
     installWheel(pyodide, await wheel);
   }
+  if (interrupt) pyodide.setInterruptBuffer(interrupt);
   const module = pyodide.pyimport("calculators.api");
   await Promise.allSettled(storing); // cached before "ready", which lets the page ask sw.js to cache the rest
   closeNetwork();
@@ -209,11 +213,13 @@ function booted() {
 self.addEventListener("message", async ({ data }) => {
   if (data.type === "boot") {
     controlled = Boolean(data.controlled);
+    interrupt = data.interrupt ?? null;
     booted();
   } else if (data.type === "call") {
     const { id, generation } = data;
     try {
       const module = await booted();
+      if (interrupt) Atomics.store(interrupt, 0, 0); // a stop asked for an earlier call is not for this one
       const result = JSON.parse(module.call_json(data.function, JSON.stringify(data.arguments)));
       postMessage({ type: "result", id, generation, result });
     } catch (error) {
