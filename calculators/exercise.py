@@ -77,8 +77,12 @@ class Tolerance:
 
     @property
     def text(self) -> str:
-        """As readers see it: 'within 0.0001%', 'within 0.5'."""
-        return f"within {self.amount * 100:g}%" if self.relative else f"within {self.amount:g}"
+        """As readers see it: 'within 0.1%', 'within one part in 1,000,000', 'within 0.5'."""
+        if not self.relative:
+            return f"within {self.amount:g}"
+        if self.amount >= 1e-4:
+            return f"within {self.amount * 100:g}%"
+        return f"within one part in {round(1 / self.amount):,}"
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ def render_exercise(uid: str, exercise: Exercise, key: str, calculators_page: st
         f'<details class="exercise-hint"><summary>Hint {number}</summary>{_text(hint)}</details>'
         for number, hint in enumerate(exercise.hints, 1)
     )
-    unit = f" in {escape(exercise.unit)}" if exercise.unit and exercise.unit != "%" else ""
+    unit = f", in {escape(exercise.unit)}" if exercise.unit and exercise.unit != "%" else ""
     label = output.label if output else exercise.output
     label = escape(label[0].lower() + label[1:] if label[1:2].islower() else label)  # 'attainable compute', 'MBU'
 

@@ -130,7 +130,8 @@ class TestGoodExercise:
         assert '<details class="exercise-hint"><summary>Hint 2</summary><p>The lower one wins.</p></details>' in page
         assert '<div class="exercise-controls" hidden>' in page
         assert "Write <code>attainable(peak_tflops, bandwidth_tbs, intensity)</code>" in page
-        assert "on 6 cases, within 0.0001%" in page
+        assert "returning the attainable compute, in TFLOP/s." in page
+        assert "on 6 cases, within one part in 1,000,000." in page
 
     def test_the_cases_are_the_calculators(self, good_build: Build) -> None:
         """The page carries the fixed case first, then the drawn ones, each expecting CPython's roofline output."""

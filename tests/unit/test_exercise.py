@@ -76,6 +76,17 @@ class TestReading:
         assert read_exercise(roofline(tolerance=raw)).tolerance.amount == pytest.approx(tolerance.amount)
         assert read_exercise(roofline(tolerance=raw)).tolerance.relative == tolerance.relative
 
+    @pytest.mark.parametrize(
+        ("tolerance", "text"),
+        [
+            (Tolerance(1e-6, True), "within one part in 1,000,000"),
+            (Tolerance(0.001, True), "within 0.1%"),
+            (Tolerance(0.5, False), "within 0.5"),
+        ],
+    )
+    def test_tolerances_in_words(self, tolerance: Tolerance, text: str) -> None:
+        assert tolerance.text == text
+
     def test_a_share_is_a_fraction_unless_a_unit_is_given(self) -> None:
         """MBU is a percentage output: by default the function returns 0.7 for 70%; `unit: '%'` asks for 70."""
         data = {

@@ -247,7 +247,7 @@ function mountExercise(root) {
   /** @param {{passed: number, total: number, failure: any}} reply */
   function showFailure(reply) {
     const { failure } = reply;
-    const rows = Object.entries(failure.inputs).map(([name, value]) =>
+    const rows = data.parameters.map((name) => [name, failure.inputs[name]]).map(([name, value]) =>
       element("tr", {}, [element("th", { scope: "row" }, [element("code", {}, [name])]), element("td", {}, [number(/** @type {number} */ (value))])]),
     );
     rows.push(element("tr", {}, [element("th", { scope: "row" }, ["Expected"]), element("td", {}, [number(failure.expected)])]));
