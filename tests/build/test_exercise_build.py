@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from mkdocs_calculators.runtime import EDITOR_MODULES
 
 import calculators
 from calculators.exercise import _numeric
@@ -152,3 +153,15 @@ class TestGoodExercise:
         page = good_build.html()
         assert "editor.js" not in page and "exercise.js" not in page and "codemirror" not in page
         assert (good_build.site / "assets/calculators/editor/codemirror-view.js").is_file()
+
+    def test_the_editor_modules_import_only_each_other(self, good_build: Build) -> None:
+        """Vendored flat, each CodeMirror module imports the files beside it, so the browser needs no import map."""
+        editor = good_build.site / "assets/calculators/editor"
+        modules = sorted(editor.glob("*.js"))
+        assert len(modules) == len(EDITOR_MODULES)
+        imported = re.compile(r"^(?:import|export)\b[^\n]*?\bfrom\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
+        for module in modules:
+            for target in imported.findall(module.read_text(encoding="utf-8")):
+                assert target.startswith("./") and (editor / target).is_file(), (module.name, target)
+        entry = (good_build.site / "assets/calculators/editor.js").read_text(encoding="utf-8")
+        assert all((editor.parent / target).is_file() for target in imported.findall(entry))
