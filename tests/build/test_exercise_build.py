@@ -17,7 +17,7 @@ import yaml
 from mkdocs_calculators.runtime import EDITOR_MODULES
 
 import calculators
-from calculators.exercise import _numeric
+from calculators.exercise import takes_number
 from tests.build.sites import LOCATED, Build, build_fixture
 
 CORPUS_FILE = Path(__file__).with_name("broken_exercises.yaml")
@@ -63,7 +63,7 @@ def _expand(message: str) -> str:
         if match["what"] == "inputs":
             return ", ".join(calculator.input_keys)
         if match["what"] == "numeric":
-            return ", ".join(spec.key for spec in calculator.inputs if _numeric(spec))
+            return ", ".join(spec.key for spec in calculator.inputs if takes_number(spec))
         return ", ".join(output.key for output in calculator.outputs if output.format != "text")
 
     return PLACEHOLDER.sub(replace, message)
