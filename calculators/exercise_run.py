@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from types import CodeType
 from typing import Any
 
+from .units import format_number
+
 __all__ = ["BLOCKED_MODULES", "FILENAME", "OUTPUT_LIMIT", "check_code", "run_code"]
 
 FILENAME = "<exercise>"  # how the reader's code is named in its tracebacks
@@ -138,6 +140,9 @@ def _verdict(got: object, expected: float | None, tolerance: Mapping[str, Any]) 
         return ""
     if not expected:
         return "expected 0"
+    ratio = got / expected
+    if ratio >= 2 or 0 < ratio <= 0.5:  # a unit or a factor gone astray, rather than a slip in the formula
+        return f"{format_number(ratio, digits=3)} times the expected value"
     return f"{100 * abs(got - expected) / abs(expected):.3g}% away from the expected value"
 
 

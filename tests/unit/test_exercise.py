@@ -156,7 +156,7 @@ class TestReading:
         )
         assert message == (
             "exercise 'roof': the solution fails its own case 1 (peak_tflops=989.4, bandwidth_tbs=3.35, "
-            "intensity=1000.0): expected 989.4, got 3350.0 (239% away from the expected value)"
+            "intensity=1000.0): expected 989.4, got 3350.0 (3.39 times the expected value)"
         )
 
     def test_a_vary_that_is_not_a_parameter_is_refused(self) -> None:
@@ -304,6 +304,20 @@ class TestCheck:
             check_code("def f(x):\n    return 0\n", data)["failure"]["reason"]
             == "expected None: there is no such number for these inputs"
         )
+
+    @pytest.mark.parametrize(
+        ("factor", "reason"),
+        [
+            ("1.5", "50% away from the expected value"),
+            ("1e3", "1,000 times the expected value"),
+            ("0.001", "0.001 times the expected value"),
+            ("-1", "200% away from the expected value"),
+        ],
+    )
+    def test_how_far_off(self, factor: str, reason: str) -> None:
+        """Near misses are a percentage; a factor of 2 or more (a unit forgotten, say) is said as a factor."""
+        code = ATTAINABLE.replace("return min(", f"return {factor} * min(")
+        assert check_code(code, self.data)["failure"]["reason"] == reason
 
     def test_within_the_tolerance(self) -> None:
         """1e-6 relative: a reply off by a part in ten million passes, off by a part in a hundred thousand fails."""
