@@ -32,6 +32,8 @@ T5  A page without calculators (home): the plugin's own files that the page itse
     sent, by kind, for the page's own requests and for its service worker's, for home and for the roofline page
     after a recompute. Routing turns Chromium's HTTP cache off, so a service worker's precache downloads again what
     the page already has, where a normal browser would revalidate it.
+    The exercises' editor (CodeMirror, editor/ and editor.js): no byte of it on the home page, its service worker
+    included (target: none), and its size on the exercises page, gzip -9 (reported).
 T7  Lighthouse 12 on every page of the book, desktop (targets: performance >= 95, accessibility 100, best
     practices >= 95) and mobile beside the same page of the book built without the plugin (target: within 3 points;
     each mobile score the best of two runs). See bench/lighthouse.py.

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
 
 from bench.build import problems
-from bench.figures import BenchError, Figure, guarded, median, percentile
+from bench.figures import BenchError, Figure, editor_figures, guarded, is_editor, median, percentile
 from bench.lighthouse import book_pages, lighthouse
 from calculators import run
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
@@ -26,6 +26,7 @@ from tests.support import ROOT, build_site, serve
 __all__ = ["measure_browser"]
 
 ROOFLINE = "/lessons/roofline/"
+EXERCISES = "/lessons/roofline-exercises/"
 BARE = "/__bench__/bare.html"
 STATIC = Path(__file__).parent / "static"  # served as /__bench__/
 FIRST = "#calc-1"
@@ -269,6 +270,8 @@ def kind(path: str) -> str:
     """What a requested file is, for the byte counts: the plugin's own front end, a part of the runtime, or the rest."""
     if path == SERVICE_WORKER:
         return "plugin"
+    if is_editor(path):
+        return "editor"  # the exercises' CodeMirror and its entry module
     if not path.startswith(PLUGIN_ASSETS):
         return "page+theme"
     name = path.removeprefix(PLUGIN_ASSETS)
@@ -390,8 +393,10 @@ def _navigation(lab: Lab, raw: dict[str, Any]) -> list[Figure]:
 def _bytes(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
     home = page_bytes(lab, "/", recompute=False)
     roofline = page_bytes(lab, ROOFLINE, recompute=True)
+    exercises = page_bytes(lab, EXERCISES, recompute=False)
     print(f"T5 bytes by kind, home: {by_kind(home)}", flush=True)
     print(f"T5 bytes by kind, roofline after a recompute: {by_kind(roofline)}", flush=True)
+    print(f"T5 bytes by kind, exercises: {by_kind(exercises)}", flush=True)
     # What every page costs: the plugin's files the page itself asks for, and the service worker's script.
     own = {d.path for d in home if kind(d.path) == "plugin" and (not d.by_service_worker or d.path == SERVICE_WORKER)}
     always_loaded = gzipped(site, sorted(own))
@@ -401,7 +406,18 @@ def _bytes(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
         "always_loaded_gzip_bytes": always_loaded,
         "home": {"by_kind": by_kind(home), "downloads": [d._asdict() for d in home]},
         "roofline_after_recompute": {"by_kind": by_kind(roofline), "downloads": [d._asdict() for d in roofline]},
+        "exercises": {"by_kind": by_kind(exercises), "downloads": [d._asdict() for d in exercises]},
     }
+    editor_files = sorted(
+        "/" + path.relative_to(site).as_posix()
+        for path in site.rglob("*.js")
+        if is_editor("/" + path.relative_to(site).as_posix())
+    )
+    editor = editor_figures(
+        [(d.path, d.bytes) for d in home],
+        [(d.path, d.bytes) for d in exercises if not d.by_service_worker],
+        gzipped(site, editor_files),
+    )
     return [
         Figure(
             "T5",
@@ -420,6 +436,7 @@ def _bytes(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
             f"{len(runtime_on_home)} requests; home page {sum(d.bytes for d in home):,} B in all, "
             f"{by_worker:,} B of it by its service worker",
         ),
+        *editor,
     ]
 
 

@@ -6,11 +6,24 @@ import math
 import statistics
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BenchError", "Figure", "guarded", "median", "percentile", "table"]
+__all__ = [
+    "EDITOR_PATHS",
+    "BenchError",
+    "Figure",
+    "editor_figures",
+    "guarded",
+    "is_editor",
+    "median",
+    "percentile",
+    "table",
+]
+
+# The exercises' code editor in the built site: its entry module and the CodeMirror modules it imports.
+EDITOR_PATHS = ("/assets/calculators/editor/", "/assets/calculators/editor.js")
 
 
 class BenchError(Exception):
@@ -78,6 +91,44 @@ def guarded(id: str, what: str, measure: Callable[[], list[Figure]]) -> list[Fig
             traceback.print_exc()
         print(f"{id}: BROKEN: {error}", file=sys.stderr, flush=True)
         return [Figure.broken(id, what, error)]
+
+
+def is_editor(path: str) -> bool:
+    """Whether a requested path (from the site's root, such as /assets/calculators/editor.js) is the editor's."""
+    return path.startswith(EDITOR_PATHS)
+
+
+def editor_figures(
+    without: Sequence[tuple[str, int]], with_exercise: Sequence[tuple[str, int]], gzipped: Mapping[str, int]
+) -> list[Figure]:
+    """T5 for the exercises' editor, from (path, bytes) downloads: a page without an exercise downloads none of it
+    (target: none), and a page with one downloads it all; its size is reported, as sent and at gzip -9 (`gzipped`:
+    the size of each editor file of the site, compressed)."""
+    on_without = [(path, size) for path, size in without if is_editor(path)]
+    loaded = sorted({path for path, _ in with_exercise if is_editor(path)})
+    if not loaded:
+        raise BenchError("the page with an exercise downloaded no editor file")
+    missing = sorted(set(gzipped) - set(loaded))
+    sent = sum(size for path, size in with_exercise if is_editor(path))
+    detail = f"{len(loaded)} files, {sent:,} B as sent" + (f"; not loaded: {', '.join(missing)}" if missing else "")
+    return [
+        Figure(
+            "T5",
+            "editor bytes, page without an exercise",
+            0,
+            sum(size for _, size in on_without),
+            "B",
+            f"{len(on_without)} request{'s' if len(on_without) != 1 else ''}" if on_without else "no request",
+        ),
+        Figure(
+            "T5",
+            "editor, page with an exercise, gzip -9",
+            None,
+            sum(gzipped[path] for path in loaded) / 1000,
+            "kB",
+            detail,
+        ),
+    ]
 
 
 def median(values: Sequence[float]) -> float:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .exercise_run import check_code, run_code
 from .quiz import quiz_variant
 from .registry import get
 from .spec import Value
@@ -85,7 +86,12 @@ def _shown(value: Value) -> str:
 
 
 # What the browser worker may call, by name: each takes keyword arguments that are plain JSON data.
-FUNCTIONS: dict[str, Callable[..., Any]] = {"run": run, "quiz_variant": quiz_variant}
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "run": run,
+    "quiz_variant": quiz_variant,
+    "exercise_run": run_code,  # a reader's code: see exercise_run.py, and runtime.js for its time limit
+    "exercise_check": check_code,
+}
 
 
 def call_json(function: str, arguments_json: str) -> str:

@@ -31,7 +31,7 @@ from .service_worker import write_service_worker
 # Under `mkdocs.` so that strict mode counts the errors and stops the build.
 log = logging.getLogger("mkdocs.plugins.calculators")
 
-KINDS = frozenset({"calculator", "quiz", "chips"})
+KINDS = frozenset({"calculator", "quiz", "chips", "exercise"})
 
 
 class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
@@ -91,6 +91,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             return markdown
         replacements = []
         quiz_ids: set[str] = set()  # a page's quizzes need distinct ids: progress is saved by id
+        exercise_ids: set[str] = set()  # and so do its exercises
         for number, fence in enumerate(fences, start=1):
             if self._broken or not fence.closed:
                 message = (
@@ -103,6 +104,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 html = self._render_quiz(fence, fence.line + offset, f"quiz-{number}", path, page, quiz_ids)
             elif fence.kind == "chips":
                 html = self._render_chips(fence, fence.line + offset, path, page)
+            elif fence.kind == "exercise":
+                html = self._render_exercise(fence, fence.line + offset, f"exercise-{number}", path, page, exercise_ids)
             else:
                 html = self._render_block(fence, fence.line + offset, f"calc-{number}", path)
             token = f"CALCBLOCK{uuid.uuid4().hex}"
@@ -173,6 +176,18 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         from .quizzes import quiz_block_html
 
         html, problems = quiz_block_html(fence, line, uid, path, page.file.abs_src_path, quiz_ids)
+        for problem in problems:
+            log.error(problem)
+        return html
+
+    def _render_exercise(self, fence: Any, line: int, uid: str, path: str, page: Page, ids: set[str]) -> str:
+        from mkdocs.utils import get_relative_url
+
+        from .exercises import exercise_block_html
+        from .reference import CALCULATORS_PAGE
+
+        reference = get_relative_url(CALCULATORS_PAGE.removesuffix(".md") + "/", page.url)
+        html, problems = exercise_block_html(fence, line, uid, path, ids, reference)
         for problem in problems:
             log.error(problem)
         return html

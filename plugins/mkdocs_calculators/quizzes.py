@@ -114,13 +114,14 @@ def _line(where: Where, lines: dict[Where, int]) -> int:
     return lines[()]
 
 
-def _load(text: str, first_line: int, what: str) -> tuple[Any, dict[Where, int]]:
-    """The YAML's data, keyed as written (`yes:` is 'yes'), and the file line of every key and list entry."""
+def _load(text: str, first_line: int, what: str, block: str = "quiz") -> tuple[Any, dict[Where, int]]:
+    """The YAML's data, keyed as written (`yes:` is 'yes'), and the file line of every key and list entry; `block`
+    names the kind of block in messages."""
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
         lines: dict[Where, int] = {}
-        data = _construct(loader, node, (), lines, first_line) if node is not None else None
+        data = _construct(loader, node, (), lines, first_line, block) if node is not None else None
     except yaml.MarkedYAMLError as error:
         line, message = describe_yaml_error(error, text)
         raise _Broken(first_line + line, f"{what} is {message}") from None
@@ -129,21 +130,23 @@ def _load(text: str, first_line: int, what: str) -> tuple[Any, dict[Where, int]]
     return data, lines
 
 
-def _construct(loader: yaml.SafeLoader, node: yaml.Node, where: Where, lines: dict[Where, int], first: int) -> Any:
+def _construct(
+    loader: yaml.SafeLoader, node: yaml.Node, where: Where, lines: dict[Where, int], first: int, block: str = "quiz"
+) -> Any:
     if isinstance(node, yaml.MappingNode):
         mapping: dict[str, Any] = {}
         for key_node, value_node in node.value:
             key = str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else "?"
             line = first + key_node.start_mark.line
             if key in mapping:
-                raise _Broken(line, f"quiz has the key '{key}' twice here (YAML would keep only the last)")
+                raise _Broken(line, f"{block} has the key '{key}' twice here (YAML would keep only the last)")
             lines[(*where, key)] = line
-            mapping[key] = _construct(loader, value_node, (*where, key), lines, first)
+            mapping[key] = _construct(loader, value_node, (*where, key), lines, first, block)
         return mapping
     if isinstance(node, yaml.SequenceNode):
         items = []
         for index, child in enumerate(node.value):
             lines[(*where, index)] = first + child.start_mark.line
-            items.append(_construct(loader, child, (*where, index), lines, first))
+            items.append(_construct(loader, child, (*where, index), lines, first, block))
         return items
     return loader.construct_object(node, deep=True)

@@ -7,10 +7,12 @@ Layout under the site (`assets/calculators/`):
     snapshot-<key>.bin                           Python's memory with the package imported, gzipped (snapshot.py)
     pyodide/                                                                       Pyodide core, as npm ships it
     vega/                                                                          vega, vega-lite, vega-embed
+    editor/                                 CodeMirror, for exercises: one module per package, imports rewritten
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 from importlib import resources
 from pathlib import Path
@@ -33,6 +35,50 @@ VENDORED = {
     "vega": ("vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js", "vega-embed/build/vega-embed.min.js"),
 }
 
+# The exercises' code editor, CodeMirror 6: ES modules that import each other by package name. Each is written flat
+# into editor/ with those names rewritten to the files beside it, so the browser loads them without a bundler or an
+# import map; only pages with an exercise load them (exercise.js, through editor.js).
+EDITOR_MODULES = {
+    "@codemirror/state": "dist/index.js",
+    "@codemirror/view": "dist/index.js",
+    "@codemirror/language": "dist/index.js",
+    "@codemirror/commands": "dist/index.js",
+    "@codemirror/autocomplete": "dist/index.js",
+    "@codemirror/lang-python": "dist/index.js",
+    "@codemirror/streamparser": "dist/index.js",
+    "@lezer/common": "dist/index.js",
+    "@lezer/highlight": "dist/index.js",
+    "@lezer/lr": "dist/index.js",
+    "@lezer/python": "dist/index.js",
+    "@marijn/find-cluster-break": "src/index.js",
+    "style-mod": "src/style-mod.js",
+    "w3c-keyname": "index.js",
+    "crelt": "index.js",
+}
+EDITOR_DIR = "editor"
+_IMPORTED = re.compile(r"""^((?:import|export)\b[^\n]*?\bfrom\s*|import\s*)(['"])([^'"./][^'"]*)\2""", re.MULTILINE)
+
+
+def editor_file(package: str) -> str:
+    """The site path (under ASSETS) of a vendored editor package: '@codemirror/view' is editor/codemirror-view.js."""
+    return f"{EDITOR_DIR}/{package.removeprefix('@').replace('/', '-')}.js"
+
+
+def _editor_sources(node_modules: Path) -> dict[str, Path]:
+    return {editor_file(package): node_modules / package / file for package, file in EDITOR_MODULES.items()}
+
+
+def _linked(text: str) -> str:
+    """An editor module with its imports of the other packages pointed at their files beside it."""
+
+    def link(match: re.Match[str]) -> str:
+        package = match[3]
+        if package not in EDITOR_MODULES:
+            raise PluginError(f"calculators: the editor's modules import '{package}', which EDITOR_MODULES lacks")
+        return f"{match[1]}{match[2]}./{editor_file(package).removeprefix(EDITOR_DIR + '/')}{match[2]}"
+
+    return _IMPORTED.sub(link, text)
+
 
 def _vendored_sources(node_modules: Path) -> dict[str, Path]:
     """Site path (under ASSETS) -> file in node_modules."""
@@ -42,7 +88,8 @@ def _vendored_sources(node_modules: Path) -> dict[str, Path]:
 
 
 def check_node_modules(node_modules: Path) -> None:
-    missing = [str(path) for path in _vendored_sources(node_modules).values() if not path.is_file()]
+    sources = [*_vendored_sources(node_modules).values(), *_editor_sources(node_modules).values()]
+    missing = [str(path) for path in sources if not path.is_file()]
     if missing:
         raise PluginError(
             f"calculators: the browser runtime is not installed ({missing[0]} is missing); run `npm ci` "
@@ -73,6 +120,12 @@ def write_runtime(site_dir: Path, node_modules: Path, *, snapshot: bool = True, 
     out = site_dir / ASSETS
     for relative, source in _vendored_sources(node_modules).items():
         _copy(source, out / relative)
+    for relative, source in _editor_sources(node_modules).items():
+        linked = _linked(source.read_text(encoding="utf-8"))
+        target = out / relative
+        if not target.is_file() or target.read_text(encoding="utf-8") != linked:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(linked, encoding="utf-8")
     package_dir = Path(calculators.__file__).parent
     wheel = build_wheel(package_dir, calculators.__version__, out)
     for stale in out.glob("calculators-*.whl"):

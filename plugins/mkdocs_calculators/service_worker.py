@@ -6,8 +6,8 @@ manifest filled in. The files fall into three groups:
 
 - pages: every page, the theme's assets, the search index, the sitemap (instant navigation reads it) and the plugin's
   own scripts and stylesheets (a few KB); precached when the service worker installs;
-- runtime: Pyodide, Vega, the wheel and the memory snapshot (about 20 MB); cached when first used, and all of it in
-  the background once a page with a calculator is visited;
+- runtime: Pyodide, Vega, the exercises' editor, the wheel and the memory snapshot (about 20 MB); cached when first
+  used, and all of it in the background once a page with a calculator or an exercise is visited;
 - on use: lunr's language packs, which Material loads only for books in other languages than English; cached when
   used.
 
@@ -38,8 +38,9 @@ __all__ = [
 
 SERVICE_WORKER = "sw.js"
 ASSETS = "assets/calculators"
-RUNTIME_DIRS = (f"{ASSETS}/pyodide/", f"{ASSETS}/vega/")
+RUNTIME_DIRS = (f"{ASSETS}/pyodide/", f"{ASSETS}/vega/", f"{ASSETS}/editor/")  # editor: for exercises
 RUNTIME_SUFFIXES = (".whl", ".bin")  # the wheel and the memory snapshot, next to worker.js
+RUNTIME_FILES = (f"{ASSETS}/editor.js",)  # the editor's entry, beside the modules in editor/ that it imports
 ON_USE = ("assets/javascripts/lunr/",)
 LEFT_OUT_SUFFIXES = (".map", ".gz")
 MANIFEST_PLACEHOLDER = '"__CALCULATORS_MANIFEST__"'
@@ -85,7 +86,11 @@ def build_manifest(site_dir: Path) -> dict[str, object]:
         name = str(relative)
         if name == SERVICE_WORKER or relative.suffix in LEFT_OUT_SUFFIXES or name.endswith(".partial"):
             continue
-        if name.startswith(RUNTIME_DIRS) or (str(relative.parent) == ASSETS and relative.suffix in RUNTIME_SUFFIXES):
+        if (
+            name.startswith(RUNTIME_DIRS)
+            or name in RUNTIME_FILES
+            or (str(relative.parent) == ASSETS and relative.suffix in RUNTIME_SUFFIXES)
+        ):
             group = "runtime"
         elif name.startswith(ON_USE):
             group = "onUse"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from mkdocs_calculators.runtime import write_runtime
+from mkdocs_calculators.runtime import EDITOR_MODULES, editor_file, write_runtime
 from mkdocs_calculators.service_worker import write_service_worker
 from mkdocs_calculators.snapshot import CACHE, pyodide_version, snapshot_key
 
@@ -29,6 +29,8 @@ RUNTIME = [
     f"{ASSETS}/pyodide/{name}"
     for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 ] + [f"{ASSETS}/vega/{name}" for name in ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js")]
+# The exercises' editor: cached on use, like the rest of the runtime, never at install.
+EDITOR = [f"{ASSETS}/editor.js", *(f"{ASSETS}/{editor_file(package)}" for package in EDITOR_MODULES)]
 PAGE = "# Home\n\n```calculator\nuse: roofline\n```\n"
 
 
@@ -58,7 +60,8 @@ def private_node_modules(root: Path) -> Path:
     """A node_modules of links to the project's runtime, with a cache of its own."""
     node_modules = root / "node_modules"
     node_modules.mkdir(parents=True)
-    for package in ("pyodide", "vega", "vega-lite", "vega-embed"):
+    editor = dict.fromkeys(package.split("/")[0] for package in EDITOR_MODULES)  # @codemirror holds several
+    for package in ("pyodide", "vega", "vega-lite", "vega-embed", *editor):
         (node_modules / package).symlink_to(NODE_MODULES / package, target_is_directory=True)
     return node_modules
 
@@ -81,11 +84,11 @@ class TestServiceWorker:
         assert pages[f"{ASSETS}/entry.js"] == digest(site / ASSETS / "entry.js")
 
     def test_manifest_lists_the_runtime_with_hashes_and_leaves_it_out_of_install(self, site: Path) -> None:
-        """Pyodide, Vega, the wheel and the snapshot are runtime files, hashed, and not downloaded at install."""
+        """Pyodide, Vega, the editor, the wheel and the snapshot are runtime files, hashed, not fetched at install."""
         runtime = entries(site, "runtime")
         wheel = next((site / ASSETS).glob("calculators-*.whl")).relative_to(site).as_posix()
         snapshot = next((site / ASSETS).glob("snapshot-*.bin")).relative_to(site).as_posix()
-        assert set(runtime) == {*RUNTIME, wheel, snapshot}
+        assert set(runtime) == {*RUNTIME, *EDITOR, wheel, snapshot}
         for path, hash_ in runtime.items():
             assert hash_ == digest(site / path), path
         assert not set(runtime) & set(entries(site, "pages"))

@@ -1,5 +1,6 @@
 """Golden cases for the conformance layer, as calls of calculators.api.FUNCTIONS: hand-picked and seeded samples of
-every calculator's inputs, and "new numbers" variants of the book's own numeric quiz questions."""
+every calculator's inputs, "new numbers" variants of the book's own numeric quiz questions, and the book's exercises
+checked with their solutions and starters, as a reader's code is run in the worker."""
 
 from __future__ import annotations
 
@@ -59,6 +60,27 @@ def _numeric_questions() -> list[dict[str, Any]]:
     return questions
 
 
+def _exercises() -> list[dict[str, Any]]:
+    """Every exercise in the book, as the page carries it: its checking data, starter and solution."""
+    from calculators.exercise import read_exercise
+
+    exercises = []
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        for fence in find_fences(page.read_text(encoding="utf-8"), frozenset({"exercise"})):
+            exercise = read_exercise(yaml.safe_load(fence.body))
+            exercises.append({**exercise.checking_data(), "starter": exercise.starter, "solution": exercise.solution})
+    return exercises
+
+
+EXERCISE_RUNS = [
+    "print('ridge', 197 / 0.819)\n",
+    "def f(x):\n    return 1 / x\n\nf(0)\n",
+    "while x < 3:\n    pass\n",
+    "import js\n",
+    "import math\nprint(math.ceil(295.2), round(2.5))\n",
+]
+
+
 def golden_cases(per_calculator: int = 60, seed: int = 20261129) -> list[dict[str, Any]]:
     """Each case is {"function": NAME, "arguments": {...}}, as the browser worker receives it."""
     rng = random.Random(seed)
@@ -68,4 +90,11 @@ def golden_cases(per_calculator: int = 60, seed: int = 20261129) -> list[dict[st
     cases = [{"function": "run", "arguments": {"name": name, "inputs": inputs}} for name, inputs in runs]
     for question in _numeric_questions():
         cases += [{"function": "quiz_variant", "arguments": {"question": question, "seed": s}} for s in range(1, 6)]
+    for exercise in _exercises():
+        data = {key: exercise[key] for key in ("function", "parameters", "floats", "cases", "tolerance")}
+        cases += [
+            {"function": "exercise_check", "arguments": {"code": exercise[code], "exercise": data}}
+            for code in ("solution", "starter")
+        ]
+    cases += [{"function": "exercise_run", "arguments": {"code": code}} for code in EXERCISE_RUNS]
     return cases

@@ -41,6 +41,7 @@
     generation += 1;
     mountComponent("[data-quiz]", "quiz.js", "mountQuizzes");
     mountComponent("table[data-sortable]", "sortable.js", "mountSortable");
+    mountComponent("[data-exercise]", "exercise.js", "mountExercises"); // the editor loads only with an exercise
     const elements = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("[data-calculator]")]);
     if (elements.length === 0) return;
     if (location.protocol === "file:") return explainFileMode(elements);

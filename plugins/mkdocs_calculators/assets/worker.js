@@ -7,6 +7,7 @@
  * It starts from the build's memory snapshot when there is one (Python with the calculators already imported, see
  * snapshot.py), and boots Pyodide plainly when the snapshot is missing, corrupt or made for another runtime. A file
  * that Python cannot start without (the wasm, the standard library, the wheel) fails the boot with its name.
+ * Booted, it has no network (closeNetwork), since a reader's exercise code runs in it too.
  */
 import { loadPyodide, version } from "./pyodide/pyodide.mjs";
 
@@ -43,6 +44,9 @@ const network = self.fetch.bind(self);
 
 /** @type {Promise<any> | null} */
 let api = null;
+/** Where the page asks Python to stop (2, SIGINT): only when it is cross-origin isolated (see runtime.js). */
+/** @type {Int32Array | null} */
+let interrupt = null;
 
 /** @param {string} stage */
 function progress(stage) {
@@ -166,12 +170,28 @@ async function boot() {
     progress("package");
     installWheel(pyodide, await wheel);
   }
+  if (interrupt) pyodide.setInterruptBuffer(interrupt);
   const module = pyodide.pyimport("calculators.api");
   await Promise.allSettled(storing); // cached before "ready", which lets the page ask sw.js to cache the rest
+  closeNetwork();
   const ms = performance.now() - started;
   /** @type {any} */ (self).calculatorsBoot = { mode, ms }; // for tests and `make bench`
   postMessage({ type: "ready", ms, boot: mode });
   return module;
+}
+
+/**
+ * Booted, the worker needs no network, and a reader's exercise code runs here (calculators.exercise_run): take away
+ * every way to reach a host, so that no code run in Python (through its `js` module) can.
+ */
+function closeNetwork() {
+  const refuse = () => {
+    throw new TypeError("this worker has no network: exercise code runs on its own, away from the page");
+  };
+  self.fetch = () => Promise.reject(new TypeError("this worker has no network"));
+  for (const name of ["XMLHttpRequest", "WebSocket", "WebTransport", "EventSource", "Worker", "SharedWorker"]) {
+    if (name in self) Object.defineProperty(self, name, { value: refuse, configurable: false, writable: false });
+  }
 }
 
 /**
@@ -201,11 +221,13 @@ function booted() {
 self.addEventListener("message", async ({ data }) => {
   if (data.type === "boot") {
     controlled = Boolean(data.controlled);
+    interrupt = data.interrupt ?? null;
     booted();
   } else if (data.type === "call") {
     const { id, generation } = data;
     try {
       const module = await booted();
+      if (interrupt) Atomics.store(interrupt, 0, 0); // a stop asked for an earlier call is not for this one
       const result = JSON.parse(module.call_json(data.function, JSON.stringify(data.arguments)));
       postMessage({ type: "result", id, generation, result });
     } catch (error) {

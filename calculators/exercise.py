@@ -1,0 +1,226 @@
+"""Exercises: the reader writes a Python function, checked against a calculator's output on many inputs.
+
+An author writes an exercise as plain data (YAML in a page). `read_exercise` turns it into the frozen model below,
+or raises `ExerciseError` listing every problem with where in the data it is (the build turns that into a file and
+line). The checks cover the Python too: the starter and the solution must parse and define the function with the
+parameters that `function` names, and the solution must pass every case.
+
+The cases are the calculator's own: each parameter of the function is one of its inputs, `draw_cases` picks values
+for them within the input's declared range (around its default, so the numbers look like the lesson's), the fixed
+cases the author lists come first, and the expected value of each is the calculator's output for it. A case for which
+the output is text ("never: ...") expects None. The build writes the cases into the page; the reader's code is then
+run on them in the browser by `calculators.exercise_run`, the same code that checked the solution at build.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .quiz import QuizProblem, Vary
+from .spec import Calculator, Input, Value
+
+__all__ = [
+    "CHECK_FIELDS",
+    "EXERCISE_FIELDS",
+    "Case",
+    "Exercise",
+    "ExerciseError",
+    "ExerciseProblem",
+    "Tolerance",
+    "case_for",
+    "draw_cases",
+    "read_exercise",
+    "takes_number",
+]
+
+EXERCISE_FIELDS = ("id", "title", "prompt", "function", "starter", "solution", "hints", "check")
+CHECK_FIELDS = ("calculator", "output", "unit", "inputs", "cases", "vary", "fixed", "tolerance")
+DEFAULT_CASES = 20
+MAX_CASES = 200
+DEFAULT_TOLERANCE = "1e-6 relative"
+_SPREAD = 10.0  # drawn values lie within this factor of the input's default, inside its declared range
+_DRAWS_PER_CASE = 20  # attempts at a set of values that the calculator accepts, per case wanted
+
+
+@dataclass(frozen=True)
+class ExerciseProblem(QuizProblem):
+    """A problem and where it is; `code_line` is a line inside the code at `where` (1 for its first)."""
+
+    code_line: int | None = None
+
+
+class ExerciseError(ValueError):
+    """Everything wrong with an exercise, each problem with where it is in the author's data."""
+
+    def __init__(self, problems: Iterable[QuizProblem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(problem.message for problem in self.problems))
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far from the expected value an answer may be: `amount` absolute, or a fraction of it if `relative`."""
+
+    amount: float
+    relative: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        # The runner takes a relative tolerance as a percentage, like a quiz's.
+        return {"amount": self.amount * 100 if self.relative else self.amount, "relative": self.relative}
+
+    @property
+    def text(self) -> str:
+        """As readers see it: 'within 0.1%', 'within one part in 1,000,000', 'within 0.5'."""
+        if not self.relative:
+            return f"within {self.amount:g}"
+        if self.amount >= 1e-4:
+            return f"within {self.amount * 100:g}%"
+        return f"within one part in {round(1 / self.amount):,}"
+
+
+@dataclass(frozen=True)
+class Case:
+    """The function's arguments by parameter, and the value it must return (None: there is no such number)."""
+
+    inputs: Mapping[str, float | int] = field(hash=False)
+    expected: float | None
+    fixed: bool = False  # one the author listed
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    title: str
+    prompt: str
+    function: str  # the function's name
+    parameters: tuple[str, ...]  # each an input of the calculator
+    starter: str
+    solution: str
+    hints: tuple[str, ...]
+    calculator: str
+    output: str
+    unit: str
+    scale: float  # the output in its own unit divided by this is the expected value in `unit`
+    given: Mapping[str, Value] = field(hash=False)  # the calculator's other inputs, fixed for every case
+    tolerance: Tolerance
+    cases: tuple[Case, ...]
+
+    @property
+    def signature(self) -> str:
+        return f"{self.function}({', '.join(self.parameters)})"
+
+    def checking_data(self) -> dict[str, Any]:
+        """What `exercise_run.check_code` needs, as plain JSON data (the page carries it)."""
+        return {
+            "function": self.function,
+            "parameters": list(self.parameters),
+            "floats": [
+                name for name in self.parameters if not any(isinstance(case.inputs[name], int) for case in self.cases)
+            ],
+            "cases": [{"inputs": dict(case.inputs), "expected": case.expected} for case in self.cases],
+            "tolerance": self.tolerance.as_dict(),
+        }
+
+
+def read_exercise(data: object) -> Exercise:
+    """The exercise in the author's data; ExerciseError listing every problem otherwise."""
+    from .exercise_checks import ExerciseReader
+
+    reader = ExerciseReader()
+    exercise = reader.exercise(data)
+    if reader.problems or exercise is None:
+        raise ExerciseError(reader.problems)
+    return exercise
+
+
+def _argument(spec: Input, value: Value) -> float | int:
+    """An input's checked value as the reader's function receives it: a number."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise TypeError(f"input '{spec.key}' is not a number: {value!r}")
+    return float(value) if isinstance(value, str) else value
+
+
+def takes_number(spec: Input) -> bool:
+    """Whether the input can be a parameter of a reader's function: a number, or a choice of numbers."""
+    if spec.kind in ("number", "integer"):
+        return True
+    if spec.kind == "choice":
+        return all(_is_number(value) for value in spec.choice_values)
+    return False
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def _draw(spec: Input, rng: random.Random) -> Value:
+    """A value of one input within its declared range, within a factor _SPREAD of its default, 3 significant digits."""
+    if spec.kind == "choice":
+        return spec.choice_values[rng.randrange(len(spec.choice_values))]
+    default = float(spec.default)  # type: ignore[arg-type]
+    low = spec.min if spec.min is not None else -math.inf
+    high = spec.max if spec.max is not None else math.inf
+    if default > 0:
+        low, high = max(low, default / _SPREAD), min(high, default * _SPREAD)
+        value = math.exp(rng.uniform(math.log(low), math.log(high))) if low > 0 else rng.uniform(low, high)
+    else:
+        low, high = max(low, default - _SPREAD), min(high, default + _SPREAD)
+        value = rng.uniform(low, high)
+    if spec.kind == "integer":
+        return int(min(max(round(value), math.ceil(low)), math.floor(high)))
+    rounded = float(f"{value:.3g}")
+    return rounded if low <= rounded <= high else value
+
+
+def draw_cases(
+    calculator: Calculator,
+    output: str,
+    parameters: Iterable[str],
+    given: Mapping[str, Value],
+    count: int,
+    seed: str,
+    *,
+    scale: float = 1.0,
+    vary: Iterable[Vary] = (),
+) -> list[Case]:
+    """`count` cases with values drawn for `parameters` (the other inputs as `given`), each with the calculator's
+    `output` for it divided by `scale`; the same every time for the same `seed`. A parameter in `vary` takes the
+    values it gives (a range and a step, or a list), the others any value in their declared range. Values that the
+    calculator refuses (a rule across fields, say) are drawn again; ValueError if too many are."""
+    specs = {spec.key: spec for spec in calculator.inputs}
+    ways = {way.input: way for way in vary}
+    names = list(parameters)
+    rng = random.Random(seed)
+    cases: list[Case] = []
+    for _ in range(count * _DRAWS_PER_CASE):
+        if len(cases) == count:
+            break
+        drawn = {name: ways[name].draw(rng) if name in ways else _draw(specs[name], rng) for name in names}
+        case = case_for(calculator, output, names, {**given, **drawn}, scale)
+        if case is not None:
+            cases.append(case)
+    if len(cases) < count:
+        raise ValueError(f"calculator '{calculator.name}' refused most of the values drawn for {', '.join(names)}")
+    return cases
+
+
+def case_for(
+    calculator: Calculator, output: str, parameters: list[str], inputs: Mapping[str, Value], scale: float
+) -> Case | None:
+    """The case for these inputs, or None if the calculator refuses them."""
+    values, errors = calculator.check(inputs)
+    if errors:
+        return None
+    value = calculator.evaluate(values).values[output]
+    specs = {spec.key: spec for spec in calculator.inputs}
+    arguments = {name: _argument(specs[name], values[name]) for name in parameters}
+    if isinstance(value, str | tuple):
+        return Case(arguments, None)
+    return Case(arguments, value / scale)

@@ -1,0 +1,380 @@
+"""The checks on an author's exercise: every problem found, each with where in the data it is, and a line inside
+the starter or the solution where Python found one. `calculators.exercise.read_exercise` is the way in."""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from . import registry
+from .errors import InputError
+from .exercise import (
+    CHECK_FIELDS,
+    DEFAULT_CASES,
+    DEFAULT_TOLERANCE,
+    EXERCISE_FIELDS,
+    MAX_CASES,
+    Case,
+    Exercise,
+    ExerciseProblem,
+    Tolerance,
+    case_for,
+    draw_cases,
+    takes_number,
+)
+from .exercise_run import check_code
+from .quiz import Vary, Where, output_spec
+from .quiz_checks import Reader, _got
+from .spec import Calculator, Value
+
+__all__ = ["ExerciseReader"]
+
+
+def _keys(data: object) -> tuple[str, ...]:
+    return tuple(str(key) for key in data) if isinstance(data, Mapping) else ()
+
+
+def _signature(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """'mbu(a, b)' as ('mbu', ('a', 'b')); None if it is not a name and plain parameter names."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.keywords:
+        return None
+    if not all(isinstance(argument, ast.Name) for argument in node.args):
+        return None
+    return node.func.id, tuple(argument.id for argument in node.args)  # type: ignore[attr-defined]
+
+
+def _defined(tree: ast.Module, name: str) -> tuple[ast.FunctionDef, tuple[str, ...]] | None:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            arguments = node.args
+            names = tuple(argument.arg for argument in (*arguments.posonlyargs, *arguments.args))
+            if arguments.vararg or arguments.kwonlyargs or arguments.kwarg:
+                names += ("...",)
+            return node, names
+    return None
+
+
+class ExerciseReader(Reader):
+    """Reads an author's exercise data into the model, collecting every problem rather than stopping at the first."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.varies: tuple[Vary, ...] = ()
+
+    def add(self, where: Where, message: str) -> None:
+        self.problems.append(ExerciseProblem(where, message))
+
+    def add_at(self, where: Where, message: str, code_line: int | None = None) -> None:
+        self.problems.append(ExerciseProblem(where, message, code_line))
+
+    def exercise(self, data: object) -> Exercise | None:
+        if data is None:
+            self.add_at((), "exercise block is empty (expected 'id', 'prompt', 'function', 'starter', 'check', ...)")
+            return None
+        values = self.fields(data, (), "exercise", (*EXERCISE_FIELDS, *_keys(data)), "'id', 'prompt' and the rest")
+        if values is None:
+            return None
+        ident = self.ident(values, (), "exercise", " (give it one: the reader's code is saved under it)")
+        name = f"exercise '{ident}'" if ident else "exercise"
+        for key in values:
+            if key not in EXERCISE_FIELDS:
+                self.add((key,), f"{name}: unknown field '{key}' (expected one of: {', '.join(EXERCISE_FIELDS)})")
+        if ident is None and "id" not in values:
+            return None
+        title = self.text(values, "title", (), name)
+        prompt = self.text(values, "prompt", (), name)
+        hints = self.hints(values, name)
+        signature = self.function(values, name)
+        calculator, output, unit, scale, given, count, fixed_raw, tolerance = self.check(values, name)
+        parameters = signature[1] if signature else ()
+        if calculator is not None and signature is not None:
+            self.parameters(signature[1], calculator, name)
+        for way in self.varies:
+            if way.input not in parameters:
+                self.add_at(
+                    ("check", "vary", way.input),
+                    f"{name}: check: vary '{way.input}' is not a parameter of the function "
+                    f"(expected one of: {', '.join(parameters)})",
+                )
+        for key in given:
+            if key in parameters:
+                self.add_at(
+                    ("check", "inputs", key),
+                    f"{name}: check: input '{key}' is a parameter of the function, so each case sets it "
+                    "(remove it from 'inputs')",
+                )
+        starter = self.code(values, "starter", name, signature)
+        solution = self.code(values, "solution", name, signature)
+        if self.problems or ident is None or signature is None or calculator is None or output is None:
+            return None
+        if scale is None or tolerance is None:
+            return None
+        fixed = self.fixed(fixed_raw, calculator, output.key, parameters, given, scale, name)
+        if self.problems:
+            return None
+        try:
+            drawn = draw_cases(
+                calculator, output.key, parameters, given, count, seed=ident, scale=scale, vary=self.varies
+            )
+        except ValueError as error:
+            self.add_at(("check", "cases"), f"{name}: {error} (fix some inputs with 'check: inputs')")
+            return None
+        cases = (*fixed, *drawn)
+        if not cases:
+            self.add_at(("check",), f"{name}: no cases to check (set 'cases' above 0, or list 'fixed' ones)")
+            return None
+        exercise = Exercise(
+            ident,
+            title,
+            prompt,
+            signature[0],
+            parameters,
+            starter,
+            solution,
+            hints,
+            calculator.name,
+            output.key,
+            unit,
+            scale,
+            given,
+            tolerance,
+            cases,
+        )
+        self.solution_passes(exercise, name)
+        return None if self.problems else exercise
+
+    def hints(self, values: Mapping[str, Any], name: str) -> tuple[str, ...]:
+        raw = values.get("hints", [])
+        if not isinstance(raw, list) or not all(isinstance(hint, str) and hint.strip() for hint in raw):
+            self.add_at(("hints",), f"{name}: 'hints' must be a list of texts (got {_got(raw)})")
+            return ()
+        return tuple(hint.strip() for hint in raw)
+
+    def function(self, values: Mapping[str, Any], name: str) -> tuple[str, tuple[str, ...]] | None:
+        raw = values.get("function")
+        if raw is None:
+            where: Where = ("function",) if "function" in values else ()
+            self.add_at(where, f"{name} has no 'function' (expected its name and parameters, such as 'mbu(a, b)')")
+            return None
+        signature = _signature(raw) if isinstance(raw, str) else None
+        if signature is None:
+            self.add_at(
+                ("function",),
+                f"{name}: 'function' must be a name and its parameters, such as "
+                f"'mbu(params_b, tokens_per_s)' (got {_got(raw)})",
+            )
+            return None
+        repeated = sorted({parameter for parameter in signature[1] if signature[1].count(parameter) > 1})
+        if repeated:
+            self.add_at(("function",), f"{name}: 'function' names the parameter '{repeated[0]}' twice")
+            return None
+        return signature
+
+    def check(
+        self, values: Mapping[str, Any], name: str
+    ) -> tuple[Calculator | None, Any, str, float | None, dict[str, Value], int, list[Any], Tolerance | None]:
+        nothing: tuple[Any, ...] = (None, None, "", None, {}, 0, [], None)
+        known = ", ".join(sorted(registry.CALCULATORS))
+        if "check" not in values:
+            self.add_at(
+                (),
+                f"{name} has no 'check' (expected the calculator to check against and its output, such as "
+                "'check: {calculator: roofline, output: attainable}')",
+            )
+            return nothing
+        at: Where = ("check",)
+        label = f"{name}: check"
+        fields = self.fields(values["check"], at, label, CHECK_FIELDS, "'calculator', 'output' and the rest")
+        if fields is None:
+            return nothing
+        raw = fields.get("calculator")
+        if raw is None:
+            self.add_at(at, f"{label} has no 'calculator' (expected one of: {known})")
+            return nothing
+        if not isinstance(raw, str) or raw not in registry.CALCULATORS:
+            self.add_at((*at, "calculator"), f"{name}: unknown calculator {_got(raw)} (expected one of: {known})")
+            return nothing
+        calculator = registry.CALCULATORS[raw]
+        numbers = ", ".join(output.key for output in calculator.outputs if output.format != "text")
+        key = fields.get("output")
+        output = output_spec(calculator, str(key)) if key is not None else None
+        if key is None:
+            self.add_at(at, f"{label} has no 'output' (expected one of: {numbers})")
+        elif output is None:
+            self.add_at(
+                (*at, "output"),
+                f"{name}: calculator '{calculator.name}' has no output {_got(key)} (expected one of: {numbers})",
+            )
+        elif output.format == "text":
+            self.add_at(
+                (*at, "output"), f"{name}: output '{output.key}' is text, not a number (expected one of: {numbers})"
+            )
+            output = None
+        unit, scale = "", None
+        if output is not None and output.format == "percent" and "unit" not in fields:
+            unit, scale = "", 1.0  # a share, as a fraction: 0.7 for 70%
+        elif output is not None:
+            unit, scale = self.unit(fields, at, name, output)
+        given = self.inputs(fields, at, name, calculator)
+        self.varies = self.vary(fields, at, name, calculator)
+        count = self.count(fields, name)
+        fixed = fields.get("fixed", [])
+        if not isinstance(fixed, list):
+            self.add_at((*at, "fixed"), f"{name}: 'fixed' must be a list of cases (got {_got(fixed)})")
+            fixed = []
+        return calculator, output, unit, scale, given, count, fixed, self.tolerance_of(fields, name)
+
+    def count(self, fields: Mapping[str, Any], name: str) -> int:
+        raw = fields.get("cases", DEFAULT_CASES)
+        if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_CASES:
+            self.add_at(
+                ("check", "cases"),
+                f"{name}: 'cases' must be a whole number from 0 to {MAX_CASES}, how many to draw (got {_got(raw)})",
+            )
+            return 0
+        return raw
+
+    def tolerance_of(self, fields: Mapping[str, Any], name: str) -> Tolerance | None:
+        raw = fields.get("tolerance", DEFAULT_TOLERANCE)
+        text = str(raw).strip() if isinstance(raw, str | int | float) and not isinstance(raw, bool) else ""
+        relative = text.endswith(("%", "relative"))
+        number = text.removesuffix("%").removesuffix("relative").removesuffix("absolute").strip()
+        try:
+            amount = float(number)
+        except ValueError:
+            amount = -1.0
+        if not 0 < amount < math.inf:
+            self.add_at(
+                ("check", "tolerance"),
+                f"{name}: 'tolerance' must be a number > 0, absolute ('0.5') or relative ('1e-6 relative' or "
+                f"'0.1%') (got {_got(raw)})",
+            )
+            return None
+        return Tolerance(amount / 100 if text.endswith("%") else amount, relative)
+
+    def parameters(self, parameters: tuple[str, ...], calculator: Calculator, name: str) -> None:
+        specs = {spec.key: spec for spec in calculator.inputs}
+        numeric = ", ".join(spec.key for spec in calculator.inputs if takes_number(spec))
+        for parameter in parameters:
+            spec = specs.get(parameter)
+            if spec is None:
+                self.add_at(
+                    ("function",),
+                    f"{name}: parameter '{parameter}' is not an input of calculator '{calculator.name}' "
+                    f"(expected one of: {numeric})",
+                )
+            elif not takes_number(spec):
+                self.add_at(
+                    ("function",),
+                    f"{name}: parameter '{parameter}' is a choice of names, not a number; the function takes "
+                    f"numbers (expected one of: {numeric})",
+                )
+
+    def code(
+        self, values: Mapping[str, Any], key: str, name: str, signature: tuple[str, tuple[str, ...]] | None
+    ) -> str:
+        raw = values.get(key)
+        if not isinstance(raw, str) or not raw.strip():
+            if raw is None and key not in values:
+                self.add_at((), f"{name} has no '{key}' (expected Python code that defines the function)")
+            else:
+                self.add_at((key,), f"{name}: '{key}' must be Python code (got {_got(raw)})")
+            return ""
+        code = raw.rstrip() + "\n"
+        try:
+            tree = ast.parse(code)
+        except SyntaxError as error:
+            self.add_at((key,), f"{name}: the {key} is not valid Python: {error.msg}", error.lineno or 1)
+            return code
+        if signature is None:
+            return code
+        wanted = f"{signature[0]}({', '.join(signature[1])})"
+        defined = _defined(tree, signature[0])
+        if defined is None:
+            self.add_at((key,), f"{name}: the {key} does not define {wanted} (write 'def {wanted}:')")
+        elif defined[1] != signature[1]:
+            self.add_at(
+                (key,),
+                f"{name}: the {key} defines {signature[0]}({', '.join(defined[1])}), but 'function' is {wanted}",
+                defined[0].lineno,
+            )
+        return code
+
+    def fixed(
+        self,
+        raw: list[Any],
+        calculator: Calculator,
+        output: str,
+        parameters: tuple[str, ...],
+        given: Mapping[str, Value],
+        scale: float,
+        name: str,
+    ) -> list[Case]:
+        specs = {spec.key: spec for spec in calculator.inputs}
+        cases: list[Case] = []
+        for index, entry in enumerate(raw):
+            at: Where = ("check", "fixed", index)
+            label = f"{name}: fixed case {index + 1}"
+            if not isinstance(entry, Mapping):
+                self.add_at(at, f"{label} must be a mapping of the parameters' values (got {_got(entry)})")
+                continue
+            values: dict[str, Value] = {}
+            for key, value in ((str(key), value) for key, value in entry.items()):
+                if key not in parameters:
+                    self.add_at(
+                        (*at, key), f"{label}: unknown parameter '{key}' (expected one of: {', '.join(parameters)})"
+                    )
+                    continue
+                if specs[key].kind == "choice" and isinstance(value, int | float) and not isinstance(value, bool):
+                    value = f"{value:g}"  # `bytes_per_param: 2` means the choice "2"
+                try:
+                    values[key] = specs[key].parse(value)
+                except InputError as error:
+                    self.add_at((*at, key), f"{label}: calculator '{calculator.name}': {error.message}")
+            missing = [parameter for parameter in parameters if parameter not in entry]
+            if missing:
+                self.add_at(
+                    at, f"{label} has no '{missing[0]}' (a case gives every parameter: {', '.join(parameters)})"
+                )
+            if len(values) < len(parameters):
+                continue
+            inputs = {**given, **values}
+            checked, errors = calculator.check(inputs)
+            if errors:
+                self.add_at(at, f"{label}: calculator '{calculator.name}': {errors[0].message}")
+                continue
+            case = case_for(calculator, output, list(parameters), checked, scale)
+            if case is not None:
+                cases.append(Case(case.inputs, case.expected, fixed=True))
+        return cases
+
+    def solution_passes(self, exercise: Exercise, name: str) -> None:
+        result = check_code(exercise.solution, exercise.checking_data())
+        if result["ok"]:
+            return
+        if result["error"] is not None:
+            error = result["error"]
+            self.add_at(
+                ("solution",), f"{name}: the solution fails: {error['type']}: {error['message']}", error["line"]
+            )
+            return
+        failure = result["failure"]
+        inputs = ", ".join(f"{key}={value!r}" for key, value in failure["inputs"].items())
+        what = f"case {failure['index'] + 1} ({inputs}): expected {failure['expected']!r}"
+        if failure["error"] is not None:
+            error = failure["error"]
+            self.add_at(
+                ("solution",),
+                f"{name}: the solution fails its own {what}, but raised {error['type']}: {error['message']}",
+                error["line"],
+            )
+        else:
+            self.add_at(
+                ("solution",), f"{name}: the solution fails its own {what}, got {failure['got']} ({failure['reason']})"
+            )

@@ -1,0 +1,301 @@
+// @ts-check
+/**
+ * Exercises on the page: the prompt and starter code the build rendered (exercise_render.py writes the markup), made
+ * into an editor whose code runs in the tab's Python worker (runtime.js), the same Pyodide that runs the calculators.
+ *
+ * Run executes the code and shows what it printed and its error, with the line. Check calls the reader's function on
+ * the cases the build drew from the calculator (`data-exercise-data`) and shows the first that fails: its inputs, the
+ * expected value and what came back. Either stops after TIME_LIMIT_MS: the worker is then ended and started again, and
+ * the calculators on the page carry on. The code, whether it passed and how many honest attempts were made are kept in
+ * localStorage under `data-exercise-key`; after HONEST_ATTEMPTS failing checks of changed code, a solution can be shown.
+ */
+import { TimeLimitError, callPythonWithin, setPageGeneration, watchRuntime } from "./runtime.js";
+import { keepRuntimeOffline } from "./offline.js";
+
+const TIME_LIMIT_MS = 5000;
+const HONEST_ATTEMPTS = 3;
+const STYLESHEET = new URL("./exercise.css", import.meta.url).href;
+const STAGE_TEXT = { runtime: "Starting Python in your browser…", package: "Loading the calculators…" };
+const KEYS_TEXT =
+  "In the editor, Tab indents. To leave it with the keyboard, press Escape and then Tab; Ctrl+M switches Tab between " +
+  "indenting and moving on.";
+
+/** @typedef {{inputs: Record<string, number>, expected: number | null}} Case */
+/**
+ * @typedef {{id: string, title: string, function: string, parameters: string[], floats: string[], cases: Case[],
+ *   tolerance: {amount: number, relative: boolean}, starter: string, solution: string}} ExerciseData
+ */
+/** @typedef {{type: string, message: string, line: number | null}} PythonError */
+/** @typedef {{version: string, code?: string, passed: boolean, attempts: number, checked?: string}} Progress */
+
+/** @type {Promise<typeof import("./editor.js")> | null} */
+let editorModule = null;
+
+/**
+ * Make each exercise element live; called for every page Material shows.
+ * @param {HTMLElement[]} elements
+ * @param {number} generation the page's number, for replies from the worker
+ */
+export function mountExercises(elements, generation) {
+  setPageGeneration(generation);
+  if (!document.querySelector(`link[href="${STYLESHEET}"]`)) {
+    const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: STYLESHEET });
+    document.head.append(link);
+  }
+  editorModule ??= import("./editor.js");
+  for (const element of elements) mountExercise(element);
+  keepRuntimeOffline();
+}
+
+/** @param {string} key @param {string} version @returns {Progress} */
+function load(key, version) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(key) ?? "null");
+    if (saved && typeof saved === "object") {
+      // Code survives an edit of the exercise; a pass counts only for the version that was checked.
+      return { version, code: saved.code, passed: saved.version === version && saved.passed, attempts: saved.attempts | 0 };
+    }
+  } catch {
+    // Storage off, or an old format: start afresh.
+  }
+  return { version, passed: false, attempts: 0 };
+}
+
+/** @param {string} key @param {Progress} progress */
+function save(key, progress) {
+  try {
+    localStorage.setItem(key, JSON.stringify(progress));
+  } catch {
+    // Storage full or off: the exercise still works, it just will not remember.
+  }
+}
+
+/** @param {number | null} value */
+function number(value) {
+  if (value === null) return "None";
+  if (Number.isInteger(value)) return String(value);
+  return String(Number(value.toPrecision(8)));
+}
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string>} [attributes]
+ * @param {(Node | string)[]} [children]
+ */
+function element(tag, attributes = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
+/** @param {HTMLElement} root */
+function mountExercise(root) {
+  if (root.dataset.mounted) return;
+  root.dataset.mounted = "true";
+  /** @type {ExerciseData} */
+  const data = JSON.parse(root.dataset.exerciseData ?? "{}");
+  const key = /** @type {string} */ (root.dataset.exerciseKey);
+  const progress = load(key, /** @type {string} */ (root.dataset.exerciseVersion));
+  const { function: name, parameters, floats, cases, tolerance } = data;
+  const checking = { function: name, parameters, floats, cases, tolerance };
+  const find = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (root.querySelector(selector));
+  const holder = find(".exercise-editor");
+  const status = find(".exercise-status");
+  const controls = find(".exercise-controls");
+  const result = find(".exercise-result");
+  const run = /** @type {HTMLButtonElement} */ (find(".exercise-run"));
+  const check = /** @type {HTMLButtonElement} */ (find(".exercise-check"));
+  const reset = /** @type {HTMLButtonElement} */ (find(".exercise-reset"));
+  const confirm = find(".exercise-confirm");
+  const solution = find(".exercise-solution");
+  const label = find(".exercise-code-label");
+  const keys = element("p", { class: "exercise-keys", id: `${root.id}-keys` }, [KEYS_TEXT]);
+  label.after(keys);
+
+  let code = progress.code ?? data.starter;
+  let busy = false;
+  /** @type {import("./editor.js").Editor | null} */
+  let editor = null;
+
+  const remember = () => save(key, { ...progress, code });
+  const setStatus = (/** @type {string} */ text) => {
+    status.textContent = text;
+  };
+  setStatus(progress.passed ? "You passed this exercise on an earlier visit." : "");
+  if (progress.attempts >= HONEST_ATTEMPTS) solution.hidden = false;
+
+  /** @type {Promise<typeof import("./editor.js")>} */ (editorModule).then(
+    ({ createEditor }) => {
+      if (!root.isConnected) return;
+      holder.textContent = "";
+      editor = createEditor({
+        parent: holder,
+        code,
+        labelledBy: label.id,
+        describedBy: keys.id,
+        onChange(text) {
+          code = text;
+          remember();
+        },
+      });
+      controls.hidden = false;
+    },
+    () => setStatus("The code editor could not be loaded; reload the page to try again."),
+  );
+
+  const stopWatching = watchRuntime(({ stage, error }) => {
+    if (!root.isConnected) return stopWatching();
+    if (!busy) return;
+    if (stage === "failed") setStatus(`Python could not start (${error}).`);
+    else if (stage in STAGE_TEXT) setStatus(STAGE_TEXT[/** @type {"runtime" | "package"} */ (stage)]);
+    else if (stage === "ready") setStatus("Running your code…");
+  });
+
+  /**
+   * Call the worker with the reader's code, buttons disabled meanwhile; null when stopped, failed or left.
+   * @param {string} function_ @param {Record<string, unknown>} args
+   */
+  async function call(function_, args) {
+    busy = true;
+    run.disabled = check.disabled = true;
+    setStatus("Running your code…");
+    try {
+      const reply = await callPythonWithin(function_, args, TIME_LIMIT_MS);
+      setStatus("");
+      return reply;
+    } catch (error) {
+      result.replaceChildren();
+      if (error instanceof TimeLimitError) {
+        result.append(
+          element("p", { class: "exercise-error" }, [
+            `Stopped after ${TIME_LIMIT_MS / 1000} seconds: your code was still running, perhaps in a loop that never ` +
+              "ends. Fix the code and run it again.",
+          ]),
+        );
+        setStatus("");
+      } else {
+        setStatus(`Python could not run your code (${/** @type {Error} */ (error).message}).`);
+      }
+      return null;
+    } finally {
+      busy = false;
+      run.disabled = check.disabled = false;
+    }
+  }
+
+  /** The error's line, as a button that puts the cursor there, and its message. @param {PythonError} error @param {string} prefix */
+  function showError(error, prefix = "") {
+    const parts = [];
+    if (error.line) {
+      const line = /** @type {number} */ (error.line);
+      const go = element("button", { type: "button", class: "exercise-line" }, [`Line ${line}`]);
+      go.addEventListener("click", () => editor?.goToLine(line));
+      parts.push(go, ": ");
+    }
+    parts.push(`${error.type}: ${error.message}`);
+    result.append(element("p", { class: "exercise-error" }, [prefix, ...parts]));
+  }
+
+  /** @param {string} stdout */
+  function showOutput(stdout) {
+    if (!stdout) return;
+    result.append(
+      element("p", { class: "exercise-output-label" }, ["Printed:"]),
+      element("pre", { class: "exercise-stdout" }, [stdout]),
+    );
+  }
+
+  run.addEventListener("click", async () => {
+    if (busy) return;
+    const reply = await call("exercise_run", { code });
+    if (!reply || !root.isConnected) return;
+    result.replaceChildren();
+    if (reply.ok) {
+      result.append(
+        element("p", { class: "exercise-ran" }, [
+          reply.stdout ? "Ran without errors." : "Ran without errors, and printed nothing. Check tests your function.",
+        ]),
+      );
+    }
+    showOutput(reply.stdout);
+    if (reply.error) showError(reply.error);
+  });
+
+  check.addEventListener("click", async () => {
+    if (busy) return;
+    const checked = code;
+    const reply = await call("exercise_check", { code: checked, exercise: checking });
+    if (!reply || !root.isConnected) return;
+    result.replaceChildren();
+    if (reply.ok) {
+      progress.passed = true;
+      result.append(element("p", { class: "exercise-pass" }, [`All ${reply.total} cases pass. Well done.`]));
+    } else {
+      // An honest attempt: changed since the starter and since the last check.
+      if (checked.trim() !== data.starter.trim() && checked !== progress.checked) progress.attempts += 1;
+      progress.passed = false;
+      if (reply.error) showError(reply.error, "Your code does not run: ");
+      else showFailure(reply);
+      if (progress.attempts >= HONEST_ATTEMPTS) solution.hidden = false;
+    }
+    progress.checked = checked;
+    showOutput(reply.stdout);
+    remember();
+  });
+
+  /** @param {{passed: number, total: number, failure: any}} reply */
+  function showFailure(reply) {
+    const { failure } = reply;
+    const rows = data.parameters.map((name) => [name, failure.inputs[name]]).map(([name, value]) =>
+      element("tr", {}, [element("th", { scope: "row" }, [element("code", {}, [name])]), element("td", {}, [number(/** @type {number} */ (value))])]),
+    );
+    rows.push(element("tr", {}, [element("th", { scope: "row" }, ["Expected"]), element("td", {}, [number(failure.expected)])]));
+    if (!failure.error) {
+      rows.push(element("tr", {}, [element("th", { scope: "row" }, ["Got"]), element("td", {}, [failure.got])]));
+    }
+    const passed = reply.passed ? ` (the ${reply.passed} before it pass)` : "";
+    result.append(
+      element("p", { class: "exercise-fail" }, [`Case ${failure.index + 1} of ${reply.total} fails${passed}: ${failure.reason}.`]),
+      element("table", { class: "exercise-case" }, [
+        element("caption", {}, [`Case ${failure.index + 1}: ${data.function}(…) with these inputs`]),
+        element("tbody", {}, rows),
+      ]),
+    );
+    if (failure.error) showError(failure.error, "Your function raised an error. ");
+  }
+
+  reset.addEventListener("click", () => {
+    confirm.hidden = false;
+    /** @type {HTMLElement} */ (confirm.querySelector(".exercise-reset-no")).focus();
+  });
+  confirm.querySelector(".exercise-reset-yes")?.addEventListener("click", () => {
+    confirm.hidden = true;
+    editor?.replace(data.starter);
+    code = data.starter;
+    remember();
+    result.replaceChildren();
+    setStatus("Your code is back to the starter.");
+    editor?.focus();
+  });
+  confirm.querySelector(".exercise-reset-no")?.addEventListener("click", () => {
+    confirm.hidden = true;
+    reset.focus();
+  });
+  confirm.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      confirm.hidden = true;
+      reset.focus();
+    }
+  });
+
+  const show = /** @type {HTMLButtonElement} */ (solution.querySelector(".exercise-show-solution"));
+  show.addEventListener("click", () => {
+    const shown = /** @type {HTMLElement} */ (solution.querySelector(".exercise-solution-code"));
+    /** @type {HTMLElement} */ (shown.querySelector("code")).textContent = data.solution;
+    shown.hidden = false;
+    show.hidden = true;
+    shown.setAttribute("tabindex", "-1");
+    shown.focus();
+  });
+}

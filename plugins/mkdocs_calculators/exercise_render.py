@@ -1,0 +1,98 @@
+"""The HTML of an exercise: the prompt, the starter code and the hints readable before any script runs, and the cases
+as data for `exercise.js`, which turns the starter into an editor and runs the reader's code in the worker.
+
+Everything an author wrote is escaped; a prompt's `code` spans become <code>. The checking data travels in a `data-`
+attribute holding JSON (Material's instant navigation re-runs a new page's scripts without their type). The class
+names and data attributes here are the contract with `exercise.js`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from calculators.exercise import Exercise
+
+__all__ = ["render_exercise"]
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def _json(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False, sort_keys=True)
+
+
+def _text(text: str) -> str:
+    """Plain text as paragraphs (split at blank lines), escaped, with `code` spans."""
+    paragraphs = [part.strip() for part in re.split(r"\n\s*\n", text) if part.strip()]
+    return "".join(
+        f"<p>{_CODE_SPAN.sub(lambda match: f'<code>{match[1]}</code>', escape(part))}</p>" for part in paragraphs
+    )
+
+
+def render_exercise(uid: str, exercise: Exercise, key: str, calculators_page: str) -> str:
+    """The exercise with id `uid` in the page; `key` is where the reader's code is saved; `calculators_page` is the
+    address of the calculator reference from this page."""
+    import calculators
+    from calculators.quiz import output_spec
+
+    calculator = calculators.get(exercise.calculator)
+    output = output_spec(calculator, exercise.output)
+    data = {
+        **exercise.checking_data(),
+        "id": exercise.id,
+        "title": exercise.title,
+        "starter": exercise.starter,
+        "solution": exercise.solution,
+    }
+    encoded = _json(data)
+    # Saved progress records the version it passed: an edited exercise asks for a new check.
+    version = hashlib.sha256(encoded.encode()).hexdigest()[:12]
+    hints = "".join(
+        f'<details class="exercise-hint"><summary>Hint {number}</summary>{_text(hint)}</details>'
+        for number, hint in enumerate(exercise.hints, 1)
+    )
+    unit = f", in {escape(exercise.unit)}" if exercise.unit and exercise.unit != "%" else ""
+    label = output.label if output else exercise.output
+    label = escape(label[0].lower() + label[1:] if label[1:2].islower() else label)  # 'attainable compute', 'MBU'
+
+    reference = f'<a href="{escape(calculators_page)}#{escape(calculator.name)}">{escape(calculator.title)}</a>'
+    count = len(exercise.cases)
+    return (
+        f'<div class="exercise" id="{uid}" role="group" aria-labelledby="{uid}-title" '
+        f'data-exercise="{escape(exercise.id)}" data-exercise-key="{escape(key)}" data-exercise-version="{version}" '
+        f'data-exercise-data="{escape(encoded)}">'
+        f'<p class="exercise-title" id="{uid}-title">Exercise: {escape(exercise.title)}</p>'
+        f'<div class="exercise-prompt">{_text(exercise.prompt)}</div>'
+        f'<p class="exercise-task">Write <code>{escape(exercise.signature)}</code>, returning the {label}{unit}. '
+        f"<strong>Check</strong> compares it with the {reference} calculator on {count} "
+        f"case{'s' if count != 1 else ''}, {escape(exercise.tolerance.text)}.</p>"
+        f'<p class="exercise-code-label" id="{uid}-code">Your code</p>'
+        '<div class="exercise-editor"><pre><code class="language-python">'
+        f"{escape(exercise.starter)}</code></pre></div>"
+        '<p class="exercise-status" role="status">Run and Check need this page\'s scripts, with the site served over '
+        "http.</p>"
+        '<div class="exercise-controls" hidden>'
+        '<button type="button" class="md-button exercise-run">Run</button>'
+        '<button type="button" class="md-button md-button--primary exercise-check">Check</button>'
+        '<button type="button" class="md-button exercise-reset">Reset</button>'
+        "</div>"
+        '<div class="exercise-confirm" role="alertdialog" hidden '
+        f'aria-labelledby="{uid}-confirm" aria-describedby="{uid}-confirm">'
+        f'<p id="{uid}-confirm">Throw away your code and start again from the starter?</p>'
+        '<button type="button" class="md-button exercise-reset-yes">Reset my code</button>'
+        '<button type="button" class="md-button exercise-reset-no">Keep my code</button>'
+        "</div>"
+        '<div class="exercise-result" aria-live="polite"></div>'
+        f'<div class="exercise-hints">{hints}</div>'
+        '<div class="exercise-solution" hidden>'
+        '<button type="button" class="md-button exercise-show-solution">Show a solution</button>'
+        '<div class="exercise-solution-code" hidden><p>One way to write it:</p><pre><code class="language-python">'
+        "</code></pre></div>"
+        "</div>"
+        "</div>"
+    )

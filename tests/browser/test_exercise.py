@@ -1,0 +1,306 @@
+"""Exercises in Chromium: the reader's Python run in the tab's worker, checked against the book's calculators.
+
+A right answer passes, a wrong one shows its first failing case, a syntax error shows its line, an endless loop is
+stopped and the next Run works (and a calculator still recomputes), the code is kept across visits, the page works
+offline after one visit and by keyboard alone, and pages without an exercise load no editor.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.calculator_page import expected, wait_for_texts
+from tests.browser.conftest import Network, new_context
+from tests.support import _Handler
+
+pytestmark = pytest.mark.browser
+
+PAGE = "/lessons/roofline-exercises/"
+ROOFLINE = "#exercise-1"  # attainable(peak_tflops, bandwidth_tbs, intensity)
+CALCULATOR = "#calc-2"  # the roofline, on a TPU v5e, right after it
+BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
+RIGHT = (
+    "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return min(peak_tflops, bandwidth_tbs * intensity)\n"
+)
+WRONG = "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return bandwidth_tbs * intensity\n"
+
+
+def open_exercises(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector(f"{ROOFLINE} .cm-content", timeout=30_000)
+
+
+def type_code(page: Any, exercise: str, code: str) -> None:
+    """Replace the editor's code as a reader would: select all, then type (auto-indent is undone by typing lines)."""
+    page.click(f"{exercise} .cm-content")
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(code)
+
+
+def result_text(page: Any, exercise: str, timeout: int = BOOT_TIMEOUT) -> str:
+    page.wait_for_selector(f"{exercise} .exercise-result > *", timeout=timeout)
+    return page.text_content(f"{exercise} .exercise-result")  # type: ignore[no-any-return]
+
+
+def press(page: Any, exercise: str, button: str) -> None:
+    page.evaluate(f"document.querySelector('{exercise} .exercise-result').replaceChildren()")
+    page.click(f"{exercise} .exercise-{button}")
+
+
+def cases(page: Any, exercise: str) -> list[dict[str, Any]]:
+    return json.loads(page.get_attribute(exercise, "data-exercise-data"))["cases"]  # type: ignore[no-any-return]
+
+
+def test_without_scripts_the_prompt_starter_and_hints_are_in_the_page(site: Any) -> None:
+    """The build pre-renders each exercise: readable before any script runs (and with none)."""
+    html = (site / "lessons/roofline-exercises/index.html").read_text(encoding="utf-8")
+    assert html.count('class="exercise"') == 4
+    assert "<code>attainable(peak_tflops, bandwidth_tbs, intensity)</code>" in html
+    assert "def attainable(peak_tflops, bandwidth_tbs, intensity):" in html
+    assert "<summary>Hint 1</summary>" in html
+    assert "min(peak_tflops, memory_roof)" not in html.split("data-exercise-data")[0]  # the solution is not shown
+
+
+def test_a_right_answer_passes_and_is_remembered(page: Any, base_url: str) -> None:
+    """Check runs every case and says so; the code and the pass are still there on the next visit."""
+    open_exercises(page, base_url + PAGE)
+    type_code(page, ROOFLINE, RIGHT)
+    press(page, ROOFLINE, "check")
+    total = len(cases(page, ROOFLINE))
+    assert result_text(page, ROOFLINE) == f"All {total} cases pass. Well done."
+    page.reload()
+    page.wait_for_selector(f"{ROOFLINE} .cm-content")
+    assert "return min(peak_tflops" in page.text_content(f"{ROOFLINE} .cm-content")
+    assert page.text_content(f"{ROOFLINE} .exercise-status") == "You passed this exercise on an earlier visit."
+
+
+def test_a_wrong_answer_shows_its_first_failing_case(page: Any, base_url: str) -> None:
+    """Forgetting the flat roof fails on the first case above the ridge: its inputs, expected and got are shown."""
+    open_exercises(page, base_url + PAGE)
+    type_code(page, ROOFLINE, WRONG)
+    press(page, ROOFLINE, "check")
+    text = result_text(page, ROOFLINE)
+    every = cases(page, ROOFLINE)
+    index = next(
+        i
+        for i, case in enumerate(every)
+        if case["inputs"]["bandwidth_tbs"] * case["inputs"]["intensity"] > case["inputs"]["peak_tflops"]
+    )
+    failing = every[index]
+    assert f"Case {index + 1} of {len(every)} fails" in text
+    rows = page.locator(f"{ROOFLINE} .exercise-case tr").all_text_contents()
+    assert f"intensity{failing['inputs']['intensity']:g}" in rows
+    assert f"Expected{failing['expected']:g}" in rows
+    got = failing["inputs"]["bandwidth_tbs"] * failing["inputs"]["intensity"]
+    assert any(row.startswith("Got") and abs(float(row[3:]) - got) < 1e-9 * got for row in rows)
+
+
+def test_a_syntax_error_shows_its_line_and_goes_there(page: Any, base_url: str) -> None:
+    """Run reports Python's error with the line; the line is a button that puts the cursor on it."""
+    open_exercises(page, base_url + PAGE)
+    type_code(page, ROOFLINE, "x = 1\n\ndef attainable(peak_tflops, bandwidth_tbs, intensity)\n    return 1\n")
+    press(page, ROOFLINE, "run")
+    assert result_text(page, ROOFLINE) == "Line 3: SyntaxError: expected ':'"
+    page.click(f"{ROOFLINE} .exercise-line")
+    line = page.evaluate("document.getSelection().anchorNode.parentElement.closest('.cm-line').textContent")
+    assert line.startswith("def attainable")
+
+
+def test_run_shows_what_the_code_printed(page: Any, base_url: str) -> None:
+    """stdout comes back; an error raised after it is shown with its own line."""
+    open_exercises(page, base_url + PAGE)
+    type_code(page, ROOFLINE, "print('ridge', 197 / 0.819)\nprint(1 / 0)\n")
+    press(page, ROOFLINE, "run")
+    text = result_text(page, ROOFLINE)
+    assert page.text_content(f"{ROOFLINE} .exercise-stdout") == f"ridge {197 / 0.819}\n"
+    assert text.endswith("Line 2: ZeroDivisionError: division by zero")
+
+
+def test_the_code_cannot_reach_the_page_or_the_network(page: Any, base_url: str, network: Network) -> None:
+    """`js` is refused, and the worker itself has no fetch once booted."""
+    open_exercises(page, base_url + PAGE)
+    type_code(page, ROOFLINE, "import js\n")
+    press(page, ROOFLINE, "run")
+    assert "ImportError: exercises cannot import 'js'" in result_text(page, ROOFLINE)
+    type_code(page, ROOFLINE, "import sys\nsys.modules['js'].fetch('http://example.com/')\nprint('sent')\n")
+    press(page, ROOFLINE, "run")
+    result_text(page, ROOFLINE)
+    assert not [url for url in network.requests if "example.com" in url]
+
+
+def test_an_endless_loop_is_stopped_and_the_next_run_works(page: Any, base_url: str) -> None:
+    """`while True: pass` is stopped after the time limit, with a message; Python restarts, and Check works."""
+    workers: list[Any] = []
+    page.on("worker", lambda worker: workers.append(worker.url))
+    open_exercises(page, base_url + PAGE)
+    type_code(page, ROOFLINE, RIGHT)
+    press(page, ROOFLINE, "run")
+    result_text(page, ROOFLINE)  # booted
+    type_code(page, ROOFLINE, "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    while True:\n        pass\n")
+    press(page, ROOFLINE, "check")
+    text = result_text(page, ROOFLINE, timeout=20_000)
+    assert text.startswith("Stopped after 5 seconds: your code was still running")
+    type_code(page, ROOFLINE, RIGHT)
+    press(page, ROOFLINE, "check")
+    assert result_text(page, ROOFLINE).startswith("All ")
+    assert [url.endswith("/calculators/worker.js") for url in workers].count(True) == 2  # ended, and started again
+
+
+def test_a_calculator_waiting_behind_a_loop_answers_after_the_restart(page: Any, base_url: str) -> None:
+    """A calculator edited while the reader's loop blocks the worker gets its result from the restarted worker."""
+    open_exercises(page, base_url + PAGE)
+    type_code(page, ROOFLINE, RIGHT)
+    press(page, ROOFLINE, "run")
+    result_text(page, ROOFLINE)  # booted
+    type_code(page, ROOFLINE, "while True:\n    pass\n")
+    press(page, ROOFLINE, "run")
+    page.fill(f"{CALCULATOR}-intensity", "20")
+    wait_for_texts(page, expected("roofline", chip="tpu-v5e", intensity=20), CALCULATOR)
+    assert result_text(page, ROOFLINE).startswith("Stopped after 5 seconds")
+
+
+def test_reset_asks_first(page: Any, base_url: str) -> None:
+    """Reset asks before throwing the code away; keeping it changes nothing, confirming brings the starter back."""
+    open_exercises(page, base_url + PAGE)
+    type_code(page, ROOFLINE, WRONG)
+    page.click(f"{ROOFLINE} .exercise-reset")
+    assert page.is_visible(f"{ROOFLINE} .exercise-confirm")
+    page.click(f"{ROOFLINE} .exercise-reset-no")
+    assert "return bandwidth_tbs * intensity" in page.text_content(f"{ROOFLINE} .cm-content")
+    page.click(f"{ROOFLINE} .exercise-reset")
+    page.click(f"{ROOFLINE} .exercise-reset-yes")
+    assert "# Two ceilings" in page.text_content(f"{ROOFLINE} .cm-content")
+
+
+def test_a_solution_is_offered_after_honest_attempts(page: Any, base_url: str) -> None:
+    """Three failing checks of changed code show the button; checking the same code again does not count."""
+    open_exercises(page, base_url + PAGE)
+    solution = f"{ROOFLINE} .exercise-show-solution"
+    for attempt in range(3):
+        type_code(page, ROOFLINE, f"def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return {attempt}\n")
+        press(page, ROOFLINE, "check")
+        result_text(page, ROOFLINE)
+        if attempt == 0:
+            press(page, ROOFLINE, "check")  # the same code again
+            result_text(page, ROOFLINE)
+        assert page.is_visible(solution) == (attempt == 2)
+    page.click(solution)
+    assert "min(peak_tflops, memory_roof)" in page.text_content(f"{ROOFLINE} .exercise-solution-code")
+
+
+def test_keyboard_only(page: Any, base_url: str) -> None:
+    """Tab reaches the editor; typing indents after a colon; Escape then Tab leaves it for Run, and Enter runs."""
+    open_exercises(page, base_url + PAGE)
+    page.focus(f"{ROOFLINE} .cm-content")
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.type("def attainable(peak_tflops, bandwidth_tbs, intensity):\n")
+    page.keyboard.type("return min(peak_tflops, bandwidth_tbs * intensity)")
+    code = page.text_content(f"{ROOFLINE} .cm-content")
+    assert "):    return min" in code  # the editor indented the body by itself
+    page.keyboard.press("Tab")  # indents, stays in the editor
+    assert page.evaluate("document.activeElement.classList.contains('cm-content')")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.classList.contains('exercise-run')")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")  # Check
+    assert result_text(page, ROOFLINE).startswith("All ")
+
+
+def test_offline_after_one_visit(browser: Any, base_url: str, network: Network) -> None:
+    """Visited once online, the exercises page reloads with the network off, and Check still runs Python."""
+    context = new_context(browser, network)
+    page = context.new_page()  # type: ignore[attr-defined]
+    open_exercises(page, base_url + PAGE)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
+    page.reload()
+    open_exercises(page, base_url + PAGE)
+    type_code(page, ROOFLINE, RIGHT)
+    press(page, ROOFLINE, "run")
+    result_text(page, ROOFLINE)  # the runtime is in the cache once it has booted under the service worker
+    page.wait_for_timeout(3000)  # the background caching of the rest of the runtime
+    context.set_offline(True)  # type: ignore[attr-defined]
+    page.reload()
+    open_exercises(page, base_url + PAGE)
+    type_code(page, ROOFLINE, RIGHT)
+    press(page, ROOFLINE, "check")
+    assert result_text(page, ROOFLINE).startswith("All ")
+    context.close()  # type: ignore[attr-defined]
+
+
+def test_pages_without_an_exercise_load_no_editor(page: Any, base_url: str, network: Network) -> None:
+    """Home (nothing interactive) loads no editor byte, service worker included (it precaches the plugin's small
+    scripts, exercise.js among them, as it does quiz.js); the roofline lesson (calculators, no exercise) asks for no
+    editor and no exercise script itself (its service worker may cache the whole runtime for offline reading)."""
+    page.goto(base_url + "/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
+    assert not [url for url in network.requests if "/assets/calculators/editor" in url]
+    editor = ("/assets/calculators/editor", "/assets/calculators/exercise.")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if not request.service_worker else None)
+    page.goto(base_url + "/lessons/roofline/")
+    page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+    page.fill("#calc-1-intensity", "20")
+    wait_for_texts(page, expected("roofline", intensity=20), "#calc-1")
+    assert asked and not [url for url in asked if any(part in url for part in editor)]
+
+
+def test_phone_and_dark_mode(browser: Any, base_url: str, network: Network) -> None:
+    """At 390 px in the dark scheme, the exercise fits the screen and the editor takes the theme's code colours."""
+    context = new_context(browser, network, viewport={"width": 390, "height": 844}, color_scheme="dark")
+    page = context.new_page()  # type: ignore[attr-defined]
+    open_exercises(page, base_url + PAGE)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    background = page.evaluate(f"getComputedStyle(document.querySelector('{ROOFLINE} .cm-editor')).backgroundColor")
+    code = page.evaluate("getComputedStyle(document.body).getPropertyValue('--md-code-bg-color')")
+    assert page.get_attribute("body", "data-md-color-scheme") == "slate"
+    assert background != "rgba(0, 0, 0, 0)" and code.strip()
+    page.screenshot(path="/tmp/exercise-phone-dark.png", full_page=False)
+    context.close()  # type: ignore[attr-defined]
+
+
+class _Isolated(_Handler):
+    """A static host that sends the headers that make a page cross-origin isolated (and so gives it shared memory)."""
+
+    def end_headers(self) -> None:
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+
+def test_on_an_isolated_host_python_is_interrupted_without_a_restart(browser: Any, site: Path) -> None:
+    """With COOP and COEP, the loop is stopped through Pyodide's interrupt buffer: the same worker answers next."""
+    handler = functools.partial(_Isolated, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    network = Network(base)
+    context = new_context(browser, network)
+    try:
+        page = context.new_page()  # type: ignore[attr-defined]
+        workers: list[Any] = []
+        page.on("worker", lambda worker: workers.append(worker))
+        open_exercises(page, base + PAGE)
+        assert page.evaluate("crossOriginIsolated")
+        type_code(page, ROOFLINE, "while True:\n    pass\n")
+        press(page, ROOFLINE, "run")
+        assert result_text(page, ROOFLINE, timeout=20_000).startswith("Stopped after 5 seconds")
+        type_code(page, ROOFLINE, RIGHT)
+        press(page, ROOFLINE, "check")
+        assert result_text(page, ROOFLINE).startswith("All ")
+        assert [worker.url.endswith("/calculators/worker.js") for worker in workers].count(True) == 1  # never ended
+    finally:
+        context.close()  # type: ignore[attr-defined]
+        server.shutdown()
+        server.server_close()
+    assert network.foreign == []

@@ -1,0 +1,335 @@
+"""The exercise model (calculators.exercise), its case generator, and the runner of a reader's code
+(calculators.exercise_run), under CPython: the same code runs in the browser's worker."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pytest
+
+import calculators
+from calculators.api import FUNCTIONS, call_json
+from calculators.exercise import Case, ExerciseError, Tolerance, draw_cases, read_exercise
+from calculators.exercise_run import OUTPUT_LIMIT, check_code, run_code
+from calculators.quiz import Vary
+
+ATTAINABLE = (
+    "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return min(peak_tflops, bandwidth_tbs * intensity)\n"
+)
+
+
+def roofline(**changes: Any) -> dict[str, Any]:
+    """A good exercise's data, as an author writes it, with `changes` applied at the top level or under check."""
+    data: dict[str, Any] = {
+        "id": "roof",
+        "title": "Roof",
+        "prompt": "Return it.",
+        "function": "attainable(peak_tflops, bandwidth_tbs, intensity)",
+        "starter": "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    ...\n",
+        "solution": ATTAINABLE,
+        "check": {"calculator": "roofline", "output": "attainable", "unit": "TFLOP/s", "cases": 10},
+    }
+    for key, value in changes.items():
+        if key in data["check"] or key in ("inputs", "fixed", "vary", "tolerance"):
+            data["check"][key] = value
+        else:
+            data[key] = value
+    return data
+
+
+def problems(data: dict[str, Any]) -> list[str]:
+    with pytest.raises(ExerciseError) as raised:
+        read_exercise(data)
+    return [problem.message for problem in raised.value.problems]
+
+
+class TestReading:
+    def test_a_good_exercise_reads_into_the_model(self) -> None:
+        """The function's name and parameters come from `function`; the cases from the calculator, scaled to TFLOP/s."""
+        exercise = read_exercise(roofline(fixed=[{"peak_tflops": 197, "bandwidth_tbs": 0.819, "intensity": 240}]))
+        assert exercise.function == "attainable"
+        assert exercise.parameters == ("peak_tflops", "bandwidth_tbs", "intensity")
+        assert exercise.signature == "attainable(peak_tflops, bandwidth_tbs, intensity)"
+        assert len(exercise.cases) == 11
+        # The roofline at 197 TFLOP/s, 0.819 TB/s and 240 FLOP/byte: 0.819 x 240 = 196.56 TFLOP/s, under the peak.
+        first = Case({"peak_tflops": 197.0, "bandwidth_tbs": 0.819, "intensity": 240.0}, 196.56, fixed=True)
+        assert exercise.cases[0] == first
+        assert not any(case.fixed for case in exercise.cases[1:])
+
+    def test_the_default_tolerance_is_one_in_a_million(self) -> None:
+        exercise = read_exercise(roofline())
+        assert exercise.tolerance == Tolerance(1e-6, relative=True)
+        assert exercise.checking_data()["tolerance"] == {"amount": pytest.approx(1e-4), "relative": True}
+
+    @pytest.mark.parametrize(
+        ("raw", "tolerance"),
+        [
+            ("1e-6 relative", Tolerance(1e-6, True)),
+            ("0.1%", Tolerance(0.001, True)),
+            (0.5, Tolerance(0.5, False)),
+            ("0.5 absolute", Tolerance(0.5, False)),
+        ],
+    )
+    def test_tolerances(self, raw: object, tolerance: Tolerance) -> None:
+        assert read_exercise(roofline(tolerance=raw)).tolerance.amount == pytest.approx(tolerance.amount)
+        assert read_exercise(roofline(tolerance=raw)).tolerance.relative == tolerance.relative
+
+    @pytest.mark.parametrize(
+        ("tolerance", "text"),
+        [
+            (Tolerance(1e-6, True), "within one part in 1,000,000"),
+            (Tolerance(0.001, True), "within 0.1%"),
+            (Tolerance(0.5, False), "within 0.5"),
+        ],
+    )
+    def test_tolerances_in_words(self, tolerance: Tolerance, text: str) -> None:
+        assert tolerance.text == text
+
+    def test_a_share_is_a_fraction_unless_a_unit_is_given(self) -> None:
+        """MBU is a percentage output: by default the function returns 0.7 for 70%; `unit: '%'` asks for 70."""
+        data = {
+            "id": "mbu",
+            "title": "MBU",
+            "prompt": "p",
+            "function": "mbu(params_b, bytes_per_param, tokens_per_s, bandwidth_tbs)",
+            "starter": "def mbu(params_b, bytes_per_param, tokens_per_s, bandwidth_tbs):\n    ...\n",
+            "solution": (
+                "def mbu(params_b, bytes_per_param, tokens_per_s, bandwidth_tbs):\n"
+                "    return params_b * 1e9 * bytes_per_param * tokens_per_s / (bandwidth_tbs * 1e12)\n"
+            ),
+            "check": {
+                "calculator": "mbu",
+                "output": "mbu",
+                "cases": 5,
+                # The Databricks worked example: 7 B parameters x 2 bytes x 100 token/s over 2.0 TB/s is 70%.
+                "fixed": [{"params_b": 7, "bytes_per_param": 2, "tokens_per_s": 100, "bandwidth_tbs": 2.0}],
+            },
+        }
+        exercise = read_exercise(data)
+        assert exercise.cases[0].expected == pytest.approx(0.7)
+        assert exercise.cases[0].inputs["bytes_per_param"] == 2.0  # a choice input given as the number it names
+        data["check"]["unit"] = "%"
+        data["solution"] = data["solution"].replace("return ", "return 100 * ")
+        assert read_exercise(data).cases[0].expected == pytest.approx(70)
+
+    def test_a_text_output_expects_none(self) -> None:
+        """The inference calculator says "never" when decoding cannot turn compute-bound: the function returns None."""
+        data = {
+            "id": "cb",
+            "title": "t",
+            "prompt": "p",
+            "function": "batch_for(context)",
+            "starter": "def batch_for(context):\n    ...\n",
+            "solution": "def batch_for(context):\n    return None\n",
+            "check": {
+                "calculator": "inference",
+                "output": "compute_bound_batch",
+                "cases": 0,
+                "fixed": [{"context": 8192}],
+            },
+        }
+        assert read_exercise(data).cases == (Case({"context": 8192}, None, fixed=True),)
+
+    def test_every_problem_is_reported_at_once(self) -> None:
+        """A wrong starter and a wrong calculator output are both reported, each once."""
+        found = problems(roofline(starter="def attainable(a):\n    ...\n", output="speed"))
+        assert len(found) == 2
+        assert "the starter defines attainable(a)" in found[1]
+        assert "has no output 'speed'" in found[0]
+
+    def test_a_syntax_error_in_the_starter_carries_its_line(self) -> None:
+        with pytest.raises(ExerciseError) as raised:
+            read_exercise(roofline(starter="x = 1\ndef attainable(peak_tflops, bandwidth_tbs, intensity)\n    ...\n"))
+        (problem,) = raised.value.problems
+        assert problem.where == ("starter",)
+        assert problem.code_line == 2  # type: ignore[attr-defined]
+
+    def test_a_solution_that_fails_is_refused(self) -> None:
+        """The solution runs on every case at build: forgetting the flat roof fails the first case above the ridge."""
+        (message,) = problems(
+            roofline(
+                solution=ATTAINABLE.replace("min(peak_tflops, bandwidth_tbs * intensity)", "bandwidth_tbs * intensity"),
+                fixed=[{"peak_tflops": 989.4, "bandwidth_tbs": 3.35, "intensity": 1000}],
+            )
+        )
+        assert message == (
+            "exercise 'roof': the solution fails its own case 1 (peak_tflops=989.4, bandwidth_tbs=3.35, "
+            "intensity=1000.0): expected 989.4, got 3350.0 (3.39 times the expected value)"
+        )
+
+    def test_a_vary_that_is_not_a_parameter_is_refused(self) -> None:
+        (message,) = problems(roofline(vary={"batch": [1, 2]}))
+        assert message == (
+            "exercise 'roof': check: vary 'batch' is not a parameter of the function "
+            "(expected one of: peak_tflops, bandwidth_tbs, intensity)"
+        )
+
+
+class TestCases:
+    def test_drawn_values_lie_within_the_inputs_ranges_and_near_their_defaults(self) -> None:
+        """Each value is inside the declared range and within a factor 10 of the default, to 3 significant digits."""
+        roof = calculators.get("roofline")
+        specs = {spec.key: spec for spec in roof.inputs}
+        for case in draw_cases(roof, "attainable", ["peak_tflops", "bandwidth_tbs", "intensity"], {}, 200, "seed"):
+            for key, value in case.inputs.items():
+                spec = specs[key]
+                default = float(spec.default)  # type: ignore[arg-type]
+                assert spec.parse(value) == value
+                assert default / 10 <= value <= default * 10
+                assert float(f"{value:.3g}") == value
+
+    def test_the_expected_value_is_the_calculators_output(self) -> None:
+        roof = calculators.get("roofline")
+        for case in draw_cases(roof, "ridge", ["peak_tflops", "bandwidth_tbs"], {}, 20, "ridge"):
+            ridge = calculators.run("roofline", case.inputs)["outputs"][1]
+            assert ridge["key"] == "ridge"
+            assert case.expected == ridge["value"]
+
+    def test_the_same_seed_gives_the_same_cases(self) -> None:
+        """The build is reproducible: a page's cases change only when its exercise does."""
+        roof = calculators.get("roofline")
+        first = draw_cases(roof, "attainable", ["intensity"], {}, 10, "a")
+        assert first == draw_cases(roof, "attainable", ["intensity"], {}, 10, "a")
+        assert first != draw_cases(roof, "attainable", ["intensity"], {}, 10, "b")
+
+    def test_integers_stay_whole(self) -> None:
+        inference = calculators.get("inference")
+        for case in draw_cases(inference, "kv_per_token", ["layers", "kv_heads"], {}, 50, "kv"):
+            assert all(isinstance(value, int) for value in case.inputs.values())
+            assert case.expected == 2 * case.inputs["layers"] * case.inputs["kv_heads"] * 128 * 2
+
+    def test_vary_gives_the_values_to_draw_from(self) -> None:
+        inference = calculators.get("inference")
+        vary = [Vary("context", choices=(1, 8192))]
+        cases = draw_cases(inference, "compute_bound_batch", ["context"], {}, 20, "cb", vary=vary)
+        assert {case.inputs["context"] for case in cases} == {1, 8192}
+        assert {case.expected is None for case in cases} == {True, False}  # "never" at 8,192 tokens
+
+    def test_the_other_inputs_are_held(self) -> None:
+        """`given` fixes the calculator's other inputs: here a TPU v5e's figures fill the roofs."""
+        roof = calculators.get("roofline")
+        for case in draw_cases(roof, "attainable", ["intensity"], {"chip": "tpu-v5e"}, 10, "v5e"):
+            assert case.expected == min(197e12, 0.819e12 * case.inputs["intensity"])
+
+
+class TestRun:
+    def test_output_and_a_clean_run(self) -> None:
+        assert run_code("print('hello', 1 + 1)\n") == {"ok": True, "stdout": "hello 2\n", "error": None}
+
+    def test_an_error_has_its_type_message_and_line(self) -> None:
+        result = run_code("x = 1\n\ndef f():\n    return 1 / 0\n\nf()\n")
+        assert result["error"] == {"type": "ZeroDivisionError", "message": "division by zero", "line": 4}
+
+    def test_a_syntax_error_has_its_line(self) -> None:
+        result = run_code("x = 1\nif x\n    pass\n")
+        assert result["error"] == {"type": "SyntaxError", "message": "expected ':'", "line": 2}
+
+    def test_printed_output_is_cut(self) -> None:
+        """A print in a long loop cannot fill memory: the output stops at the limit and says so."""
+        stdout = run_code("for i in range(100_000):\n    print(i)\n")["stdout"]
+        assert len(stdout) < OUTPUT_LIMIT + 100
+        assert stdout.endswith(f"[output cut after {OUTPUT_LIMIT:,} characters]")
+
+    @pytest.mark.parametrize("module", ["js", "pyodide", "pyodide.ffi", "calculators", "micropip"])
+    def test_modules_that_reach_outside_are_refused(self, module: str) -> None:
+        error = run_code(f"import {module}\n")["error"]
+        assert error["type"] == "ImportError"
+        assert error["message"].startswith(f"exercises cannot import '{module}'")
+
+    def test_the_standard_library_is_there(self) -> None:
+        assert run_code("import math\nprint(math.ceil(2.1))\n")["stdout"] == "3\n"
+
+    def test_each_run_has_its_own_namespace_and_builtins(self) -> None:
+        """A name or a builtin changed by one run is gone in the next."""
+        assert run_code("x = 1\nprint = None\n")["ok"]
+        assert run_code("print(x)\n")["error"]["type"] == "NameError"
+
+    def test_input_and_exit_are_reported(self) -> None:
+        assert run_code("input()\n")["error"]["type"] == "EOFError"
+        assert run_code("import sys\nsys.exit(3)\n")["error"]["type"] == "SystemExit"
+
+
+class TestCheck:
+    exercise = read_exercise(roofline(fixed=[{"peak_tflops": 989.4, "bandwidth_tbs": 3.35, "intensity": 1000}]))
+    data = exercise.checking_data()
+
+    def test_the_right_function_passes_every_case(self) -> None:
+        result = check_code(ATTAINABLE, self.data)
+        assert result == {**result, "ok": True, "passed": 11, "total": 11, "error": None, "failure": None}
+
+    def test_the_first_failing_case_is_reported(self) -> None:
+        result = check_code(ATTAINABLE.replace("min(peak_tflops, bandwidth_tbs * intensity)", "peak_tflops"), self.data)
+        failure = result["failure"]
+        first = next(i for i, case in enumerate(self.exercise.cases) if case.expected != case.inputs["peak_tflops"])
+        assert failure["index"] == first and result["passed"] == first
+        assert failure["inputs"] == dict(self.exercise.cases[first].inputs)
+        assert failure["got"] == repr(self.exercise.cases[first].inputs["peak_tflops"])
+
+    def test_an_error_in_the_function_is_a_failing_case(self) -> None:
+        result = check_code("def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return nothing\n", self.data)
+        assert result["failure"]["index"] == 0
+        assert result["failure"]["error"] == {
+            "type": "NameError",
+            "message": "name 'nothing' is not defined",
+            "line": 2,
+        }
+
+    def test_code_without_the_function(self) -> None:
+        result = check_code("def roof():\n    pass\n", self.data)
+        assert result["error"]["message"] == "the code does not define a function 'attainable'"
+
+    @pytest.mark.parametrize(
+        ("returned", "reason"),
+        [
+            ("None", "expected a number, got NoneType"),
+            ("'1'", "expected a number, got str"),
+            ("float('nan')", "expected a finite number"),
+        ],
+    )
+    def test_what_is_not_a_number(self, returned: str, reason: str) -> None:
+        code = f"def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return {returned}\n"
+        assert check_code(code, self.data)["failure"]["reason"] == reason
+
+    def test_none_where_there_is_no_number(self) -> None:
+        data = {
+            "function": "f",
+            "parameters": ["x"],
+            "cases": [{"inputs": {"x": 1}, "expected": None}],
+            "tolerance": {"amount": 0.0001, "relative": True},
+        }
+        assert check_code("def f(x):\n    return None\n", data)["ok"]
+        assert (
+            check_code("def f(x):\n    return 0\n", data)["failure"]["reason"]
+            == "expected None: there is no such number for these inputs"
+        )
+
+    @pytest.mark.parametrize(
+        ("factor", "reason"),
+        [
+            ("1.5", "50% away from the expected value"),
+            ("1e3", "1,000 times the expected value"),
+            ("0.001", "0.001 times the expected value"),
+            ("-1", "200% away from the expected value"),
+        ],
+    )
+    def test_how_far_off(self, factor: str, reason: str) -> None:
+        """Near misses are a percentage; a factor of 2 or more (a unit forgotten, say) is said as a factor."""
+        code = ATTAINABLE.replace("return min(", f"return {factor} * min(")
+        assert check_code(code, self.data)["failure"]["reason"] == reason
+
+    def test_within_the_tolerance(self) -> None:
+        """1e-6 relative: a reply off by a part in ten million passes, off by a part in a hundred thousand fails."""
+        close = ATTAINABLE.replace("return min(", "return (1 + 1e-7) * min(")
+        assert check_code(close, self.data)["ok"]
+        far = ATTAINABLE.replace("return min(", "return (1 + 1e-5) * min(")
+        assert not check_code(far, self.data)["ok"]
+
+    def test_the_worker_reaches_both_through_call_json(self) -> None:
+        """The browser calls them by name with JSON arguments, and gets JSON back."""
+        assert FUNCTIONS["exercise_run"] is run_code and FUNCTIONS["exercise_check"] is check_code
+        reply = json.loads(call_json("exercise_check", json.dumps({"code": ATTAINABLE, "exercise": self.data})))
+        assert reply["ok"] and reply["total"] == 11
+        assert json.loads(call_json("exercise_run", json.dumps({"code": "print(2)"})))["stdout"] == "2\n"
+        assert math.isfinite(reply["passed"])
