@@ -9,6 +9,7 @@ in CPython at build time and in Pyodide in the browser.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from collections.abc import Iterable, Mapping
@@ -38,6 +39,7 @@ __all__ = [
     "quiz_variant",
     "read_question",
     "read_quiz",
+    "shown_order",
 ]
 
 Where = tuple[str | int, ...]  # a path into the author's data: ("questions", 2, "choices", 0, "text")
@@ -78,6 +80,7 @@ class ChoiceQuestion:
     text: str
     choices: tuple[Choice, ...]
     explanation: str = ""
+    shuffle: bool = True  # false keeps the author's order (options ordered by meaning: ranges, "all of the above")
 
     @property
     def correct(self) -> tuple[int, ...]:
@@ -94,7 +97,12 @@ class ChoiceQuestion:
             "explanation": self.explanation,
             "correct": list(self.correct),
             "choices": [choice.explanation for choice in self.choices],
+            "shuffle": self.shuffle,
         }
+
+    def shown_order(self, salt: str) -> list[int]:
+        """The order the build shows the choices in (see `shown_order`)."""
+        return shown_order(len(self.choices), salt) if self.shuffle else list(range(len(self.choices)))
 
 
 @dataclass(frozen=True)
@@ -120,6 +128,7 @@ class SortQuestion:
     items: tuple[Item, ...]
     explanation: str = ""
     kind: Literal["sort"] = "sort"
+    shuffle: bool = True  # false keeps the author's order of the items
 
     def grade_items(self, placed: Mapping[int, str]) -> tuple[bool, ...]:
         """For each item, whether `placed` (item index -> bucket id) puts it in its bucket."""
@@ -135,7 +144,12 @@ class SortQuestion:
             "explanation": self.explanation,
             "buckets": {bucket.id: bucket.text for bucket in self.buckets},
             "items": [{"bucket": item.bucket, "explanation": item.explanation} for item in self.items],
+            "shuffle": self.shuffle,
         }
+
+    def shown_order(self, salt: str) -> list[int]:
+        """The order the build shows the items in (see `shown_order`)."""
+        return shown_order(len(self.items), salt) if self.shuffle else list(range(len(self.items)))
 
 
 @dataclass(frozen=True)
@@ -357,6 +371,19 @@ def quiz_variant(question: Mapping[str, object], seed: int) -> dict[str, Any]:
     if not isinstance(parsed, NumericQuestion):
         raise QuizError([QuizProblem((), f"question '{parsed.id}' is not numeric, so it has no new numbers")])
     return parsed.variant(seed).as_dict()
+
+
+def shown_order(count: int, salt: str) -> list[int]:
+    """A fixed shuffle of `count` options, drawn from `salt` (the quiz's and the question's ids).
+
+    Authors write the right answer wherever they like; readers must not find it by its place. The page is built in
+    this order, so that it gives nothing away before any script runs; the browser then shows each reader an order of
+    their own (`quiz.js`), which stays the same across their reloads. Answers are saved by option, not by place.
+    """
+    seed = int.from_bytes(hashlib.sha256(salt.encode()).digest()[:8], "big")
+    order = list(range(count))
+    random.Random(seed).shuffle(order)
+    return order
 
 
 def _plain(inputs: Mapping[str, Value]) -> dict[str, Any]:
