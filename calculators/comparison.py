@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .charts import decade_domain, layered, log_axis
-from .chips import Chip, load_chips
+from .chips import PRECISION_LABELS, Chip, load_chips
 from .hardware import bytes_per_param_input, chip_choices, precision_input
 from .spec import Calculator, Input, Output, Result, Table, Value, number, text, texts
 from .units import format_number, format_si
@@ -37,6 +37,7 @@ def _row(chip: Chip, precision: str, weights_per_param: float, params: float) ->
 def _compute(inputs: Mapping[str, Value]) -> Result:
     chips = load_chips()
     precision = text(inputs, "precision")
+    named = PRECISION_LABELS[precision]  # as readers write it: BF16/FP16, not bf16
     size = float(text(inputs, "bytes_per_param"))
     params = number(inputs, "params_b") * GIGA
     rows = [_row(chips[key], precision, size, params) for key in texts(inputs, "chips") if key != "custom"]
@@ -55,7 +56,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         rows=tuple(
             (
                 row["chip"].name,
-                format_si(row["peak"], "FLOP/s") if row["peak"] else f"{dash} (no {precision})",
+                format_si(row["peak"], "FLOP/s") if row["peak"] else f"{dash} (no {named})",
                 format_si(row["memory"], "B"),
                 format_si(row["bandwidth"], "B/s"),
                 format_number(row["peak"] / row["bandwidth"], "FLOP/byte") if row["peak"] else dash,
@@ -65,21 +66,38 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             )
             for row in rows
         ),
-        caption=f"Dense peak at {precision}; models at {format_number(size)} bytes per parameter, "
+        caption=f"Dense peak at {named}; models at {format_number(size)} bytes per parameter, "
         f"decode for a {format_number(params / GIGA)} B-parameter model on one chip.",
     )
     with_peak = [row for row in rows if row["peak"]]
+    # A chip that cannot hold the model does not serve it at all, however fast its memory: rank those that do.
+    fitting = [row for row in rows if row["fits"]]
     best = {
         "most_compute": max(with_peak, key=lambda row: row["peak"])["chip"].name if with_peak else dash,
         "most_bandwidth": max(rows, key=lambda row: row["bandwidth"])["chip"].name,
         "most_memory": max(rows, key=lambda row: row["memory"])["chip"].name,
-        "fastest_decode": max(rows, key=lambda row: row["decode_rate"])["chip"].name,
+        "fastest_decode": max(fitting, key=lambda row: row["decode_rate"])["chip"].name if fitting else NO_CHIP,
     }
+    model = f"the {format_number(params / GIGA)} B-parameter model"
+    if not fitting:
+        decode = f"none of them holds {model} on one chip."
+    else:
+        decode = f"of those that hold {model} on one chip, {best['fastest_decode']} decodes fastest at batch 1"
+        left_out = [row["chip"].name for row in rows if not row["fits"]]
+        decode += f" ({_names(left_out)} cannot hold it)." if left_out else "."
     summary = (
-        f"Of these chips, {best['most_compute']} has the most {precision} compute, {best['most_bandwidth']} the most "
-        f"bandwidth, {best['most_memory']} the most memory; {best['fastest_decode']} decodes fastest at batch 1."
+        f"Of these chips, {best['most_compute']} has the most {named} compute, {best['most_bandwidth']} the most "
+        f"bandwidth, {best['most_memory']} the most memory; {decode}"
     )
     return Result(best, summary, chart=_chart(with_peak, summary), table=table)
+
+
+NO_CHIP = "None: the model fits on none of them"
+
+
+def _names(names: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _chart(rows: list[dict[str, Any]], summary: str) -> dict[str, Any] | None:

@@ -13,11 +13,19 @@ from collections.abc import Mapping
 
 from .hardware import bandwidth_input, bytes_per_param_input, chip_input, fill_from_chip, peak_input, precision_input
 from .spec import Calculator, Input, Output, Result, Value, number, text
-from .units import format_percent, format_si
+from .units import format_si
 
 __all__ = ["INFERENCE"]
 
 GIGA, TERA = 1e9, 1e12
+
+
+NEVER = "KV-cache reads grow with the batch as fast as its FLOPs."
+
+
+def _text(key: str, value: Value) -> str:
+    """An output's value as the form shows it: the summary writes each figure the same way."""
+    return INFERENCE.output(key).text(value)
 
 
 def _compute(inputs: Mapping[str, Value]) -> Result:
@@ -40,14 +48,13 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     flops_per_sequence = 2 * params + 4 * layers * context * hidden
     ridge = peak / bandwidth
     headroom = flops_per_sequence - ridge * kv_per_sequence
-    turning: Value = (
-        float(math.ceil(ridge * weights / headroom)) if headroom > 0 else "never: KV-cache reads grow with the batch"
-    )
+    turning: Value = float(math.ceil(ridge * weights / headroom)) if headroom > 0 else "Never"
     summary = (
-        f"Weights {format_si(weights, 'B')} and KV cache {format_si(kv_cache, 'B')} make {format_si(total, 'B')}, "
-        f"{format_percent(total / chip_memory, digits=2)} of one chip's memory"
-        + (f" (at least {chips} chips)" if chips > 1 else "")
-        + f". Prefill takes at least {format_si(prefill, 's')}; each decode step at least {format_si(decode, 's')}."
+        f"Weights {format_si(weights, 'B')} and KV cache {_text('kv_cache', kv_cache)} make "
+        f"{_text('total_memory', total)}, {_text('memory_share', total / chip_memory)} of one chip's memory"
+        + (f" (at least {_text('chips', float(chips))} chips)" if chips > 1 else "")
+        + f". Prefill takes at least {_text('prefill_time', prefill)}; each decode step at least "
+        f"{_text('decode_time', decode)}."
     )
     return Result(
         {
@@ -62,6 +69,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             "compute_bound_batch": turning,
         },
         summary,
+        notes={} if headroom > 0 else {"compute_bound_batch": NEVER},
     )
 
 

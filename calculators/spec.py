@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import InputError
-from .units import format_number, format_percent, format_si
+from .units import format_money, format_number, format_percent, format_si
 
 __all__ = ["Calculator", "Choice", "Input", "Output", "Result", "Table", "Value", "number", "text", "texts"]
 
 Value = float | int | str | tuple[str, ...]
 InputKind = Literal["number", "integer", "choice", "choices"]
-OutputFormat = Literal["si", "number", "percent", "text"]
+OutputFormat = Literal["si", "number", "percent", "money", "text"]
 CUSTOM = "custom"
 
 
@@ -153,6 +153,8 @@ class Output:
             return format_si(value, self.unit, self.digits)
         if self.format == "percent":
             return format_percent(value, self.digits)
+        if self.format == "money":
+            return format_money(value, self.unit)
         return format_number(value, self.unit, self.digits)
 
 
@@ -176,6 +178,8 @@ class Result:
     summary: str
     chart: dict[str, Any] | None = None
     table: Table | None = None
+    # A warning shown next to an output, by key: a value that cannot be real ("more than the memory can deliver").
+    notes: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -203,6 +207,10 @@ class Calculator:
     @property
     def input_keys(self) -> tuple[str, ...]:
         return tuple(i.key for i in self.inputs)
+
+    def output(self, key: str) -> Output:
+        """The output called `key`: compute functions write its value in a summary with its own `text`."""
+        return next(output for output in self.outputs if output.key == key)
 
     @property
     def defaults(self) -> dict[str, Value]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from calculators import run
+from calculators import CALCULATORS, run
 from calculators.chips import get_chip
 
 
@@ -23,7 +23,7 @@ def test_table_has_one_row_per_chip_with_database_figures() -> None:
 
 def test_a_chip_without_the_precision_gets_a_dash() -> None:
     result = run("compare", {"chips": "a100-80gb-sxm,h100-sxm", "precision": "fp8"})
-    assert result["table"]["rows"][0][1] == "— (no fp8)"
+    assert result["table"]["rows"][0][1] == "— (no FP8)"
     assert result["outputs"][0]["text"] == get_chip("h100-sxm").name
 
 
@@ -31,6 +31,26 @@ def test_a_model_that_does_not_fit_is_marked() -> None:
     result = run("compare", {"chips": ["h100-sxm", "mi300x"], "params_b": 70})
     assert result["table"]["rows"][0][-1].endswith("(does not fit)")
     assert not result["table"]["rows"][1][-1].endswith("(does not fit)")
+
+
+def test_only_chips_that_hold_the_model_are_ranked_for_decode() -> None:
+    """All chips, 70 B model: Cerebras WSE-3 has the most bandwidth but 44 GB of SRAM, so it cannot serve it."""
+    chips = next(spec for spec in CALCULATORS["compare"].inputs if spec.key == "chips").choice_values
+    result = run("compare", {"chips": list(chips), "params_b": 70})
+    texts = {o["key"]: o["text"] for o in result["outputs"]}
+    rows = {row[0]: row[-1] for row in result["table"]["rows"]}
+    assert texts["most_bandwidth"] == get_chip("cerebras-wse-3").name
+    assert rows[texts["fastest_decode"]].endswith(" token/s")  # it fits
+    assert rows[get_chip("cerebras-wse-3").name].endswith("(does not fit)")
+    assert f"{texts['fastest_decode']} decodes fastest at batch 1 (" in result["summary"]
+    unfit = [name for name, cell in rows.items() if cell.endswith("(does not fit)")]
+    assert all(name in result["summary"].split(" decodes fastest at batch 1 (")[1] for name in unfit)
+
+
+def test_when_no_chip_holds_the_model_none_is_fastest() -> None:
+    result = run("compare", {"chips": ["h100-sxm", "mi300x"], "params_b": 5000})
+    assert result["outputs"][3]["text"] == "None: the model fits on none of them"
+    assert result["summary"].endswith("none of them holds the 5,000 B-parameter model on one chip.")
 
 
 def test_needs_two_chips() -> None:

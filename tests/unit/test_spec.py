@@ -42,7 +42,7 @@ class TestParse:
         [
             (INTENSITY, -3, "'intensity' must be >= 0.01 (got -3)"),
             (INTENSITY, "-3", "'intensity' must be >= 0.01 (got -3)"),
-            (INTENSITY, 2e6, "'intensity' must be <= 1 × 10⁶ (got 2e+06)"),
+            (INTENSITY, 2e6, "'intensity' must be <= 1 million (got 2e+06)"),
             (INTENSITY, "abc", "'intensity' must be a number (got 'abc')"),
             (INTENSITY, "", "'intensity' must be a number (got '')"),
             (INTENSITY, True, "'intensity' must be a number (got True)"),
@@ -83,7 +83,7 @@ class TestParse:
 class TestDeclaration:
     def test_range_text(self) -> None:
         """The allowed range in words, as the form's hint and the reference page show it."""
-        assert INTENSITY.range_text == ">= 0.01 and <= 1 × 10⁶"
+        assert INTENSITY.range_text == ">= 0.01 and <= 1 million"
         assert PEAK.range_text == "> 0"
         assert PRECISION.range_text == "one of: fp32, bf16"
 

@@ -281,8 +281,14 @@ function show(root, result) {
   if (!result.ok) return;
   fillFromPicker(root, result.inputs);
   for (const output of result.outputs) {
-    const element = root.querySelector(`[data-output="${CSS.escape(output.key)}"] output`);
+    const box = root.querySelector(`[data-output="${CSS.escape(output.key)}"]`);
+    const element = box?.querySelector("output");
     if (element) element.textContent = output.text;
+    const note = /** @type {HTMLElement | null} */ (box?.querySelector(".calc-note") ?? null);
+    if (note) {
+      note.textContent = output.note ?? "";
+      note.hidden = !output.note;
+    }
   }
   /** @type {HTMLElement} */ (root.querySelector(".calc-summary")).textContent = result.summary;
   const slot = root.querySelector(".calc-table-slot");
