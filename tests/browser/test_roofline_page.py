@@ -94,6 +94,38 @@ class TestRecompute:
         assert page.get_attribute(f"{FIRST}-intensity", "aria-invalid") is None  # type: ignore[attr-defined]
         assert not page.is_visible(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
 
+    def test_a_shared_link_is_marked_stale_until_its_results_are_computed(self, page: object, base_url: str) -> None:
+        """The form shows the link's inputs at once; the build's results under it are dimmed and say so until the
+        worker's results for the link replace them."""
+        page.goto(base_url + PAGE + "?calc-1.chip=h200-sxm&calc-1.intensity=50")  # type: ignore[attr-defined]
+        page.wait_for_selector(f"{FIRST}.calc-stale", state="attached")  # type: ignore[attr-defined]
+        assert page.input_value(f"{FIRST}-intensity") == "50"  # type: ignore[attr-defined]
+        note = page.locator(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
+        assert note.is_visible()
+        assert note.text_content() == "These results are for earlier inputs: they update once yours are computed."
+        wait_for_texts(page, expected(chip="h200-sxm", intensity=50))
+        page.wait_for_selector(f"{FIRST}:not(.calc-stale)", state="attached")  # type: ignore[attr-defined]
+        assert note.is_hidden()
+
+    def test_an_edit_while_python_starts_is_marked_stale(self, page: object, base_url: str) -> None:
+        open_page(page, base_url + PAGE)
+        page.fill(f"{FIRST}-intensity", "7")  # type: ignore[attr-defined]
+        page.wait_for_selector(f"{FIRST}.calc-stale", state="attached")  # type: ignore[attr-defined]
+        assert texts(page) == expected()  # still the build's results, and marked so
+        wait_for_texts(page, expected(intensity=7))
+        page.wait_for_selector(f"{FIRST}:not(.calc-stale)", state="attached")  # type: ignore[attr-defined]
+
+    def test_a_value_above_100_percent_gets_a_note_beside_it(self, page: object, base_url: str) -> None:
+        """MBU on the reference page: a 14 B model at 100 token/s on an A100 needs 137% of its bandwidth."""
+        open_page(page, base_url + "/reference/calculators/", "#calc-2")
+        page.fill("#calc-2-params_b", "14")  # type: ignore[attr-defined]
+        calculator_page.wait_for_texts(page, calculator_page.expected("mbu", params_b=14), "#calc-2")
+        note = page.locator('#calc-2 [data-output="mbu"] .calc-note')  # type: ignore[attr-defined]
+        assert note.is_visible() and note.text_content() == "More than the memory can deliver: check the inputs."
+        page.fill("#calc-2-params_b", "7")  # type: ignore[attr-defined]
+        calculator_page.wait_for_texts(page, calculator_page.expected("mbu", params_b=7), "#calc-2")
+        assert note.is_hidden()
+
     def test_reset_restores_the_authors_inputs(self, page: object, base_url: str) -> None:
         open_page(page, base_url + PAGE)
         page.fill("#calc-2-intensity", "3")  # type: ignore[attr-defined]

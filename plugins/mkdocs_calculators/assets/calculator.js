@@ -14,6 +14,7 @@ const STAGE_TEXT = {
   package: "Loading the calculators…",
 };
 const CUSTOM = "custom";
+const STALE_AFTER_MS = 120;
 // A field's own control: not its slider, and not the filter box of a long list.
 const FIELD = "input:not(.calc-slider):not(.calc-filter)";
 const CONTROL = `${FIELD}, select`;
@@ -54,6 +55,31 @@ function mountCalculator(root) {
   let interacted = false;
   let inFlight = false;
   let queued = false;
+  // The form as it was when the results on show were computed: the build's, at first. Whenever the form says
+  // otherwise (a shared link, an edit while Python starts), the results are marked stale until they catch up.
+  let shownFor = JSON.stringify(authoredInputs(root));
+  let rejected = false; // the last inputs were refused: the results are for the last valid ones
+  const staleNote = /** @type {HTMLElement} */ (root.querySelector(".calc-stale-note"));
+
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let staleTimer;
+
+  function markStale() {
+    const behind = () => JSON.stringify(readInputs(root)) !== shownFor;
+    const apply = () => {
+      const stale = rejected || behind();
+      root.classList.toggle("calc-stale", stale);
+      staleNote.hidden = !stale;
+      staleNote.textContent = rejected
+        ? "These results are for the last valid inputs."
+        : "These results are for earlier inputs: they update once yours are computed.";
+    };
+    clearTimeout(staleTimer);
+    // A warm recompute answers within a frame: dimming the results for it would only flicker. Anything slower
+    // (Python starting, a long compute) is marked; results that match are unmarked at once.
+    if (rejected || !behind()) apply();
+    else staleTimer = setTimeout(apply, STALE_AFTER_MS);
+  }
 
   const stopWatching = watchRuntime(({ stage, error }) => {
     if (!root.isConnected) return stopWatching();
@@ -79,9 +105,15 @@ function mountCalculator(root) {
     }
     inFlight = true;
     try {
-      const result = await runCalculator(name, readInputs(root));
+      const sent = readInputs(root);
+      const result = await runCalculator(name, sent);
       if (result && root.isConnected) {
+        const current = JSON.stringify(readInputs(root)) === JSON.stringify(sent);
         show(root, result);
+        rejected = !result.ok;
+        // A chip's figures were just filled in: the form now says what the results were computed for.
+        if (result.ok) shownFor = JSON.stringify(current ? readInputs(root) : sent);
+        markStale();
         if (result.ok) recordInUrl(root);
       }
     } catch {
@@ -113,6 +145,7 @@ function mountCalculator(root) {
     const field = /** @type {HTMLElement | null} */ (target.closest("[data-input]"));
     if (field?.dataset.filledBy) setControl(root, field.dataset.filledBy, CUSTOM);
     updateVisibility(root);
+    markStale();
     recompute();
   });
   form.addEventListener("reset", () => {
@@ -122,13 +155,18 @@ function mountCalculator(root) {
       syncAllSliders(form);
       updateVisibility(root);
       forgetInUrl(root);
+      markStale();
       recompute();
     });
   });
 
-  if (restoreFromUrl(root)) {
+  // A shared link's inputs, or the values a browser put back into the form on return: both differ from the
+  // results the build rendered, so those are marked stale at once and recomputed.
+  restoreFromUrl(root);
+  if (JSON.stringify(readInputs(root)) !== shownFor) {
     syncAllSliders(form);
     updateVisibility(root);
+    markStale();
     interacted = true;
     recompute();
   }
@@ -139,6 +177,14 @@ function readInputs(root) {
   /** @type {Record<string, string>} */
   const inputs = {};
   for (const field of fields(root)) inputs[field.dataset.input ?? ""] = fieldValue(field);
+  return inputs;
+}
+
+/** The form as the author wrote it: what the build computed the results on the page for. @param {HTMLElement} root */
+function authoredInputs(root) {
+  /** @type {Record<string, string>} */
+  const inputs = {};
+  for (const field of fields(root)) inputs[field.dataset.input ?? ""] = authoredValue(field) ?? "";
   return inputs;
 }
 
@@ -275,9 +321,6 @@ function show(root, result) {
     if (hint) control?.setAttribute("aria-invalid", "true");
     else control?.removeAttribute("aria-invalid");
   }
-  const note = /** @type {HTMLElement} */ (root.querySelector(".calc-stale-note"));
-  root.classList.toggle("calc-stale", !result.ok);
-  note.hidden = result.ok;
   if (!result.ok) return;
   fillFromPicker(root, result.inputs);
   for (const output of result.outputs) {
