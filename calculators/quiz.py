@@ -47,6 +47,7 @@ Kind = Literal["single", "multiple", "sort", "numeric"]
 KINDS: tuple[Kind, ...] = ("single", "multiple", "sort", "numeric")
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")  # `{intensity}` in a numeric question's text
+PLACEHOLDER_AND_NOUN = re.compile(PLACEHOLDER.pattern + r"( [a-z][a-z-]*s\b)?")  # and a plural noun after it
 _DRAWS = 25  # attempts at numbers that differ from the author's and that the calculator accepts
 
 
@@ -268,9 +269,18 @@ class NumericQuestion:
         )
 
     def shown_text(self, inputs: Mapping[str, Value]) -> str:
-        """The question with each `{input}` replaced by its value as a reader should see it."""
+        """The question with each `{input}` replaced by its value as a reader should see it.
+
+        A value of 1 takes the singular of the plural noun after it: "a batch of 1 sequence", "takes 1 byte".
+        """
         specs = {spec.key: spec for spec in self._calculator().inputs}
-        return PLACEHOLDER.sub(lambda match: _value_text(specs[match[1]], inputs[match[1]]), self.text)
+
+        def value(match: re.Match[str]) -> str:
+            shown = _value_text(specs[match[1]], inputs[match[1]])
+            noun = match[2] or ""
+            return shown + (_singular(noun) if shown == "1" and noun else noun)
+
+        return PLACEHOLDER_AND_NOUN.sub(value, self.text)
 
     def grade(self, given: float, answer: float | None = None) -> bool:
         return self.tolerance.allows(given, self.answer if answer is None else answer)
@@ -391,8 +401,24 @@ def _plain(inputs: Mapping[str, Value]) -> dict[str, Any]:
     return {key: list(value) if isinstance(value, tuple) else value for key, value in inputs.items()}
 
 
+def _singular(noun: str) -> str:
+    """' sequences' -> ' sequence', ' bytes' -> ' byte', ' batches' -> ' batch'; other words stay as they are."""
+    if noun.strip() in ("is", "was", "has", "as", "its", "this", "plus", "less", "times", "minus"):
+        return noun
+    for ending in ("ches", "shes", "sses", "xes"):
+        if noun.endswith(ending):
+            return noun[:-2]
+    return noun[:-1]
+
+
 def _value_text(spec: Input, value: Value) -> str:
-    """An input's value as the question shows it: 0.819, 1,000, 197, or a choice's label."""
+    """An input's value as the question shows it: 0.819, 1,000, 197, or a choice's label.
+
+    A choice whose value is a number (bytes per parameter: '1', labelled '1 (FP8 / INT8)') shows the number, which is
+    what the question's sentence means by it.
+    """
+    if isinstance(value, str) and _is_number(value):
+        return value
     labels = {choice.value: choice.label for choice in spec.choices}
     if isinstance(value, tuple):
         return ", ".join(labels.get(item, item) for item in value)
@@ -402,6 +428,14 @@ def _value_text(spec: Input, value: Value) -> str:
         return f"{int(value):,}"
     text = f"{value:,}"
     return format_number(value) if "e" in text else text
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def output_spec(calculator: Calculator, key: str) -> Output | None:

@@ -129,7 +129,7 @@ class TestByMouse:
         page.click(f"{box} .quiz-choice[data-choice='{right[0]}']")
         page.click(f"{box} .quiz-check")
         assert verdict(page, box) == "✗ Not quite."
-        assert f"1 of your 1 choices are right; there are {len(right)} right answers." in page.text_content(
+        assert f"1 of your 1 choice is right; there are {len(right)} right answers." in page.text_content(
             f"{box} .quiz-feedback"
         )
         page.click(f"{box} .quiz-retry")

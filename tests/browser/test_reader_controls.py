@@ -57,7 +57,9 @@ class TestChipPicker:
         error = page.locator(f"{MBU}-precision-error")  # type: ignore[attr-defined]
         error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
         assert error.text_content() == run("mbu", {"precision": "fp8"})["errors"][0]["hint"]
-        assert "fp32, bf16, int8" in error.text_content()
+        assert error.text_content() == (
+            "NVIDIA A100 80GB SXM has no published FP8 figure: choose FP32 or BF16/FP16 or INT8."
+        )
 
 
 class TestWorkloads:
@@ -96,7 +98,12 @@ class TestComparison:
         page.uncheck(f"{COMPARE} input[value=tpu-v5p]")  # type: ignore[attr-defined]
         error = page.locator(f"{COMPARE}-chips-error")  # type: ignore[attr-defined]
         error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
-        assert error.text_content() == "Must be at least 2 choices (got ['h100-sxm'])."
+        assert error.text_content() == "Tick at least 2 chips to compare (you ticked only 1)."
+        page.uncheck(f"{COMPARE} input[value=h100-sxm]")  # type: ignore[attr-defined]
+        page.wait_for_function(  # type: ignore[attr-defined]
+            "() => document.querySelector('#calc-3-chips-error').textContent.includes('none')"
+        )
+        assert error.text_content() == "Tick at least 2 chips to compare (you ticked none)."
 
 
 class TestSharing:
@@ -120,6 +127,31 @@ class TestSharing:
         shared.click(f"{ENERGY} .calc-reset")
         wait_for_texts(shared, expected("energy"), ENERGY)
         shared.wait_for_function("() => !location.search.includes('calc-5.')")
+
+
+class TestBadLinks:
+    def test_an_unknown_chip_falls_back_to_the_default_with_a_note(self, page: object, base_url: str) -> None:
+        """The picker keeps its default, the link's other inputs are used, and a note names what was ignored."""
+        page.goto(base_url + PAGE + "?calc-1.chip=nonexistent&calc-1.intensity=50")  # type: ignore[attr-defined]
+        page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")  # type: ignore[attr-defined]
+        assert page.input_value(f"{ROOFLINE}-chip") == "h100-sxm"  # type: ignore[attr-defined]
+        note = page.locator(f"{ROOFLINE} .calc-link-note")  # type: ignore[attr-defined]
+        assert note.text_content() == (
+            "Part of this link was ignored: Chip “nonexistent” (not in the list). "
+            "That field shows the page’s own value."
+        )
+        wait_for_texts(page, expected("roofline", intensity=50), ROOFLINE)
+        assert page.is_hidden(f"{ROOFLINE}-chip-error")  # type: ignore[attr-defined]
+
+    def test_unknown_chips_in_a_list_are_dropped_and_named(self, page: object, base_url: str) -> None:
+        page.goto(base_url + PAGE + "?calc-3.chips=h100-sxm,nope,mi300x&calc-3.zzz=1")  # type: ignore[attr-defined]
+        page.wait_for_selector(f"{COMPARE}[data-mounted]", state="attached")  # type: ignore[attr-defined]
+        note = page.locator(f"{COMPARE} .calc-link-note")  # type: ignore[attr-defined]
+        assert note.text_content() == (
+            "Part of this link was ignored: Chips “nope” (not in the list); “zzz” (not an input of this calculator). "
+            "Those fields show the page’s own value."
+        )
+        wait_for_texts(page, expected("compare", chips=["h100-sxm", "mi300x"]), COMPARE)
 
 
 class TestPhone:

@@ -80,7 +80,7 @@ class TestRecompute:
         error = page.locator(f"{FIRST}-intensity-error")  # type: ignore[attr-defined]
         error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
         assert error.text_content() == run("roofline", {"intensity": "-3"})["errors"][0]["hint"]
-        assert error.text_content() == "Must be >= 0.01 (got -3)."
+        assert error.text_content() == "Use 0.01 or more (you typed -3)."
         assert page.get_attribute(f"{FIRST}-intensity", "aria-invalid") == "true"  # type: ignore[attr-defined]
         assert page.is_visible(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
         assert texts(page) == good

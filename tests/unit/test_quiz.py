@@ -683,3 +683,53 @@ class TestContributingGuide:
         extra = read_quiz({"id": "guide", "questions": [yaml.safe_load(text)[0] for text in questions]})
         kinds = [question.kind for question in (*whole.questions, *extra.questions)]
         assert sorted(set(kinds)) == ["multiple", "numeric", "single", "sort"]
+
+
+class TestQuestionWording:
+    """A numeric question reads as a sentence with any numbers: '1 sequence', 'takes 1 byte', not '1 (FP8) bytes'."""
+
+    def question(self, text: str, **inputs: object) -> NumericQuestion:
+        parsed = read_question(
+            {
+                "id": "q",
+                "kind": "numeric",
+                "text": text,
+                "inputs": {"chip": "custom", "workload": "decode", **inputs},
+                "answer": {"calculator": "roofline", "output": "time"},
+                "unit": "s",
+                "tolerance": "5%",
+            }
+        )
+        assert isinstance(parsed, NumericQuestion)
+        return parsed
+
+    @pytest.mark.parametrize(
+        ("batch", "shown"),
+        [(1, "a batch of 1 sequence, then 1 more"), (8, "a batch of 8 sequences, then 1 more")],
+    )
+    def test_one_takes_the_singular(self, batch: int, shown: str) -> None:
+        question = self.question("a batch of {batch} sequences, then 1 more", batch=batch)
+        assert question.shown_text(question.inputs_for(question.given)) == shown
+
+    def test_a_numeric_choice_shows_its_number(self) -> None:
+        parsed = read_question(
+            {
+                "id": "q",
+                "kind": "numeric",
+                "text": "Each weight takes {bytes_per_param} bytes.",
+                "inputs": {"chip": "custom", "bytes_per_param": "1"},
+                "answer": {"calculator": "mbu", "output": "mbu"},
+                "unit": "%",
+                "tolerance": 1,
+            }
+        )
+        assert isinstance(parsed, NumericQuestion)
+        assert parsed.shown_text(parsed.inputs_for(parsed.given)) == "Each weight takes 1 byte."
+
+    def test_the_books_questions_never_say_one_plural(self) -> None:
+        for quiz_data in book_quizzes():
+            for question in quiz_data.questions:
+                if isinstance(question, NumericQuestion):
+                    text = question.grading_data()["text"]
+                    assert not re.search(r"\b1 (sequences|bytes|tokens|chips)\b", text), text
+                    assert "(FP8" not in text and "(BF16" not in text, text

@@ -162,7 +162,7 @@ function mountCalculator(root) {
 
   // A shared link's inputs, or the values a browser put back into the form on return: both differ from the
   // results the build rendered, so those are marked stale at once and recomputed.
-  restoreFromUrl(root);
+  showIgnored(root, restoreFromUrl(root));
   if (JSON.stringify(readInputs(root)) !== shownFor) {
     syncAllSliders(form);
     updateVisibility(root);
@@ -398,14 +398,56 @@ function forgetInUrl(root) {
   if (url.href !== location.href) history.replaceState(history.state, "", url);
 }
 
-/** Put the inputs that a shared link carries into the form; true when there were some. @param {HTMLElement} root */
+/**
+ * Put the inputs that a shared link carries into the form. A part the form cannot take (a chip that is not in the
+ * list, an input this calculator does not have) is left out, so that field keeps its default; each is described.
+ * @param {HTMLElement} root @returns {string[]} what was ignored, in the reader's words
+ */
 function restoreFromUrl(root) {
-  let restored = false;
+  /** @type {string[]} */
+  const ignored = [];
   for (const [param, value] of new URL(location.href).searchParams) {
     const [id, key] = param.split(".", 2);
     if (id !== root.id || !key) continue;
+    const field = /** @type {HTMLElement | null} */ (root.querySelector(`[data-input="${CSS.escape(key)}"]`));
+    if (!field) {
+      ignored.push(`“${key}” (not an input of this calculator)`);
+      continue;
+    }
+    const label = fieldLabel(field);
+    if (field.dataset.kind === "choices") {
+      const known = new Set([...field.querySelectorAll("input[type=checkbox]")].map((box) => /** @type {HTMLInputElement} */ (box).value));
+      const picked = value.split(",").filter((item) => item.trim());
+      const unknown = picked.filter((item) => !known.has(item.trim()));
+      for (const item of unknown) ignored.push(`${label} “${item}” (not in the list)`);
+      setControl(root, key, picked.filter((item) => known.has(item.trim())).join(","));
+      continue;
+    }
+    const select = field.querySelector("select");
+    if (select && ![...select.options].some((option) => option.value === value)) {
+      ignored.push(`${label} “${value}” (not in the list)`);
+      continue;
+    }
     setControl(root, key, value);
-    restored = true;
   }
-  return restored;
+  return ignored;
+}
+
+/** A field's label as the form shows it, without its unit. @param {HTMLElement} field */
+function fieldLabel(field) {
+  const label = field.querySelector("label, legend");
+  return (label?.firstChild?.textContent ?? field.dataset.input ?? "").trim();
+}
+
+/** Say which parts of a shared link were left out, above the results. @param {HTMLElement} root @param {string[]} ignored */
+function showIgnored(root, ignored) {
+  if (!ignored.length) return;
+  const note = document.createElement("p");
+  note.className = "calc-link-note";
+  note.setAttribute("role", "status");
+  note.textContent =
+    `Part of this link was ignored: ${ignored.join("; ")}. ` +
+    (ignored.length === 1 ? "That field shows" : "Those fields show") +
+    " the page’s own value.";
+  root.querySelector(".calc-results")?.before(note);
 }

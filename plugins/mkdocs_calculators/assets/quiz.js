@@ -342,7 +342,11 @@ function choiceKind(form, spec) {
       const correct = hits === spec.correct.length && picked.length === spec.correct.length;
       const details =
         spec.kind === "multiple" && !correct
-          ? [`${hits} of your ${picked.length} choices are right; there are ${spec.correct.length} right answers.`]
+          ? [
+              `${hits} of your ${picked.length === 1 ? "1 choice" : `${picked.length} choices`} ` +
+                `${hits === 1 ? "is" : "are"} right; ` +
+                (spec.correct.length === 1 ? "there is 1 right answer." : `there are ${spec.correct.length} right answers.`),
+            ]
           : [];
       return { correct, details };
     },
