@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .charts import decade_domain, layered, log_axis
+from .charts import POINT_COLOR, decade_domain, layered, log_axis
 from .chips import PRECISION_LABELS, Chip, load_chips
 from .hardware import bytes_per_param_input, chip_choices, precision_input
 from .spec import Calculator, Input, Output, Result, Table, Value, number, text, texts
@@ -95,6 +95,12 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
 NO_CHIP = "None: the model fits on none of them"
 
 
+def _short_name(chip: Chip) -> str:
+    """A chip's name without its vendor, for a label on the chart (the tooltip and the table give the full name)."""
+    name = chip.name.removeprefix(chip.vendor).strip()
+    return name or chip.name
+
+
 def _names(names: list[str]) -> str:
     """'A', 'A and B', 'A, B and C'."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
@@ -104,11 +110,23 @@ def _chart(rows: list[dict[str, Any]], summary: str) -> dict[str, Any] | None:
     if not rows:
         return None
     points = [
-        {"chip": row["chip"].name, "bandwidth": row["bandwidth"] / TERA, "tflops": row["peak"] / TERA} for row in rows
+        {
+            "chip": row["chip"].name,
+            "label": _short_name(row["chip"]),
+            "bandwidth": row["bandwidth"] / TERA,
+            "tflops": row["peak"] / TERA,
+        }
+        for row in rows
     ]
     x_domain = decade_domain(*(point["bandwidth"] for point in points), margin=0.5)
     y_domain = decade_domain(*(point["tflops"] for point in points), margin=0.5)
     lines = [{"ridge": f"{ridge} FLOP/byte", "bandwidth": x, "tflops": ridge * x} for ridge in RIDGES for x in x_domain]
+    # Each line of equal ridge point is named where it leaves the chart (its top edge, or its right edge).
+    ends = []
+    for ridge in RIDGES:
+        end = min(x_domain[1], y_domain[1] / ridge)
+        if end > x_domain[0] and ridge * end > y_domain[0]:
+            ends.append({"ridge": f"ridge {ridge} FLOP/byte", "bandwidth": end, "tflops": ridge * end})
     x = log_axis("bandwidth", "Memory bandwidth (TB/s)", x_domain)
     y = log_axis("tflops", "Peak compute (TFLOP/s)", y_domain)
     return layered(
@@ -116,12 +134,21 @@ def _chart(rows: list[dict[str, Any]], summary: str) -> dict[str, Any] | None:
         [
             {
                 "data": {"values": lines},
-                "mark": {"type": "line", "strokeDash": [3, 3], "opacity": 0.5, "clip": True},
+                "mark": {"type": "line", "strokeDash": [3, 3], "opacity": 0.8, "clip": True},
                 "encoding": {"x": x, "y": y, "detail": {"field": "ridge", "type": "nominal"}},
             },
             {
+                "data": {"values": ends},
+                "mark": {"type": "text", "align": "right", "baseline": "top", "dx": -4, "dy": 4, "fontSize": 10},
+                "encoding": {
+                    "x": {"field": "bandwidth", "type": "quantitative"},
+                    "y": {"field": "tflops", "type": "quantitative"},
+                    "text": {"field": "ridge", "type": "nominal"},
+                },
+            },
+            {
                 "data": {"values": points},
-                "mark": {"type": "point", "filled": True, "size": 90, "color": "#e8590c"},
+                "mark": {"type": "point", "filled": True, "size": 90, "color": POINT_COLOR, "opacity": 1},
                 "encoding": {
                     "x": {"field": "bandwidth", "type": "quantitative"},
                     "y": {"field": "tflops", "type": "quantitative"},
@@ -134,7 +161,7 @@ def _chart(rows: list[dict[str, Any]], summary: str) -> dict[str, Any] | None:
                 "encoding": {
                     "x": {"field": "bandwidth", "type": "quantitative"},
                     "y": {"field": "tflops", "type": "quantitative"},
-                    "text": {"field": "chip", "type": "nominal"},
+                    "text": {"field": "label", "type": "nominal"},
                 },
             },
         ],

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .charts import decade_domain, layered, log_axis
+from .charts import POINT_COLOR, decade_domain, layered, log_axis
 from .hardware import BYTES_PER_VALUE, bandwidth_input, chip_input, fill_from_chip, peak_input, precision_input
 from .spec import Calculator, Choice, Input, Output, Result, Value, number, text
 
@@ -120,7 +120,7 @@ def _chart(
             },
             {
                 "data": {"values": [{"intensity": intensity, "tflops": attainable / TERA}]},
-                "mark": {"type": "point", "filled": True, "size": 110, "color": "#e8590c"},
+                "mark": {"type": "point", "filled": True, "size": 110, "color": POINT_COLOR, "opacity": 1},
                 "encoding": {
                     "x": {"field": "intensity", "type": "quantitative"},
                     "y": {"field": "tflops", "type": "quantitative"},

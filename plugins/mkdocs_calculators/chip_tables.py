@@ -40,7 +40,12 @@ class SourceLinks:
     page: str = ""  # the database page's address relative to the current page; "" on that page itself
 
     def mark(self, source_id: str) -> str:
-        return f'<sup><a href="{self.page}#source-{source_id}">{self.numbers[source_id]}</a></sup>'
+        """'S9': a source on the database page, never mistaken for the page's own footnote 9."""
+        number = self.numbers[source_id]
+        return (
+            f'<sup class="chip-source"><a href="{self.page}#source-{source_id}" aria-label="source {number}">'
+            f"S{number}</a></sup>"
+        )
 
 
 def _figure(figure: Figure | None, links: SourceLinks) -> str:

@@ -185,6 +185,38 @@ class TestChipDatabase:
         assert shown == sorted((chip.bandwidth_tbs.value for chip in chips.values()), reverse=True)
         assert ids[0] == "chip-cerebras-wse-3"
 
+    def test_the_chip_column_sorts_as_text(self, page: object, base_url: str) -> None:
+        """Names sort by their letters, not by the digits inside them ("Cerebras WSE-3" is not number 3)."""
+        page.goto(base_url + "/reference/chips/")  # type: ignore[attr-defined]
+        page.get_by_role("button", name="Chip").click()  # type: ignore[attr-defined]
+        names = page.eval_on_selector_all(  # type: ignore[attr-defined]
+            "table[data-sortable] tbody th[scope=row]", "cells => cells.map(c => c.firstChild.textContent.trim())"
+        )
+        assert names == sorted(names, key=str.lower)
+        assert names[0].startswith("AMD")
+
+    def test_wide_table_scrolls_in_view_and_names_break_between_words(self, page: object, base_url: str) -> None:
+        """At 1280 px the database is wider than its column: it scrolls inside a box no taller than the window, so
+        its scroll bar is on screen with it; no name breaks inside a word ("Trilliu|m")."""
+        page.set_viewport_size({"width": 1280, "height": 900})  # type: ignore[attr-defined]
+        page.goto(base_url + "/reference/chips/")  # type: ignore[attr-defined]
+        box = page.locator("table[data-sortable]").locator("xpath=..")  # type: ignore[attr-defined]
+        size = box.evaluate("b => [b.clientHeight, b.scrollHeight, b.clientWidth, b.scrollWidth]")
+        assert size[0] <= 900 * 0.75 + 1 and size[1] > size[0]
+        broken = page.eval_on_selector_all(  # type: ignore[attr-defined]
+            "table[data-sortable] tbody th[scope=row]",
+            """cells => cells.filter(cell => {
+                const range = document.createRange();
+                const text = cell.firstChild;
+                return [...text.textContent.matchAll(/\\S+/g)].some(word => {
+                    range.setStart(text, word.index);
+                    range.setEnd(text, word.index + word[0].length);
+                    return range.getClientRects().length > 1;
+                });
+            }).map(cell => cell.textContent)""",
+        )
+        assert broken == []
+
     def test_every_figure_links_to_a_listed_source(self, page: object, base_url: str) -> None:
         page.goto(base_url + "/reference/chips/")  # type: ignore[attr-defined]
         targets = page.eval_on_selector_all(  # type: ignore[attr-defined]

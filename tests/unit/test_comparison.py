@@ -60,5 +60,19 @@ def test_needs_two_chips() -> None:
 
 def test_chart_has_a_point_per_chip() -> None:
     chart = run("compare", {"chips": ["h100-sxm", "mi300x", "tpu-v5p"]})["chart"]
-    assert len(chart["layer"][1]["data"]["values"]) == 3
-    assert chart["layer"][1]["data"]["values"][0]["tflops"] == pytest.approx(989.4)
+    points = chart["layer"][2]["data"]["values"]
+    assert len(points) == 3
+    assert points[0]["tflops"] == pytest.approx(989.4)
+
+
+def test_every_line_of_equal_ridge_is_named_where_it_leaves_the_chart() -> None:
+    chart = run("compare", {"chips": ["h100-sxm", "mi300x", "tpu-v5p"]})["chart"]
+    x_domain = chart["layer"][0]["encoding"]["x"]["scale"]["domain"]
+    y_domain = chart["layer"][0]["encoding"]["y"]["scale"]["domain"]
+    ends = chart["layer"][1]["data"]["values"]
+    assert [end["ridge"] for end in ends] == ["ridge 10 FLOP/byte", "ridge 100 FLOP/byte", "ridge 1000 FLOP/byte"]
+    for end in ends:
+        ridge = float(end["ridge"].split()[1])
+        assert end["tflops"] == pytest.approx(ridge * end["bandwidth"])
+        on_edge = end["bandwidth"] == pytest.approx(x_domain[1]) or end["tflops"] == pytest.approx(y_domain[1])
+        assert on_edge and x_domain[0] <= end["bandwidth"] <= x_domain[1]
