@@ -157,14 +157,43 @@ class TestNavigation:
 
 class TestFromFile:
     def test_says_it_needs_http_and_keeps_results(self, browser: object, site: Path) -> None:
-        """Opened from file://, the page reads normally and the calculator says it must be served over http."""
+        """Opened from file://, the page reads normally and the calculator says, in plain words, that it must be
+        served over http; its chart, which cannot be drawn, leaves no empty box."""
         page = browser.new_page()  # type: ignore[attr-defined]
         page.goto((site / "lessons/roofline/index.html").as_uri())
         status = page.locator(f"{FIRST} .calc-status")
         status.wait_for(state="visible")
-        assert "served over http" in status.text_content()
+        assert status.text_content() == (
+            "This calculator needs the site to be served over http (for example with make preview); opened as a "
+            "file, it shows the results for the inputs as written."
+        )
         assert texts(page) == expected()
         assert page.is_disabled(f"{FIRST}-intensity")
+        assert page.locator(f"{FIRST} .calc-chart").bounding_box() is None  # type: ignore[attr-defined]
+        page.close()
+
+    def test_links_reach_pages(self, browser: object, site: Path) -> None:
+        """A link to another page opens that page, not a listing of its folder."""
+        page = browser.new_page()  # type: ignore[attr-defined]
+        page.goto((site / "lessons/roofline/index.html").as_uri())
+        page.click("nav.md-nav--primary a[href*='roofline-quiz']")  # type: ignore[attr-defined]
+        page.wait_for_load_state()  # type: ignore[attr-defined]
+        assert page.url.endswith("/lessons/roofline-quiz/index.html")  # type: ignore[attr-defined]
+        assert page.title().startswith("Check yourself: the roofline")  # type: ignore[attr-defined]
+        page.close()
+
+    def test_a_quiz_keeps_the_answer_and_says_it_needs_http(self, browser: object, site: Path) -> None:
+        """Check cannot grade from a file: it does not reload the page (losing the answer), and the quiz says why."""
+        page = browser.new_page()  # type: ignore[attr-defined]
+        page.goto((site / "lessons/roofline-quiz/index.html").as_uri())
+        page.evaluate("window.stayed = true")  # type: ignore[attr-defined]
+        page.click("#quiz-1-q1 .quiz-choice >> nth=1")  # type: ignore[attr-defined]
+        page.click("#quiz-1-q1 .quiz-check")  # type: ignore[attr-defined]
+        page.wait_for_timeout(300)  # type: ignore[attr-defined]
+        assert page.evaluate("window.stayed") is True  # type: ignore[attr-defined]
+        assert page.is_checked("#quiz-1-q1 .quiz-choice >> nth=1 >> input")  # type: ignore[attr-defined]
+        note = page.locator("#quiz-1 .quiz-note")  # type: ignore[attr-defined]
+        assert note.is_visible() and "needs the site served over http" in note.text_content()
         page.close()
 
 
