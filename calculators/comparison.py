@@ -85,10 +85,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         decode = f"of those that hold {model} on one chip, {best['fastest_decode']} decodes fastest at batch 1"
         left_out = [row["chip"].name for row in rows if not row["fits"]]
         decode += f" ({_names(left_out)} cannot hold it)." if left_out else "."
-    summary = (
-        f"Of these chips, {best['most_compute']} has the most {named} compute, {best['most_bandwidth']} the most "
-        f"bandwidth, {best['most_memory']} the most memory; {decode}"
-    )
+    summary = f"Of these chips, {_leaders(best, named)}; {decode}"
     return Result(best, summary, chart=_chart(with_peak, summary), table=table)
 
 
@@ -99,6 +96,22 @@ def _short_name(chip: Chip) -> str:
     """A chip's name without its vendor, for a label on the chart (the tooltip and the table give the full name)."""
     name = chip.name.removeprefix(chip.vendor).strip()
     return name or chip.name
+
+
+def _leaders(best: Mapping[str, str], precision: str) -> str:
+    """'A has the most BF16 compute, B the most bandwidth and memory': each chip named once, in that order."""
+    leads: dict[str, list[str]] = {}
+    for key, what in (
+        ("most_compute", f"{precision} compute"),
+        ("most_bandwidth", "bandwidth"),
+        ("most_memory", "memory"),
+    ):
+        leads.setdefault(best[key], []).append(what)
+    parts = [
+        f"{chip} {'has ' if index == 0 else ''}the most {_names(whats)}"
+        for index, (chip, whats) in enumerate(leads.items())
+    ]
+    return ", ".join(parts)
 
 
 def _names(names: list[str]) -> str:

@@ -71,8 +71,8 @@ class Input:
         if self.kind == "choices":
             return f"at least {self.min_count} of: " + ", ".join(self.choice_values)
         what = "A whole number" if self.kind == "integer" else "A number"
-        low = None if self.min is None else format_number(self.min)
-        high = None if self.max is None else format_number(self.max)
+        low = None if self.min is None else _bound_text(self.min)
+        high = None if self.max is None else _bound_text(self.max)
         if low is not None and high is not None:
             return f"{what} more than {low}, up to {high}" if self.min_exclusive else f"{what} from {low} to {high}"
         if low is not None:
@@ -289,6 +289,13 @@ class Calculator:
             if isinstance(value, float) and not math.isfinite(value):
                 raise ValueError(f"calculator '{self.name}' computed a non-finite '{key}' for {values}")
         return result
+
+
+def _bound_text(value: float) -> str:
+    """A range's end as a reader would type it: 0.000001, not 1 × 10⁻⁶; 1 million."""
+    if 0 < abs(value) < 1e-3:
+        return f"{value:.12f}".rstrip("0")
+    return format_number(value)
 
 
 def number(values: Mapping[str, Value], key: str) -> float:

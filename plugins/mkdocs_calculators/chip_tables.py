@@ -42,10 +42,8 @@ class SourceLinks:
     def mark(self, source_id: str) -> str:
         """'S9': a source on the database page, never mistaken for the page's own footnote 9."""
         number = self.numbers[source_id]
-        return (
-            f'<sup class="chip-source"><a href="{self.page}#source-{source_id}" aria-label="source {number}">'
-            f"S{number}</a></sup>"
-        )
+        link = f'<a href="{self.page}#source-{source_id}" title="Source {number}">S{number}</a>'
+        return f'<sup class="chip-source">{link}</sup>'
 
 
 def _figure(figure: Figure | None, links: SourceLinks) -> str:

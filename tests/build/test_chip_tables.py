@@ -36,7 +36,7 @@ def test_cells_hold_the_database_figures_with_their_sources(tmp_path: Path) -> N
     number = source_numbers()[v5e.bandwidth_tbs.source.id]
     link = (
         f'0.819<sup class="chip-source"><a href="../../reference/chips/#source-{v5e.bandwidth_tbs.source.id}" '
-        f'aria-label="source {number}">S{number}</a></sup>'
+        f'title="Source {number}">S{number}</a></sup>'
     )
     assert cells[3].startswith(link)
     assert len(re.findall(r"\(alt\. ", cells[3])) == len(v5e.bandwidth_tbs.alternatives)

@@ -47,6 +47,13 @@ def test_only_chips_that_hold_the_model_are_ranked_for_decode() -> None:
     assert all(name in result["summary"].split(" decodes fastest at batch 1 (")[1] for name in unfit)
 
 
+def test_a_chip_that_leads_several_ways_is_named_once() -> None:
+    result = run("compare", {"chips": ["h100-sxm", "cerebras-wse-3", "b200"]})
+    assert result["summary"].startswith(
+        "Of these chips, NVIDIA B200 has the most BF16/FP16 compute and memory, Cerebras WSE-3 the most bandwidth; "
+    )
+
+
 def test_when_no_chip_holds_the_model_none_is_fastest() -> None:
     result = run("compare", {"chips": ["h100-sxm", "mi300x"], "params_b": 5000})
     assert result["outputs"][3]["text"] == "None: the model fits on none of them"

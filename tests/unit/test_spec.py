@@ -115,6 +115,8 @@ class TestDeclaration:
         assert INTENSITY.range_text == "A number from 0.01 to 1 million"
         assert PEAK.range_text == "A number more than 0"
         assert LAYERS.range_text == "A whole number from 1 to 1,000"
+        tiny = Input("tokens_t", "Tokens", default=1.0, min=1e-6, max=1e4)
+        assert tiny.range_text == "A number from 0.000001 to 10,000"  # no powers of ten in a hint
         assert PRECISION.range_text == "one of: fp32, bf16"
 
     @pytest.mark.parametrize(
