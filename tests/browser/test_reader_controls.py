@@ -3,6 +3,7 @@ fields that follow the workload, several-chip pickers with a filter, result tabl
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -216,6 +217,19 @@ class TestChipDatabase:
             }).map(cell => cell.textContent)""",
         )
         assert broken == []
+
+    def test_marks_side_by_side_stay_apart_and_sources_are_not_footnotes(self, page: object, base_url: str) -> None:
+        """Chapter 27 cites two footnotes in a row ("5.3 TB/s¹⁵,¹⁶", not "¹⁵¹⁶"), and its chip tables' source marks
+        read S9, never the same "9" as the page's own footnote 9."""
+        page.goto(base_url + "/chapters/27-asics-and-accelerators/")  # type: ignore[attr-defined]
+        separators = page.eval_on_selector_all(  # type: ignore[attr-defined]
+            "sup + sup", "sups => sups.map(s => getComputedStyle(s, '::before').content)"
+        )
+        assert separators and set(separators) == {'","'}
+        footnotes = page.eval_on_selector_all("a.footnote-ref", "links => links.map(a => a.textContent)")  # type: ignore[attr-defined]
+        sources = page.eval_on_selector_all("sup.chip-source a", "links => links.map(a => a.textContent)")  # type: ignore[attr-defined]
+        assert sources and all(re.fullmatch(r"S\d+", text) for text in sources)
+        assert not set(sources) & set(footnotes)
 
     def test_every_figure_links_to_a_listed_source(self, page: object, base_url: str) -> None:
         page.goto(base_url + "/reference/chips/")  # type: ignore[attr-defined]
