@@ -125,8 +125,8 @@ def _chart(
                     "x": {"field": "intensity", "type": "quantitative"},
                     "y": {"field": "tflops", "type": "quantitative"},
                     "tooltip": [
-                        {"field": "intensity", "type": "quantitative", "title": "FLOP/byte", "format": ".3~s"},
-                        {"field": "tflops", "type": "quantitative", "title": "TFLOP/s", "format": ".3~s"},
+                        {"field": "intensity", "type": "quantitative", "title": "FLOP/byte", "format": ",.3~r"},
+                        {"field": "tflops", "type": "quantitative", "title": "TFLOP/s", "format": ",.3~r"},
                     ],
                 },
             },

@@ -155,6 +155,7 @@ function mountCalculator(root) {
       syncAllSliders(form);
       updateVisibility(root);
       forgetInUrl(root);
+      root.querySelector(".calc-link-note")?.remove(); // the link's inputs are gone, and with them what it ignored
       markStale();
       recompute();
     });
