@@ -603,12 +603,12 @@ class TestEscaping:
             page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
             page.goto(url + "/")
             page.wait_for_selector("#quiz-1[data-mounted]", state="attached")
-            page.click("#quiz-1-q1 .quiz-choice >> nth=0")
+            page.click("#quiz-1-q1 .quiz-choice[data-choice='0']")  # the one with an explanation
             page.click("#quiz-1-q1 .quiz-check")
             assert page.text_content("#quiz-1-q1 .quiz-explanation") == EVIL
             assert page.text_content("#quiz-1-q1 .quiz-why") == EVIL
             page.click("#quiz-1 .quiz-next")
-            page.click("#quiz-1-q2 .quiz-item")
+            page.click("#quiz-1-q2 .quiz-slot[data-item='0'] .quiz-item")
             page.click("#quiz-1-q2 .quiz-target >> nth=2")  # the pool first, then bucket a, then b
             page.click("#quiz-1-q2 .quiz-check")
             assert page.text_content("#quiz-1-q2 .quiz-why") == EVIL
