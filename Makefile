@@ -4,11 +4,15 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Where `make serve` and `make preview` listen: `make preview PORT=8001 HOST=0.0.0.0`.
 HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
+# One line instead of a traceback when something already listens on HOST:PORT (expanded as the recipe starts).
+PORT_FREE = $(if $(shell $(BIN)/python -c "import socket; print(socket.socket().connect_ex(('$(HOST)', $(PORT))) == 0 or '')"),\
+	$(error $(HOST):$(PORT) is in use: stop what runs there or pick another port (make $@ PORT=8001)))
 
-.PHONY: serve build test lint bench clean
+.PHONY: serve build preview test lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,14 +29,23 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-## serve: build and serve on http://127.0.0.1:8000, rebuilding on edits to pages, calculators or the plugin. Not strict:
-## a mistake is printed and shown in the page while the server keeps going (make build and CI are strict).
+## serve: build and serve on http://$(HOST):$(PORT), rebuilding on edits to pages, calculators or the plugin. Not
+## strict: a mistake is printed and shown in the page while the server keeps going (make build and CI are strict).
 serve: $(VENV)/.site-deps node_modules/.installed
+	$(PORT_FREE)
 	$(BIN)/mkdocs serve --no-strict --dev-addr $(HOST):$(PORT)
 
 ## build: strict build into site/
 build: $(VENV)/.site-deps node_modules/.installed
 	$(BIN)/mkdocs build --strict
+
+## preview: build site/ for http://$(HOST):$(PORT)/ and serve it there, as a static host would (service worker,
+## memory snapshot and instant navigation included: they need the address the site was built for)
+preview: $(VENV)/.site-deps node_modules/.installed
+	$(PORT_FREE)
+	SITE_URL=http://$(HOST):$(PORT)/ $(BIN)/mkdocs build --strict
+	@echo "Serving site/ on http://$(HOST):$(PORT)/ (Ctrl-C stops)"
+	$(BIN)/python -m http.server --directory site --bind $(HOST) $(PORT)
 
 ## test: lint, type-check, then every test layer (unit, conformance, build, browser)
 test: lint

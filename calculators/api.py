@@ -42,6 +42,7 @@ def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
                 "label": out.label,
                 "value": result.values[out.key],
                 "text": out.text(result.values[out.key]),
+                "note": result.notes.get(out.key, ""),
             }
             for out in calculator.outputs
         ],

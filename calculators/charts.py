@@ -5,7 +5,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["VEGA_LITE_SCHEMA", "decade_domain", "layered", "log_axis"]
+__all__ = ["POINT_COLOR", "VEGA_LITE_SCHEMA", "decade_domain", "layered", "log_axis"]
+
+# The colour of a chart's points (a workload, a chip), opaque: 3.9:1 on Material's light code background, 3.5:1 on
+# the dark one (WCAG 1.4.11 asks 3:1 of any mark that carries meaning).
+POINT_COLOR = "#d9480f"
 
 # An identifier of the spec's dialect, not a download: vega-embed reads the version from it.
 VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
@@ -32,7 +36,9 @@ def log_axis(field: str, title: str, domain: tuple[float, float]) -> Spec:
         "type": "quantitative",
         "title": title,
         "scale": {"type": "log", "domain": list(domain), "nice": False},
-        "axis": {"format": "~s", "grid": True},
+        # Plain numbers (0.1, not "100m"); tick labels that would touch are dropped (on a phone "40" and "50" ran into
+        # "4050").
+        "axis": {"format": ",~g", "grid": True, "labelOverlap": "greedy", "labelSeparation": 8},
     }
 
 

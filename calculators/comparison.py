@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .charts import decade_domain, layered, log_axis
-from .chips import Chip, load_chips
+from .charts import POINT_COLOR, decade_domain, layered, log_axis
+from .chips import PRECISION_LABELS, Chip, load_chips
 from .hardware import bytes_per_param_input, chip_choices, precision_input
 from .spec import Calculator, Input, Output, Result, Table, Value, number, text, texts
 from .units import format_number, format_si
@@ -37,6 +37,7 @@ def _row(chip: Chip, precision: str, weights_per_param: float, params: float) ->
 def _compute(inputs: Mapping[str, Value]) -> Result:
     chips = load_chips()
     precision = text(inputs, "precision")
+    named = PRECISION_LABELS[precision]  # as readers write it: BF16/FP16, not bf16
     size = float(text(inputs, "bytes_per_param"))
     params = number(inputs, "params_b") * GIGA
     rows = [_row(chips[key], precision, size, params) for key in texts(inputs, "chips") if key != "custom"]
@@ -55,7 +56,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         rows=tuple(
             (
                 row["chip"].name,
-                format_si(row["peak"], "FLOP/s") if row["peak"] else f"{dash} (no {precision})",
+                format_si(row["peak"], "FLOP/s") if row["peak"] else f"{dash} (no {named})",
                 format_si(row["memory"], "B"),
                 format_si(row["bandwidth"], "B/s"),
                 format_number(row["peak"] / row["bandwidth"], "FLOP/byte") if row["peak"] else dash,
@@ -65,32 +66,80 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             )
             for row in rows
         ),
-        caption=f"Dense peak at {precision}; models at {format_number(size)} bytes per parameter, "
+        caption=f"Dense peak at {named}; models at {format_number(size)} bytes per parameter, "
         f"decode for a {format_number(params / GIGA)} B-parameter model on one chip.",
     )
     with_peak = [row for row in rows if row["peak"]]
+    # A chip that cannot hold the model does not serve it at all, however fast its memory: rank those that do.
+    fitting = [row for row in rows if row["fits"]]
     best = {
         "most_compute": max(with_peak, key=lambda row: row["peak"])["chip"].name if with_peak else dash,
         "most_bandwidth": max(rows, key=lambda row: row["bandwidth"])["chip"].name,
         "most_memory": max(rows, key=lambda row: row["memory"])["chip"].name,
-        "fastest_decode": max(rows, key=lambda row: row["decode_rate"])["chip"].name,
+        "fastest_decode": max(fitting, key=lambda row: row["decode_rate"])["chip"].name if fitting else NO_CHIP,
     }
-    summary = (
-        f"Of these chips, {best['most_compute']} has the most {precision} compute, {best['most_bandwidth']} the most "
-        f"bandwidth, {best['most_memory']} the most memory; {best['fastest_decode']} decodes fastest at batch 1."
-    )
+    model = f"the {format_number(params / GIGA)} B-parameter model"
+    if not fitting:
+        decode = f"none of them holds {model} on one chip."
+    else:
+        decode = f"of those that hold {model} on one chip, {best['fastest_decode']} decodes fastest at batch 1"
+        left_out = [row["chip"].name for row in rows if not row["fits"]]
+        decode += f" ({_names(left_out)} cannot hold it)." if left_out else "."
+    summary = f"Of these chips, {_leaders(best, named)}; {decode}"
     return Result(best, summary, chart=_chart(with_peak, summary), table=table)
+
+
+NO_CHIP = "None: the model fits on none of them"
+
+
+def _short_name(chip: Chip) -> str:
+    """A chip's name without its vendor, for a label on the chart (the tooltip and the table give the full name)."""
+    name = chip.name.removeprefix(chip.vendor).strip()
+    return name or chip.name
+
+
+def _leaders(best: Mapping[str, str], precision: str) -> str:
+    """'A has the most BF16 compute, B the most bandwidth and memory': each chip named once, in that order."""
+    leads: dict[str, list[str]] = {}
+    for key, what in (
+        ("most_compute", f"{precision} compute"),
+        ("most_bandwidth", "bandwidth"),
+        ("most_memory", "memory"),
+    ):
+        leads.setdefault(best[key], []).append(what)
+    parts = [
+        f"{chip} {'has ' if index == 0 else ''}the most {_names(whats)}"
+        for index, (chip, whats) in enumerate(leads.items())
+    ]
+    return ", ".join(parts)
+
+
+def _names(names: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _chart(rows: list[dict[str, Any]], summary: str) -> dict[str, Any] | None:
     if not rows:
         return None
     points = [
-        {"chip": row["chip"].name, "bandwidth": row["bandwidth"] / TERA, "tflops": row["peak"] / TERA} for row in rows
+        {
+            "chip": row["chip"].name,
+            "label": _short_name(row["chip"]),
+            "bandwidth": row["bandwidth"] / TERA,
+            "tflops": row["peak"] / TERA,
+        }
+        for row in rows
     ]
     x_domain = decade_domain(*(point["bandwidth"] for point in points), margin=0.5)
     y_domain = decade_domain(*(point["tflops"] for point in points), margin=0.5)
     lines = [{"ridge": f"{ridge} FLOP/byte", "bandwidth": x, "tflops": ridge * x} for ridge in RIDGES for x in x_domain]
+    # Each line of equal ridge point is named where it leaves the chart (its top edge, or its right edge).
+    ends = []
+    for ridge in RIDGES:
+        end = min(x_domain[1], y_domain[1] / ridge)
+        if end > x_domain[0] and ridge * end > y_domain[0]:
+            ends.append({"ridge": f"ridge {ridge} FLOP/byte", "bandwidth": end, "tflops": ridge * end})
     x = log_axis("bandwidth", "Memory bandwidth (TB/s)", x_domain)
     y = log_axis("tflops", "Peak compute (TFLOP/s)", y_domain)
     return layered(
@@ -98,12 +147,21 @@ def _chart(rows: list[dict[str, Any]], summary: str) -> dict[str, Any] | None:
         [
             {
                 "data": {"values": lines},
-                "mark": {"type": "line", "strokeDash": [3, 3], "opacity": 0.5, "clip": True},
+                "mark": {"type": "line", "strokeDash": [3, 3], "opacity": 0.8, "clip": True},
                 "encoding": {"x": x, "y": y, "detail": {"field": "ridge", "type": "nominal"}},
             },
             {
+                "data": {"values": ends},
+                "mark": {"type": "text", "align": "right", "baseline": "top", "dx": -4, "dy": 4, "fontSize": 10},
+                "encoding": {
+                    "x": {"field": "bandwidth", "type": "quantitative"},
+                    "y": {"field": "tflops", "type": "quantitative"},
+                    "text": {"field": "ridge", "type": "nominal"},
+                },
+            },
+            {
                 "data": {"values": points},
-                "mark": {"type": "point", "filled": True, "size": 90, "color": "#e8590c"},
+                "mark": {"type": "point", "filled": True, "size": 90, "color": POINT_COLOR, "opacity": 1},
                 "encoding": {
                     "x": {"field": "bandwidth", "type": "quantitative"},
                     "y": {"field": "tflops", "type": "quantitative"},
@@ -116,7 +174,7 @@ def _chart(rows: list[dict[str, Any]], summary: str) -> dict[str, Any] | None:
                 "encoding": {
                     "x": {"field": "bandwidth", "type": "quantitative"},
                     "y": {"field": "tflops", "type": "quantitative"},
-                    "text": {"field": "chip", "type": "nominal"},
+                    "text": {"field": "label", "type": "nominal"},
                 },
             },
         ],

@@ -11,14 +11,19 @@ from .units import format_number
 __all__ = ["ENERGY"]
 
 
+def _text(key: str, value: Value) -> str:
+    """An output's value as the form shows it: the summary writes each figure the same way."""
+    return ENERGY.output(key).text(value)
+
+
 def _compute(inputs: Mapping[str, Value]) -> Result:
     draw = number(inputs, "power_w") * number(inputs, "utilization") / 100 * number(inputs, "count")
     facility = draw * number(inputs, "pue")
     energy_kwh = facility * number(inputs, "hours") / 1000
     cost = energy_kwh * number(inputs, "price_per_kwh")
     summary = (
-        f"{format_number(facility, 'W', digits=4)} drawn for {format_number(number(inputs, 'hours'), 'h', digits=4)} "
-        f"is {format_number(energy_kwh, 'kWh', digits=4)}, costing {format_number(cost, 'USD', digits=4)}."
+        f"{_text('average_power', facility)} drawn for {format_number(number(inputs, 'hours'), 'h', digits=4)} "
+        f"is {_text('energy', energy_kwh)}, costing {_text('cost', cost)}."
     )
     return Result({"average_power": facility, "energy": energy_kwh, "cost": cost}, summary)
 
@@ -55,7 +60,7 @@ ENERGY = Calculator(
     outputs=(
         Output("average_power", "Average power", unit="W", format="si"),
         Output("energy", "Energy", unit="kWh", digits=4),
-        Output("cost", "Cost", unit="USD", digits=4),
+        Output("cost", "Cost", unit="USD", format="money"),
     ),
     compute=_compute,
     resolve=fill_from_chip("power_w"),

@@ -12,10 +12,11 @@ class InputError(ValueError):
     caller can point at the field (the browser marks it, the build prints it).
     """
 
-    def __init__(self, field: str, rule: str, value: object) -> None:
+    def __init__(self, field: str, rule: str, value: object, advice: str = "") -> None:
         self.field = field
         self.rule = rule
         self.value = value
+        self.advice = advice  # for readers: in the form's words, with their value as typed and what to do
         super().__init__(f"'{field}' must be {rule} (got {shown(value)})")
 
     @property
@@ -25,8 +26,8 @@ class InputError(ValueError):
 
     @property
     def hint(self) -> str:
-        """The sentence without the field's name: for a message placed next to the field."""
-        return f"Must be {self.rule} (got {shown(self.value)})."
+        """The sentence placed next to the field, for a reader: the advice, or the rule without the field's name."""
+        return self.advice or f"Must be {self.rule} (got {shown(self.value)})."
 
     def as_dict(self) -> dict[str, str]:
         return {"field": self.field, "rule": self.rule, "message": self.message, "hint": self.hint}
@@ -39,6 +40,7 @@ def shown(value: object) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return f"{value:g}"
+        # As it would be typed: 999999999, not 1e+09; 0.1, not 0.1000000000000000055.
+        return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

@@ -120,12 +120,32 @@ def fill_from_chip(*keys: str) -> Callable[[dict[str, Value]], dict[str, Value]]
             try:
                 figure = _FIGURES[key](chip, precision)
             except KeyError:
-                name, available = load_chips()[chip].name, ", ".join(load_chips()[chip].peak_tflops)
+                name, offered = load_chips()[chip].name, tuple(load_chips()[chip].peak_tflops)
+                available = ", ".join(offered)
                 if not available:
-                    raise InputError("chip", "a chip with a published dense peak, or custom", chip) from None
-                raise InputError("precision", f"a precision that {name} supports ({available})", precision) from None
+                    raise InputError(
+                        "chip",
+                        "a chip with a published dense peak, or custom",
+                        chip,
+                        f"{name} has no published dense peak: choose another chip, or Custom figures.",
+                    ) from None
+                raise InputError(
+                    "precision",
+                    f"a precision that {name} supports ({available})",
+                    precision,
+                    f"{name} has no published {PRECISION_LABELS[precision]} figure: choose "
+                    + " or ".join(PRECISION_LABELS[key] for key in offered)
+                    + ".",
+                ) from None
             if figure is None:
-                raise InputError("chip", f"a chip with a published {key.split('_')[0]} figure, or custom", chip)
+                what = key.split("_")[0]
+                raise InputError(
+                    "chip",
+                    f"a chip with a published {what} figure, or custom",
+                    chip,
+                    f"{load_chips()[chip].name} has no published {what} figure: "
+                    "choose another chip, or Custom figures.",
+                )
             filled[key] = figure
         return filled
 

@@ -16,8 +16,9 @@ from collections.abc import Mapping
 
 from .chips import load_chips
 from .hardware import bandwidth_input, bytes_per_param_input, chip_input, fill_from_chip, peak_input, precision_input
+from .roofline import NO_FIGURE
 from .spec import CUSTOM, Calculator, Input, Output, Result, Value, number, text
-from .units import format_percent, format_si
+from .units import format_si
 
 __all__ = ["INFERENCE"]
 
@@ -34,6 +35,14 @@ def _no_peak(inputs: Mapping[str, Value]) -> bool:
 
 def _resolve(values: dict[str, Value]) -> dict[str, Value]:
     return _FILL_MEMORY(values) if _no_peak(values) else _FILL_ALL(values)
+
+
+NEVER = "KV-cache reads grow with the batch as fast as its FLOPs."
+
+
+def _text(key: str, value: Value) -> str:
+    """An output's value as the form shows it: the summary writes each figure the same way."""
+    return INFERENCE.output(key).text(value)
 
 
 def _compute(inputs: Mapping[str, Value]) -> Result:
@@ -56,20 +65,21 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     flops_per_sequence = 2 * params + 4 * layers * context * hidden
     ridge = peak / bandwidth
     headroom = flops_per_sequence - ridge * kv_per_sequence
-    turning: Value = (
-        float(math.ceil(ridge * weights / headroom)) if headroom > 0 else "never: KV-cache reads grow with the batch"
-    )
+    turning: Value = float(math.ceil(ridge * weights / headroom)) if headroom > 0 else "Never"
+    notes = {} if headroom > 0 else {"compute_bound_batch": NEVER}
     prefill_value: Value = prefill
-    prefill_text = f"Prefill takes at least {format_si(prefill, 's')}; each"
+    prefill_text = f"Prefill takes at least {_text('prefill_time', prefill)}; each"
     if _no_peak(inputs):
-        missing = f"not computed: {load_chips()[text(inputs, 'chip')].name} has no published compute peak"
-        prefill_value, turning = missing, missing
+        # No compute peak to divide by: leave out what needs one rather than borrow another chip's.
+        missing = f"{load_chips()[text(inputs, 'chip')].name} has no published compute peak."
+        prefill_value = turning = NO_FIGURE
+        notes = {"prefill_time": missing, "compute_bound_batch": missing}
         prefill_text = "Prefill is not computed (no published compute peak); each"
     summary = (
-        f"Weights {format_si(weights, 'B')} and KV cache {format_si(kv_cache, 'B')} make {format_si(total, 'B')}, "
-        f"{format_percent(total / chip_memory, digits=2)} of one chip's memory"
-        + (f" (at least {chips} chips)" if chips > 1 else "")
-        + f". {prefill_text} decode step at least {format_si(decode, 's')}."
+        f"Weights {format_si(weights, 'B')} and KV cache {_text('kv_cache', kv_cache)} make "
+        f"{_text('total_memory', total)}, {_text('memory_share', total / chip_memory)} of one chip's memory"
+        + (f" (at least {_text('chips', float(chips))} chips)" if chips > 1 else "")
+        + f". {prefill_text} decode step at least {_text('decode_time', decode)}."
     )
     return Result(
         {
@@ -84,6 +94,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             "compute_bound_batch": turning,
         },
         summary,
+        notes=notes,
     )
 
 

@@ -9,6 +9,7 @@ in CPython at build time and in Pyodide in the browser.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from collections.abc import Iterable, Mapping
@@ -38,6 +39,7 @@ __all__ = [
     "quiz_variant",
     "read_question",
     "read_quiz",
+    "shown_order",
 ]
 
 Where = tuple[str | int, ...]  # a path into the author's data: ("questions", 2, "choices", 0, "text")
@@ -45,6 +47,7 @@ Kind = Literal["single", "multiple", "sort", "numeric"]
 KINDS: tuple[Kind, ...] = ("single", "multiple", "sort", "numeric")
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")  # `{intensity}` in a numeric question's text
+PLACEHOLDER_AND_NOUN = re.compile(PLACEHOLDER.pattern + r"( [a-z][a-z-]*s\b)?")  # and a plural noun after it
 _DRAWS = 25  # attempts at numbers that differ from the author's and that the calculator accepts
 
 
@@ -78,6 +81,7 @@ class ChoiceQuestion:
     text: str
     choices: tuple[Choice, ...]
     explanation: str = ""
+    shuffle: bool = True  # false keeps the author's order (options ordered by meaning: ranges, "all of the above")
 
     @property
     def correct(self) -> tuple[int, ...]:
@@ -94,7 +98,12 @@ class ChoiceQuestion:
             "explanation": self.explanation,
             "correct": list(self.correct),
             "choices": [choice.explanation for choice in self.choices],
+            "shuffle": self.shuffle,
         }
+
+    def shown_order(self, salt: str) -> list[int]:
+        """The order the build shows the choices in (see `shown_order`)."""
+        return shown_order(len(self.choices), salt) if self.shuffle else list(range(len(self.choices)))
 
 
 @dataclass(frozen=True)
@@ -120,6 +129,7 @@ class SortQuestion:
     items: tuple[Item, ...]
     explanation: str = ""
     kind: Literal["sort"] = "sort"
+    shuffle: bool = True  # false keeps the author's order of the items
 
     def grade_items(self, placed: Mapping[int, str]) -> tuple[bool, ...]:
         """For each item, whether `placed` (item index -> bucket id) puts it in its bucket."""
@@ -135,7 +145,12 @@ class SortQuestion:
             "explanation": self.explanation,
             "buckets": {bucket.id: bucket.text for bucket in self.buckets},
             "items": [{"bucket": item.bucket, "explanation": item.explanation} for item in self.items],
+            "shuffle": self.shuffle,
         }
+
+    def shown_order(self, salt: str) -> list[int]:
+        """The order the build shows the items in (see `shown_order`)."""
+        return shown_order(len(self.items), salt) if self.shuffle else list(range(len(self.items)))
 
 
 @dataclass(frozen=True)
@@ -254,9 +269,18 @@ class NumericQuestion:
         )
 
     def shown_text(self, inputs: Mapping[str, Value]) -> str:
-        """The question with each `{input}` replaced by its value as a reader should see it."""
+        """The question with each `{input}` replaced by its value as a reader should see it.
+
+        A value of 1 takes the singular of the plural noun after it: "a batch of 1 sequence", "takes 1 byte".
+        """
         specs = {spec.key: spec for spec in self._calculator().inputs}
-        return PLACEHOLDER.sub(lambda match: _value_text(specs[match[1]], inputs[match[1]]), self.text)
+
+        def value(match: re.Match[str]) -> str:
+            shown = _value_text(specs[match[1]], inputs[match[1]])
+            noun = match[2] or ""
+            return shown + (_singular(noun) if shown == "1" and noun else noun)
+
+        return PLACEHOLDER_AND_NOUN.sub(value, self.text)
 
     def grade(self, given: float, answer: float | None = None) -> bool:
         return self.tolerance.allows(given, self.answer if answer is None else answer)
@@ -359,13 +383,42 @@ def quiz_variant(question: Mapping[str, object], seed: int) -> dict[str, Any]:
     return parsed.variant(seed).as_dict()
 
 
+def shown_order(count: int, salt: str) -> list[int]:
+    """A fixed shuffle of `count` options, drawn from `salt` (the quiz's and the question's ids).
+
+    Authors write the right answer wherever they like; readers must not find it by its place. The page is built in
+    this order, so that it gives nothing away before any script runs; the browser then shows each reader an order of
+    their own (`quiz.js`), which stays the same across their reloads. Answers are saved by option, not by place.
+    """
+    seed = int.from_bytes(hashlib.sha256(salt.encode()).digest()[:8], "big")
+    order = list(range(count))
+    random.Random(seed).shuffle(order)
+    return order
+
+
 def _plain(inputs: Mapping[str, Value]) -> dict[str, Any]:
     """Inputs as JSON-ready data (several choices as a list)."""
     return {key: list(value) if isinstance(value, tuple) else value for key, value in inputs.items()}
 
 
+def _singular(noun: str) -> str:
+    """' sequences' -> ' sequence', ' bytes' -> ' byte', ' batches' -> ' batch'; other words stay as they are."""
+    if noun.strip() in ("is", "was", "has", "as", "its", "this", "plus", "less", "times", "minus"):
+        return noun
+    for ending in ("ches", "shes", "sses", "xes"):
+        if noun.endswith(ending):
+            return noun[:-2]
+    return noun[:-1]
+
+
 def _value_text(spec: Input, value: Value) -> str:
-    """An input's value as the question shows it: 0.819, 1,000, 197, or a choice's label."""
+    """An input's value as the question shows it: 0.819, 1,000, 197, or a choice's label.
+
+    A choice whose value is a number (bytes per parameter: '1', labelled '1 (FP8 / INT8)') shows the number, which is
+    what the question's sentence means by it.
+    """
+    if isinstance(value, str) and _is_number(value):
+        return value
     labels = {choice.value: choice.label for choice in spec.choices}
     if isinstance(value, tuple):
         return ", ".join(labels.get(item, item) for item in value)
@@ -375,6 +428,14 @@ def _value_text(spec: Input, value: Value) -> str:
         return f"{int(value):,}"
     text = f"{value:,}"
     return format_number(value) if "e" in text else text
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def output_spec(calculator: Calculator, key: str) -> Output | None:

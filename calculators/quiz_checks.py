@@ -37,9 +37,9 @@ __all__ = ["FIELDS", "QUIZ_FIELDS", "Reader"]
 QUIZ_FIELDS = ("id", "title", "intro", "questions")
 _COMMON = ("id", "kind", "text", "explanation")
 FIELDS: dict[str, tuple[str, ...]] = {
-    "single": (*_COMMON, "choices"),
-    "multiple": (*_COMMON, "choices"),
-    "sort": (*_COMMON, "buckets", "items"),
+    "single": (*_COMMON, "choices", "shuffle"),
+    "multiple": (*_COMMON, "choices", "shuffle"),
+    "sort": (*_COMMON, "buckets", "items", "shuffle"),
     "numeric": (*_COMMON, "inputs", "answer", "unit", "tolerance", "vary"),
 }
 CHOICE_FIELDS = ("text", "correct", "explanation")
@@ -232,7 +232,12 @@ class Reader:
                 "(use 'kind: multiple' for several)",
             )
         return ChoiceQuestion(
-            question_id, "multiple" if kind == "multiple" else "single", text, tuple(choices), explanation
+            question_id,
+            "multiple" if kind == "multiple" else "single",
+            text,
+            tuple(choices),
+            explanation,
+            self.shuffle(values, where, name),
         )
 
     def sort(
@@ -267,7 +272,17 @@ class Reader:
             elif str(bucket) not in {b.id for b in buckets}:
                 self.add((*at, "bucket"), f"{label}: unknown bucket {_got(bucket)} (expected one of: {known})")
             items.append(Item(item_text, str(bucket), self.text(fields, "explanation", at, label, required=False)))
-        return SortQuestion(question_id, text, tuple(buckets), tuple(items), explanation)
+        return SortQuestion(
+            question_id, text, tuple(buckets), tuple(items), explanation, shuffle=self.shuffle(values, where, name)
+        )
+
+    def shuffle(self, values: Mapping[str, Any], where: Where, name: str) -> bool:
+        """Whether the options are shown in an order of the reader's own (true unless the author says false)."""
+        raw = values.get("shuffle", True)
+        if not isinstance(raw, bool):
+            self.add((*where, "shuffle"), f"{name}: 'shuffle' must be true or false (got {_got(raw)})")
+            return True
+        return raw
 
     def numeric(
         self, values: dict[str, Any], where: Where, name: str, question_id: str, text: str, explanation: str

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .charts import decade_domain, layered, log_axis
+from .charts import POINT_COLOR, decade_domain, layered, log_axis
 from .hardware import BYTES_PER_VALUE, bandwidth_input, chip_input, fill_from_chip, peak_input, precision_input
 from .spec import Calculator, Choice, Input, Output, Result, Value, number, text
-from .units import format_number, format_percent, format_si
 
 __all__ = ["ROOFLINE"]
 
@@ -46,6 +45,23 @@ def _work(inputs: Mapping[str, Value]) -> tuple[float, float] | None:
     return None
 
 
+NO_FIGURE = "—"  # an output with no figure for these inputs; its note says why
+RIDGE_BAND = 0.03  # within 3% of the ridge point both roofs are within 3% of each other: neither limit dominates
+AT_RIDGE = "At the ridge: both limits"
+
+
+def limit(intensity: float, ridge: float) -> str:
+    """Which roof limits a kernel of this intensity: near the ridge point, both do (no verdict that 0.2% decides)."""
+    if abs(intensity - ridge) <= RIDGE_BAND * ridge:
+        return AT_RIDGE
+    return "Memory-bound" if intensity < ridge else "Compute-bound"
+
+
+def _text(key: str, value: Value) -> str:
+    """An output's value as the form shows it: the summary writes each figure the same way."""
+    return ROOFLINE.output(key).text(value)
+
+
 def _compute(inputs: Mapping[str, Value]) -> Result:
     peak = number(inputs, "peak_tflops") * TERA  # FLOP/s
     bandwidth = number(inputs, "bandwidth_tbs") * TERA  # byte/s
@@ -53,13 +69,14 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     intensity = work[0] / work[1] if work else number(inputs, "intensity")  # FLOP/byte
     ridge = peak / bandwidth
     attainable = min(peak, intensity * bandwidth)
-    bound = "Memory-bound" if intensity < ridge else "Compute-bound"
+    bound = limit(intensity, ridge)
     fraction = attainable / peak
-    time: Value = work[0] / attainable if work else "needs a workload size"
+    time: Value = work[0] / attainable if work else NO_FIGURE
+    lead = "At the ridge point, both roofs limit it" if bound == AT_RIDGE else bound
     summary = (
-        f"{bound}: at {format_number(intensity, 'FLOP/byte')} the chip can reach "
-        f"{format_si(attainable, 'FLOP/s')}, {format_percent(fraction, digits=2)} of its peak; the ridge point is "
-        f"{format_number(ridge, 'FLOP/byte')}."
+        f"{lead}: at {_text('workload_intensity', intensity)} the chip can reach "
+        f"{_text('attainable', attainable)}, {_text('fraction', fraction)} of its peak; the ridge point is "
+        f"{_text('ridge', ridge)}."
     )
     return Result(
         values={
@@ -71,6 +88,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             "time": time,
         },
         summary=summary,
+        notes={} if work else {"time": "Needs a workload size: pick a matrix multiply or an LLM workload."},
         chart=_chart(peak, bandwidth, ridge, intensity, attainable, summary),
     )
 
@@ -102,13 +120,13 @@ def _chart(
             },
             {
                 "data": {"values": [{"intensity": intensity, "tflops": attainable / TERA}]},
-                "mark": {"type": "point", "filled": True, "size": 110, "color": "#e8590c"},
+                "mark": {"type": "point", "filled": True, "size": 110, "color": POINT_COLOR, "opacity": 1},
                 "encoding": {
                     "x": {"field": "intensity", "type": "quantitative"},
                     "y": {"field": "tflops", "type": "quantitative"},
                     "tooltip": [
-                        {"field": "intensity", "type": "quantitative", "title": "FLOP/byte", "format": ".3~s"},
-                        {"field": "tflops", "type": "quantitative", "title": "TFLOP/s", "format": ".3~s"},
+                        {"field": "intensity", "type": "quantitative", "title": "FLOP/byte", "format": ",.3~r"},
+                        {"field": "tflops", "type": "quantitative", "title": "TFLOP/s", "format": ",.3~r"},
                     ],
                 },
             },

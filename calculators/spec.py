@@ -11,14 +11,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .errors import InputError
-from .units import format_number, format_percent, format_si
+from .errors import InputError, shown
+from .units import format_money, format_number, format_percent, format_si
 
 __all__ = ["Calculator", "Choice", "Input", "Output", "Result", "Table", "Value", "number", "text", "texts"]
 
 Value = float | int | str | tuple[str, ...]
 InputKind = Literal["number", "integer", "choice", "choices"]
-OutputFormat = Literal["si", "number", "percent", "text"]
+OutputFormat = Literal["si", "number", "percent", "money", "text"]
 CUSTOM = "custom"
 
 
@@ -68,17 +68,24 @@ class Input:
 
     @property
     def range_text(self) -> str:
-        """The allowed range in words, for the form and the reference page: '> 0 and <= 1,000,000'."""
+        """The allowed range in words, for the form and the reference page: 'More than 0, up to 1 million'."""
         if self.kind == "choice":
             return "one of: " + ", ".join(self.choice_values)
         if self.kind == "choices":
             return f"at least {self.min_count} of: " + ", ".join(self.choice_values)
-        parts = []
-        if self.min is not None:
-            parts.append(f"{'>' if self.min_exclusive else '>='} {format_number(self.min)}")
-        if self.max is not None:
-            parts.append(f"<= {format_number(self.max)}")
-        return " and ".join(parts)
+        what = "A whole number" if self.kind == "integer" else "A number"
+        low = None if self.min is None else _bound_text(self.min)
+        high = None if self.max is None else _bound_text(self.max)
+        if low is not None and high is not None:
+            return f"{what} more than {low}, up to {high}" if self.min_exclusive else f"{what} from {low} to {high}"
+        if low is not None:
+            return f"{what} {'more than' if self.min_exclusive else 'of at least'} {low}"
+        return f"{what} up to {high}" if high is not None else what
+
+    def _advice(self, typed: object, problem: str) -> str:
+        """What a reader sees next to the field: their value as typed, what is wrong, what to do."""
+        text = typed.strip() if isinstance(typed, str) else shown(typed)
+        return f"{problem} (you typed {text})." if text else f"{problem}."
 
     @property
     def choice_values(self) -> tuple[str, ...]:
@@ -89,50 +96,64 @@ class Input:
         if self.kind == "choice":
             if isinstance(raw, str) and raw.strip() in self.choice_values:
                 return raw.strip()
-            raise InputError(self.key, self.range_text, raw)
+            raise InputError(self.key, self.range_text, raw, f"Choose a {self.label.lower()} from the list.")
         if self.kind == "choices":
             return self._parse_choices(raw)
         number = self._number(raw)
         if self.kind == "integer" and number != int(number):
-            raise InputError(self.key, "a whole number", raw)
+            raise InputError(self.key, "a whole number", raw, self._advice(raw, "Use a whole number"))
         if self.min is not None:
+            low = format_number(self.min)
             if self.min_exclusive and not number > self.min:
-                raise InputError(self.key, f"> {format_number(self.min)}", number)
+                raise InputError(self.key, f"> {low}", number, self._advice(raw, f"Use a number more than {low}"))
             if not self.min_exclusive and not number >= self.min:
-                raise InputError(self.key, f">= {format_number(self.min)}", number)
+                raise InputError(self.key, f">= {low}", number, self._advice(raw, f"Use {low} or more"))
         if self.max is not None and not number <= self.max:
-            raise InputError(self.key, f"<= {format_number(self.max)}", number)
+            high = format_number(self.max)
+            raise InputError(self.key, f"<= {high}", number, self._advice(raw, f"Use {high} or less"))
         return int(number) if self.kind == "integer" else number
 
     def _parse_choices(self, raw: object) -> tuple[str, ...]:
         """Several choices: a list, or text separated by commas (as a URL carries them)."""
         items = raw.split(",") if isinstance(raw, str) else raw
+        what = self.label.lower()
         if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
-            raise InputError(self.key, f"a list of choices ({self.range_text})", raw)
+            raise InputError(self.key, f"a list of choices ({self.range_text})", raw, f"Tick {what} in the list.")
         picked = tuple(dict.fromkeys(item.strip() for item in items if item.strip()))
         unknown = [item for item in picked if item not in self.choice_values]
         if unknown:
-            raise InputError(self.key, "made of: " + ", ".join(self.choice_values), unknown[0])
+            raise InputError(
+                self.key, "made of: " + ", ".join(self.choice_values), unknown[0], f"Tick {what} in the list."
+            )
         if len(picked) < self.min_count:
-            raise InputError(self.key, f"at least {self.min_count} choices", list(picked))
+            ticked = "none" if not picked else f"only {len(picked)}"
+            raise InputError(
+                self.key,
+                f"at least {self.min_count} choices",
+                list(picked),
+                f"Tick at least {self.min_count} {what} to compare (you ticked {ticked}).",
+            )
         return picked
 
     def _number(self, raw: object) -> float:
         rule = "a whole number" if self.kind == "integer" else "a number"
+        example = f"such as {shown(self.default)}"
         if isinstance(raw, bool) or not isinstance(raw, int | float | str):
-            raise InputError(self.key, rule, raw)
+            raise InputError(self.key, rule, raw, f"Type {rule}, {example}.")
         if isinstance(raw, str):
+            if not raw.strip():
+                raise InputError(self.key, rule, raw, f"Type {rule}, {example}.")
             try:
                 number = float(raw.strip().replace(",", "").replace("_", ""))
             except ValueError:
-                raise InputError(self.key, rule, raw) from None
+                raise InputError(self.key, rule, raw, self._advice(raw, f"Type {rule}, {example}")) from None
         else:
             try:
                 number = float(raw)
             except OverflowError:
-                raise InputError(self.key, "a finite number", raw) from None
+                raise InputError(self.key, "a finite number", raw, f"Type a smaller number, {example}.") from None
         if not math.isfinite(number):
-            raise InputError(self.key, "a finite number", raw)
+            raise InputError(self.key, "a finite number", raw, self._advice(raw, f"Type a finite number, {example}"))
         return number
 
 
@@ -156,6 +177,8 @@ class Output:
             return format_si(value, self.unit, self.digits)
         if self.format == "percent":
             return format_percent(value, self.digits)
+        if self.format == "money":
+            return format_money(value, self.unit)
         return format_number(value, self.unit, self.digits)
 
 
@@ -179,6 +202,8 @@ class Result:
     summary: str
     chart: dict[str, Any] | None = None
     table: Table | None = None
+    # A warning shown next to an output, by key: a value that cannot be real ("more than the memory can deliver").
+    notes: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -206,6 +231,10 @@ class Calculator:
     @property
     def input_keys(self) -> tuple[str, ...]:
         return tuple(i.key for i in self.inputs)
+
+    def output(self, key: str) -> Output:
+        """The output called `key`: compute functions write its value in a summary with its own `text`."""
+        return next(output for output in self.outputs if output.key == key)
 
     @property
     def defaults(self) -> dict[str, Value]:
@@ -263,6 +292,13 @@ class Calculator:
             if isinstance(value, float) and not math.isfinite(value):
                 raise ValueError(f"calculator '{self.name}' computed a non-finite '{key}' for {values}")
         return result
+
+
+def _bound_text(value: float) -> str:
+    """A range's end as a reader would type it: 0.000001, not 1 × 10⁻⁶; 1 million."""
+    if 0 < abs(value) < 1e-3:
+        return f"{value:.12f}".rstrip("0")
+    return format_number(value)
 
 
 def number(values: Mapping[str, Value], key: str) -> float:

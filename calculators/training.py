@@ -10,12 +10,17 @@ from collections.abc import Mapping
 
 from .hardware import chip_input, fill_from_chip, peak_input, precision_input
 from .spec import Calculator, Input, Output, Result, Value, number
-from .units import format_number, format_si
+from .units import format_si
 
 __all__ = ["TRAINING"]
 
 GIGA, TERA = 1e9, 1e12
 DAY = 86_400.0
+
+
+def _text(key: str, value: Value) -> str:
+    """An output's value as the form shows it: the summary writes each figure the same way."""
+    return TRAINING.output(key).text(value)
 
 
 def _compute(inputs: Mapping[str, Value]) -> Result:
@@ -24,8 +29,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     rate = chips * number(inputs, "peak_tflops") * TERA * number(inputs, "mfu") / 100
     seconds = flops / rate
     summary = (
-        f"{format_si(flops, 'FLOP')} at {format_si(rate, 'FLOP/s')} take {format_number(seconds / DAY, 'days')}, "
-        f"or {format_number(seconds * chips / 3600, 'chip-hours')}."
+        f"{_text('flops', flops)} at {format_si(rate, 'FLOP/s')} take {_text('days', seconds / DAY)}, "
+        f"or {_text('chip_hours', seconds * chips / 3600)} chip-hours."
     )
     return Result({"flops": flops, "days": seconds / DAY, "chip_hours": seconds * chips / 3600}, summary)
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["format_number", "format_percent", "format_si"]
+__all__ = ["format_money", "format_number", "format_percent", "format_si"]
 
+# Zetta and yotta are left out: few readers know them, so 8.4e23 FLOP reads "8.4 × 10²³ FLOP", not "840 ZFLOP".
 _PREFIXES = [
-    (1e24, "Y"),
-    (1e21, "Z"),
     (1e18, "E"),
     (1e15, "P"),
     (1e12, "T"),
@@ -44,10 +43,17 @@ def _plain(value: float, digits: int) -> str:
     return "0" if text == "-0" else text
 
 
+# Large plain numbers in words, as readers say them: 1.87 million chip-hours, not 1.87 × 10⁶.
+_LARGE_NUMBERS = [(1e12, "trillion"), (1e9, "billion"), (1e6, "million")]
+
+
 def format_number(value: float, unit: str = "", digits: int = 3) -> str:
-    """A plain number with its unit: 295 FLOP/byte, 1,979 W, 0.0123 s; powers of ten outside 1e-3..1e6."""
+    """A plain number with its unit: 295 FLOP/byte, 1,979 W, 0.0123 s, 1.87 million; else powers of ten."""
     _check_finite(value)
-    magnitude = abs(value)
+    magnitude = abs(_round_sig(value, digits)) if value else 0.0
+    for factor, word in _LARGE_NUMBERS:
+        if factor <= magnitude < 1000 * factor:
+            return f"{_plain(value / factor, digits)} {word} {unit}".rstrip()
     if magnitude and not 1e-3 <= magnitude < 1e6:
         mantissa, exponent = f"{_round_sig(value, digits):.{digits - 1}e}".split("e")
         mantissa = mantissa.rstrip("0").rstrip(".")
@@ -63,10 +69,33 @@ def format_si(value: float, unit: str, digits: int = 3) -> str:
     magnitude = abs(_round_sig(value, digits))
     if magnitude == 0:
         return f"0 {unit}"
+    if magnitude >= 1000 * _PREFIXES[0][0]:
+        return format_number(value, unit, digits)
     for factor, prefix in _PREFIXES:
         if magnitude >= factor:
             return f"{_plain(value / factor, digits)} {prefix}{unit}"
     return format_number(value, unit, digits)
+
+
+_CURRENCY_SIGNS = {"USD": "$"}
+
+
+def format_money(value: float, currency: str = "USD") -> str:
+    """An amount as prices are written: '$919.80', '$12,345.60', '$4.56 million'; under a cent, 'under $0.01'."""
+    _check_finite(value)
+    sign = _CURRENCY_SIGNS.get(currency)
+
+    def write(amount: str) -> str:
+        return f"{sign}{amount}" if sign else f"{amount} {currency}"
+
+    magnitude = abs(value)
+    if 0 < magnitude < 0.005:
+        return f"under {write('0.01')}"
+    if value < 0:
+        return "-" + format_money(-value, currency)
+    if magnitude >= 1e6:
+        return write(format_number(value))
+    return write(f"{value:,.2f}")
 
 
 def format_percent(fraction: float, digits: int = 3) -> str:

@@ -12,12 +12,35 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .hardware import bandwidth_input, bytes_per_param_input, chip_input, fill_from_chip, peak_input, precision_input
+from .roofline import NO_FIGURE, limit
 from .spec import Calculator, Choice, Input, Output, Result, Value, number, text
-from .units import format_percent, format_si
+from .units import format_si
 
 __all__ = ["UTILIZATION"]
 
 GIGA, TERA = 1e9, 1e12
+
+
+BEYOND = {
+    "mbu": "More than the memory can deliver: check the inputs.",
+    "mfu": "More than the chip can compute: check the inputs.",
+}
+
+
+TRAINING_NOTES = {
+    "achieved_bandwidth": "Not measured for training.",
+    "mbu": "Not a useful measure for training, which is compute-bound.",
+}
+
+
+def _text(key: str, value: Value) -> str:
+    """An output's value as the form shows it: the summary writes each figure the same way."""
+    return UTILIZATION.output(key).text(value)
+
+
+def _notes(shares: Mapping[str, float]) -> dict[str, str]:
+    """A share above 100% is not a result but a sign of wrong inputs: say so next to it."""
+    return {key: BEYOND[key] for key, share in shares.items() if share > 1}
 
 
 def _compute(inputs: Mapping[str, Value]) -> Result:
@@ -30,36 +53,39 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         flops = 6 * params * rate
         mfu = flops / peak
         summary = (
-            f"Training at {format_si(rate, 'token/s')} does {format_si(flops, 'FLOP/s')}: an MFU of "
-            f"{format_percent(mfu, digits=2)}. MBU is not a useful measure here: training is compute-bound."
+            f"Training at {format_si(rate, 'token/s')} does {_text('achieved_flops', flops)}: an MFU of "
+            f"{_text('mfu', mfu)}. MBU is not a useful measure here: training is compute-bound."
         )
         values: dict[str, Value] = {
-            "achieved_bandwidth": "not measured for training",
-            "mbu": "not meaningful",
+            "achieved_bandwidth": NO_FIGURE,
+            "mbu": NO_FIGURE,
             "achieved_flops": flops,
             "mfu": mfu,
             "bound": "Compute-bound",
         }
-        return Result(values, summary + _beyond(mfu, "compute"))
+        notes = {**TRAINING_NOTES, **_notes({"mfu": mfu})}
+        return Result(values, summary + _beyond(mfu, "compute"), notes=notes)
     batch = number(inputs, "batch")
     step_bytes = weights + number(inputs, "kv_cache_gb") * GIGA  # read once per decode step
     achieved = step_bytes * rate  # one step per output token of each sequence
     flops = 2 * params * batch * rate
     mbu, mfu = achieved / bandwidth, flops / peak
-    bound = "Memory-bound" if flops / achieved < peak / bandwidth else "Compute-bound"
+    bound = limit(flops / achieved, peak / bandwidth)
     summary = (
         f"Each decode step reads {format_si(step_bytes, 'B')}; at {format_si(rate, 'token/s')} per sequence that is "
-        f"{format_si(achieved, 'B/s')}, an MBU of {format_percent(mbu, digits=2)}, while the arithmetic uses "
-        f"{format_percent(mfu, digits=2)} of peak compute. {bound}."
+        f"{_text('achieved_bandwidth', achieved)}, an MBU of {_text('mbu', mbu)}, while the arithmetic uses "
+        f"{_text('mfu', mfu)} of peak compute. {bound}."
     )
     values = {"achieved_bandwidth": achieved, "mbu": mbu, "achieved_flops": flops, "mfu": mfu, "bound": bound}
-    return Result(values, summary + _beyond(mbu, "bandwidth") + _beyond(mfu, "compute"))
+    return Result(
+        values, summary + _beyond(mbu, "bandwidth") + _beyond(mfu, "compute"), notes=_notes({"mbu": mbu, "mfu": mfu})
+    )
 
 
 def _beyond(share: float, what: str) -> str:
     if share <= 1:
         return ""
-    return f" That is more than the chip's peak {what}: one chip cannot reach this rate."
+    return f" That is more than the chip's peak {what}, which no chip can exceed: check the inputs."
 
 
 UTILIZATION = Calculator(

@@ -41,7 +41,10 @@ class SourceLinks:
     page: str = ""  # the database page's address relative to the current page; "" on that page itself
 
     def mark(self, source_id: str) -> str:
-        return f'<sup><a href="{self.page}#source-{source_id}">{self.numbers[source_id]}</a></sup>'
+        """'S9': a source on the database page, never mistaken for the page's own footnote 9."""
+        number = self.numbers[source_id]
+        link = f'<a href="{self.page}#source-{source_id}" title="Source {number}">S{number}</a>'
+        return f'<sup class="chip-source">{link}</sup>'
 
 
 def _figure(figure: Figure | None, links: SourceLinks) -> str:

@@ -127,6 +127,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             node_modules = self._node_modules(config)
             write_runtime(site_dir, node_modules, snapshot=self.config.snapshot, serving=self._serving)
             write_service_worker(site_dir, serving=self._serving)
+            if not self._serving and config.site_url:
+                # Instant navigation follows only links to site_url's address: served anywhere else, every click
+                # reloads the page and restarts Python. Say where this build belongs.
+                log.info("calculators: built for %s (serve it there, e.g. `make preview`)", config.site_url)
 
     def _render_block(self, fence: Any, line: int, uid: str, path: str) -> str:
         from calculators import run

@@ -41,7 +41,8 @@ def render_quiz(uid: str, quiz: Quiz, key: str) -> str:
     version = hashlib.sha256(data.encode()).hexdigest()[:12]
     total = len(quiz.questions)
     questions = "".join(
-        _question(f"{uid}-q{number}", question, number, total) for number, question in enumerate(quiz.questions, 1)
+        _question(f"{uid}-q{number}", question, number, total, f"{quiz.id}/{question.id}")
+        for number, question in enumerate(quiz.questions, 1)
     )
     intro = f'<p class="quiz-intro">{escape(quiz.intro)}</p>' if quiz.intro else ""
     return (
@@ -57,15 +58,18 @@ def render_quiz(uid: str, quiz: Quiz, key: str) -> str:
         "</div>"
         f'<p class="quiz-score" role="status">Score: 0 of {total}</p>'
         '<button type="button" class="quiz-reset md-button">Reset quiz</button>'
+        '<p class="quiz-undo" hidden><span role="status"></span> '
+        '<button type="button" class="quiz-undo-button md-button">Undo reset</button></p>'
         "</div>"
         "</div>"
     )
 
 
-def _question(qid: str, question: Question, number: int, total: int) -> str:
+def _question(qid: str, question: Question, number: int, total: int, salt: str) -> str:
+    """One question; `salt` draws the order its options are built in."""
     text, inputs, new = question.text, "", ""
     if question.kind == "sort":
-        body = _sort(qid, question)
+        body = _sort(qid, question, question.shown_order(salt))
     elif question.kind == "numeric":
         body = _numeric(qid, question)
         data = question.grading_data()
@@ -73,7 +77,7 @@ def _question(qid: str, question: Question, number: int, total: int) -> str:
         if question.vary:
             new = '<button type="button" class="quiz-new md-button" hidden>New numbers</button>'
     else:
-        body = _choices(qid, question)
+        body = _choices(qid, question, question.shown_order(salt))
     return (
         f'<form class="quiz-question" id="{qid}" data-question="{escape(question.id)}" data-kind="{question.kind}"'
         f"{inputs} novalidate>"
@@ -94,27 +98,27 @@ def _question(qid: str, question: Question, number: int, total: int) -> str:
     )
 
 
-def _choices(qid: str, question: ChoiceQuestion) -> str:
+def _choices(qid: str, question: ChoiceQuestion, order: list[int]) -> str:
     single = question.kind == "single"
     hint = "Choose one answer." if single else "Choose every answer that applies."
     choices = "".join(
-        '<div class="quiz-choice">'
+        f'<div class="quiz-choice" data-choice="{index}">'
         f'<label><input type="{"radio" if single else "checkbox"}" name="{qid}-choice" value="{index}">'
-        f'<span class="quiz-choice-text">{escape(choice.text)}</span></label>'
+        f'<span class="quiz-choice-text">{escape(question.choices[index].text)}</span></label>'
         '<div class="quiz-mark" hidden></div>'
         "</div>"
-        for index, choice in enumerate(question.choices)
+        for index in order
     )
     return f'<p class="quiz-hint">{hint}</p><div class="quiz-choices">{choices}</div>'
 
 
-def _sort(qid: str, question: SortQuestion) -> str:
+def _sort(qid: str, question: SortQuestion, order: list[int]) -> str:
     items = "".join(
         f'<li class="quiz-slot" data-item="{index}">'
-        f'<button type="button" class="quiz-item" aria-pressed="false">{escape(item.text)}</button>'
+        f'<button type="button" class="quiz-item" aria-pressed="false">{escape(question.items[index].text)}</button>'
         '<div class="quiz-mark" hidden></div>'
         "</li>"
-        for index, item in enumerate(question.items)
+        for index in order
     )
     buckets = "".join(_zone(qid, bucket.id, bucket.text, "") for bucket in question.buckets)
     return (

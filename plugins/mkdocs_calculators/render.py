@@ -176,7 +176,9 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
     fields = "".join(_field(uid, spec, inputs[spec.key], inputs) for spec in calculator.inputs)
     outputs = "".join(
         f'<div class="calc-output" data-output="{escape(out["key"])}">'
-        f'<dt>{escape(out["label"])}</dt><dd><output for="{uid}-form">{escape(out["text"])}</output></dd></div>'
+        f'<dt>{escape(out["label"])}</dt><dd><output for="{uid}-form">{escape(out["text"])}</output>'
+        # A value that is no result (above 100%, or no figure for these inputs) says so beside it, in plain type.
+        f'<span class="calc-note"{"" if out.get("note") else " hidden"}>{escape(out.get("note", ""))}</span></dd></div>'
         for out in result["outputs"]
     )
     chart = ""

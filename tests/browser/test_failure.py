@@ -122,13 +122,23 @@ class TestRuntimeUnavailable:
         page = broken(WORKER, not_found)
         assert_unavailable(page, open_calculators(page, base_url + PAGE), "the worker script could not be loaded")
 
+    def test_a_shared_link_stays_marked_stale_when_python_cannot_start(self, broken: Any, base_url: str) -> None:
+        """The form carries the link's inputs and the results are the build's: they say so, and keep saying so."""
+        page = broken(WORKER, not_found)
+        page.goto(base_url + PAGE + "?calc-1.intensity=50")
+        page.wait_for_selector("#calc-1.calc-unavailable", state="attached", timeout=TIMEOUT)
+        assert page.input_value("#calc-1-intensity") == "50"
+        assert texts(page, "#calc-1") == expected("roofline")
+        assert page.is_visible("#calc-1 .calc-stale-note")
+        assert "calc-stale" in page.get_attribute("#calc-1", "class")
+
     def test_quizzes_still_work_without_the_runtime(self, broken: Any, base_url: str) -> None:
         """Quizzes are graded in plain JS: with the wasm gone, a question is still checked."""
         page = broken(WASM, not_found)
         open_quiz(page, base_url + QUIZ_PAGE)
         key = answer_key(page, CHECK)[0]
         first = question(CHECK, 1)
-        page.click(f"{first} .quiz-choice >> nth={first_index(key, correct=True)}")
+        page.click(f"{first} .quiz-choice[data-choice='{first_index(key, correct=True)}']")
         page.click(f"{first} .quiz-check")
         assert verdict(page, first) == "✓ Correct."
 

@@ -48,6 +48,13 @@ def first_index(key: dict[str, Any], correct: bool) -> int:
     return next(i for i in range(len(key["choices"])) if (i in key["correct"]) is correct)
 
 
+def shown_choices(page: Any, box: str) -> list[int]:
+    """The indices (in the author's order) of a question's choices, in the order the page shows them."""
+    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+        f"{box} .quiz-choice", "els => els.map(e => Number(e.dataset.choice))"
+    )
+
+
 def verdict(page: Any, box: str) -> str:
     """The question's verdict line: '✓ Correct.' or '✗ Not quite.'."""
     return page.text_content(f"{box} .quiz-feedback .quiz-verdict")  # type: ignore[no-any-return]
@@ -91,19 +98,19 @@ class TestByMouse:
         first = question(CHECK, 1)
         assert visible_question(page, CHECK) == f"Question 1 of {len(answer_key(page, CHECK))}"
         wrong = first_index(key, correct=False)
-        page.click(f"{first} .quiz-choice >> nth={wrong}")
+        page.click(f"{first} .quiz-choice[data-choice='{wrong}']")
         page.click(f"{first} .quiz-check")
         feedback = page.locator(f"{first} .quiz-feedback")
         assert feedback.locator(".quiz-verdict").text_content() == "✗ Not quite."
         assert feedback.locator(".quiz-explanation").text_content() == key["explanation"]
-        mark = page.locator(f"{first} .quiz-choice >> nth={wrong}").locator(".quiz-mark")
+        mark = page.locator(f"{first} .quiz-choice[data-choice='{wrong}']").locator(".quiz-mark")
         assert mark.text_content() == "✗ Not a right answer." + key["choices"][wrong]
         assert score(page, CHECK).startswith("Score: 0 of ")
         assert page.is_disabled(f"{first} .quiz-choice input >> nth=0")
         page.click(f"{first} .quiz-retry")
         assert page.is_hidden(f"{first} .quiz-retry") and page.is_visible(f"{first} .quiz-check")
-        assert page.is_hidden(f"{first} .quiz-mark >> nth={wrong}")
-        page.click(f"{first} .quiz-choice >> nth={first_index(key, correct=True)}")
+        assert page.is_hidden(f"{first} .quiz-choice[data-choice='{wrong}'] .quiz-mark")
+        page.click(f"{first} .quiz-choice[data-choice='{first_index(key, correct=True)}']")
         page.click(f"{first} .quiz-check")
         assert feedback.locator(".quiz-verdict").text_content() == "✓ Correct."
         assert score(page, CHECK).startswith("Score: 1 of ")
@@ -119,15 +126,15 @@ class TestByMouse:
         right = keys[number - 1]["correct"]
         page.click(f"{box} .quiz-check")  # nothing chosen yet
         assert page.text_content(f"{box} .quiz-feedback") == "Choose at least one answer first."
-        page.click(f"{box} .quiz-choice >> nth={right[0]}")
+        page.click(f"{box} .quiz-choice[data-choice='{right[0]}']")
         page.click(f"{box} .quiz-check")
         assert verdict(page, box) == "✗ Not quite."
-        assert f"1 of your 1 choices are right; there are {len(right)} right answers." in page.text_content(
+        assert f"1 of your 1 choice is right; there are {len(right)} right answers." in page.text_content(
             f"{box} .quiz-feedback"
         )
         page.click(f"{box} .quiz-retry")
         for index in right[1:]:
-            page.click(f"{box} .quiz-choice >> nth={index}")
+            page.click(f"{box} .quiz-choice[data-choice='{index}']")
         page.click(f"{box} .quiz-check")
         assert verdict(page, box) == "✓ Correct."
 
@@ -140,7 +147,7 @@ class TestByKeyboard:
         first = question(CHECK, 1)
         page.focus(f"{first} .quiz-choice input >> nth=0")
         page.keyboard.press("Space")
-        for _ in range(first_index(key, correct=True)):
+        for _ in range(shown_choices(page, first).index(first_index(key, correct=True))):
             page.keyboard.press("ArrowDown")
         page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.textContent") == "Check"
@@ -181,7 +188,7 @@ class TestByTouch:
         open_quiz(page, base_url + PAGE)
         key = answer_key(page, CHECK)[0]
         first = question(CHECK, 1)
-        page.tap(f"{first} .quiz-choice label >> nth={first_index(key, correct=True)}")
+        page.tap(f"{first} .quiz-choice[data-choice='{first_index(key, correct=True)}'] label")
         page.tap(f"{first} .quiz-check")
         assert verdict(page, first) == "✓ Correct."
         for text, bucket in sort_items(page):
@@ -237,6 +244,23 @@ class TestSortExercise:
         marks = page.locator(f"{SORT} .quiz-slot .quiz-verdict").all_text_contents()
         assert marks == ["✓ Right bucket."] * len(items)
 
+    def test_enter_picks_an_item_right_after_a_drag(self, page: Any, base_url: str) -> None:
+        """The click that ends a drag is swallowed, and only that one: the next Enter on an item picks it up."""
+        page.set_viewport_size({"width": 1280, "height": 1100})
+        open_quiz(page, base_url + PAGE)
+        page.eval_on_selector(SORT, "element => element.scrollIntoView({behavior: 'instant'})")
+        (text, bucket), (other, _) = sort_items(page)[:2]
+        start = page.locator(item(SORT, text)).bounding_box()
+        end = page.locator(target(SORT, bucket)).bounding_box()
+        page.mouse.move(start["x"] + 10, start["y"] + start["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(end["x"] + 20, end["y"] + end["height"] / 2, steps=8)
+        page.mouse.up()
+        assert placed(page)[text] == bucket
+        page.focus(item(SORT, other))
+        page.keyboard.press("Enter")
+        assert page.get_attribute(item(SORT, other), "aria-pressed") == "true"
+
     def test_a_drag_that_ends_outside_a_bucket_changes_nothing(self, page: Any, base_url: str) -> None:
         open_quiz(page, base_url + PAGE)
         page.eval_on_selector(SORT, "element => element.scrollIntoView({behavior: 'instant'})")
@@ -268,7 +292,7 @@ class TestSortExercise:
     def test_sort_by_keyboard_with_every_move_announced(self, page: Any, base_url: str) -> None:
         """Enter picks an item, arrows reach a bucket, Enter drops and moves on; Escape cancels; all announced."""
         open_quiz(page, base_url + PAGE)
-        items = sort_items(page)
+        items = [sort_items(page)[index] for index in shown_orders(page)[question(SORT, 1)[1:]]]  # as shown
         order = page.locator(f"{SORT} .quiz-bucket .quiz-target").all_text_contents()
         announcer = page.locator(f"{SORT} .quiz-announce")
         page.focus(item(SORT, items[0][0]))
@@ -303,15 +327,90 @@ class TestSortExercise:
         assert verdict(page, SORT) == "✓ Correct."
 
 
+def shown_orders(page: Any) -> dict[str, list[int]]:
+    """Every choice question's and sort pool's options on the page, in the order shown, by question element id."""
+    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+        ".quiz-question",
+        """forms => Object.fromEntries(forms.map(form => [form.id,
+            [...form.querySelectorAll('.quiz-choice, .quiz-pool .quiz-slot')]
+                .map(e => Number(e.dataset.choice ?? e.dataset.item))]))""",
+    )
+
+
+class TestOptionOrder:
+    """Each reader sees the options in an order of their own, the same across reloads; it never gives answers away."""
+
+    def reader(self, browser: Any, network: Network, seed: str) -> Any:
+        context = new_context(browser, network)
+        context.add_init_script(f"localStorage.setItem('quiz-order-seed', '{seed}')")
+        return context
+
+    def test_an_order_of_the_readers_own_that_survives_a_reload(
+        self, browser: Any, network: Network, base_url: str
+    ) -> None:
+        orders = {}
+        for seed in ("7", "8"):
+            context = self.reader(browser, network, seed)
+            page = context.new_page()
+            open_quiz(page, base_url + PAGE)
+            orders[seed] = shown_orders(page)
+            page.reload()
+            open_quiz(page, base_url + PAGE)
+            assert shown_orders(page) == orders[seed]
+            context.close()
+        assert orders["7"] != orders["8"]
+        assert network.foreign == []
+
+    @pytest.mark.parametrize("seed", ["1", "2"])
+    def test_always_picking_the_first_option_is_no_better_than_chance(
+        self, browser: Any, network: Network, base_url: str, seed: str
+    ) -> None:
+        """Over every choice question of the book, the first option shown is right about as often as luck allows."""
+        context = self.reader(browser, network, seed)
+        page = context.new_page()
+        first_right = total = 0
+        chance = 0.0
+        for path in (PAGE, "/lessons/102-ai-accelerators/"):
+            page.goto(base_url + path)
+            page.wait_for_selector(".quiz[data-mounted]", state="attached")
+            for quiz in page.eval_on_selector_all(".quiz", "els => els.map(e => '#' + e.id)"):
+                orders = shown_orders(page)
+                for number, key in enumerate(answer_key(page, quiz), 1):
+                    if key["kind"] not in ("single", "multiple"):
+                        continue
+                    total += 1
+                    chance += len(key["correct"]) / len(key["choices"])
+                    first_right += orders[question(quiz, number)[1:]][0] in key["correct"]
+        context.close()
+        assert total >= 20
+        assert first_right <= chance + 3
+
+    def test_a_sort_restored_from_progress_keeps_the_readers_order(
+        self, browser: Any, network: Network, base_url: str
+    ) -> None:
+        context = self.reader(browser, network, "3")
+        page = context.new_page()
+        open_quiz(page, base_url + PAGE)
+        pool = shown_orders(page)[question(SORT, 1)[1:]]
+        text, bucket = sort_items(page)[pool[0]]
+        page.click(item(SORT, text))
+        page.click(target(SORT, bucket))
+        page.reload()
+        open_quiz(page, base_url + PAGE)
+        assert placed(page)[text] == bucket
+        assert shown_orders(page)[question(SORT, 1)[1:]] == pool[1:]
+        context.close()
+
+
 class TestProgress:
     def test_score_and_answers_survive_a_reload(self, page: Any, base_url: str) -> None:
         """Answers, verdicts, the question on show and the score come back; each quiz keeps its own."""
         open_quiz(page, base_url + PAGE)
         keys = answer_key(page, CHECK)
-        page.click(f"{question(CHECK, 1)} .quiz-choice >> nth={first_index(keys[0], correct=True)}")
+        page.click(f"{question(CHECK, 1)} .quiz-choice[data-choice='{first_index(keys[0], correct=True)}']")
         page.click(f"{question(CHECK, 1)} .quiz-check")
         page.click(f"{CHECK} .quiz-next")
-        page.click(f"{question(CHECK, 2)} .quiz-choice >> nth={first_index(keys[1], correct=False)}")
+        page.click(f"{question(CHECK, 2)} .quiz-choice[data-choice='{first_index(keys[1], correct=False)}']")
         page.click(f"{question(CHECK, 2)} .quiz-check")
         text, bucket = sort_items(page)[0]
         page.click(item(SORT, text))
@@ -321,7 +420,9 @@ class TestProgress:
         assert visible_question(page, CHECK) == f"Question 2 of {len(keys)}"
         assert score(page, CHECK) == f"Score: 1 of {len(keys)}"
         assert verdict(page, question(CHECK, 2)) == "✗ Not quite."
-        assert page.is_checked(f"{question(CHECK, 2)} .quiz-choice input >> nth={first_index(keys[1], correct=False)}")
+        assert page.is_checked(
+            f"{question(CHECK, 2)} .quiz-choice[data-choice='{first_index(keys[1], correct=False)}'] input"
+        )
         assert verdict(page, question(CHECK, 1)) == "✓ Correct."
         assert placed(page)[text] == bucket
         assert score(page, SORT) == "Score: 0 of 1"
@@ -339,11 +440,32 @@ class TestProgress:
         open_quiz(page, base_url + PAGE)
         assert score(page, CHECK) == f"Score: 0 of {len(keys)}"
 
+    def test_a_reset_can_be_undone(self, page: Any, base_url: str) -> None:
+        """Reset quiz clears every answer at once, so it offers Undo (focused); Undo brings all of it back, saved."""
+        open_quiz(page, base_url + PAGE)
+        keys = answer_key(page, CHECK)
+        page.click(f"{question(CHECK, 1)} .quiz-choice[data-choice='{first_index(keys[0], correct=True)}']")
+        page.click(f"{question(CHECK, 1)} .quiz-check")
+        page.click(f"{CHECK} .quiz-next")
+        page.focus(f"{CHECK} .quiz-reset")
+        page.keyboard.press("Enter")
+        assert score(page, CHECK) == f"Score: 0 of {len(keys)}"
+        assert page.text_content(f"{CHECK} .quiz-undo [role=status]") == "Every answer was cleared."
+        assert page.evaluate("document.activeElement.textContent") == "Undo reset"
+        page.keyboard.press("Enter")
+        assert score(page, CHECK) == f"Score: 1 of {len(keys)}"
+        assert page.is_hidden(f"{CHECK} .quiz-undo")
+        assert visible_question(page, CHECK) == f"Question 2 of {len(keys)}"
+        page.reload()
+        open_quiz(page, base_url + PAGE)
+        assert score(page, CHECK) == f"Score: 1 of {len(keys)}"
+        assert verdict(page, question(CHECK, 1)) == "✓ Correct."
+
     def test_progress_survives_instant_navigation(self, page: Any, base_url: str) -> None:
         """Leaving through Material's instant navigation and coming back remounts the quiz with its answers."""
         open_quiz(page, base_url + PAGE)
         key = answer_key(page, CHECK)[0]
-        page.click(f"{question(CHECK, 1)} .quiz-choice >> nth={first_index(key, correct=True)}")
+        page.click(f"{question(CHECK, 1)} .quiz-choice[data-choice='{first_index(key, correct=True)}']")
         page.click(f"{question(CHECK, 1)} .quiz-check")
         page.evaluate("window.stayedOnThisDocument = true")
         page.click("a.md-header__button.md-logo")
@@ -416,7 +538,7 @@ class TestAccessibility:
         page = context.new_page()
         open_quiz(page, base_url + PAGE)
         key = answer_key(page, CHECK)[0]
-        page.click(f"{question(CHECK, 1)} .quiz-choice >> nth={first_index(key, correct=False)}")
+        page.click(f"{question(CHECK, 1)} .quiz-choice[data-choice='{first_index(key, correct=False)}']")
         page.click(f"{question(CHECK, 1)} .quiz-check")
         items = sort_items(page)
         for index, (text, bucket) in enumerate(items):
@@ -481,12 +603,12 @@ class TestEscaping:
             page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
             page.goto(url + "/")
             page.wait_for_selector("#quiz-1[data-mounted]", state="attached")
-            page.click("#quiz-1-q1 .quiz-choice >> nth=0")
+            page.click("#quiz-1-q1 .quiz-choice[data-choice='0']")  # the one with an explanation
             page.click("#quiz-1-q1 .quiz-check")
             assert page.text_content("#quiz-1-q1 .quiz-explanation") == EVIL
             assert page.text_content("#quiz-1-q1 .quiz-why") == EVIL
             page.click("#quiz-1 .quiz-next")
-            page.click("#quiz-1-q2 .quiz-item")
+            page.click("#quiz-1-q2 .quiz-slot[data-item='0'] .quiz-item")
             page.click("#quiz-1-q2 .quiz-target >> nth=2")  # the pool first, then bucket a, then b
             page.click("#quiz-1-q2 .quiz-check")
             assert page.text_content("#quiz-1-q2 .quiz-why") == EVIL

@@ -3,6 +3,7 @@ fields that follow the workload, several-chip pickers with a filter, result tabl
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -57,7 +58,9 @@ class TestChipPicker:
         error = page.locator(f"{MBU}-precision-error")  # type: ignore[attr-defined]
         error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
         assert error.text_content() == run("mbu", {"precision": "fp8"})["errors"][0]["hint"]
-        assert "fp32, bf16, int8" in error.text_content()
+        assert error.text_content() == (
+            "NVIDIA A100 80GB SXM has no published FP8 figure: choose FP32 or BF16/FP16 or INT8."
+        )
 
 
 class TestWorkloads:
@@ -96,7 +99,12 @@ class TestComparison:
         page.uncheck(f"{COMPARE} input[value=tpu-v5p]")  # type: ignore[attr-defined]
         error = page.locator(f"{COMPARE}-chips-error")  # type: ignore[attr-defined]
         error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
-        assert error.text_content() == "Must be at least 2 choices (got ['h100-sxm'])."
+        assert error.text_content() == "Tick at least 2 chips to compare (you ticked only 1)."
+        page.uncheck(f"{COMPARE} input[value=h100-sxm]")  # type: ignore[attr-defined]
+        page.wait_for_function(  # type: ignore[attr-defined]
+            "() => document.querySelector('#calc-3-chips-error').textContent.includes('none')"
+        )
+        assert error.text_content() == "Tick at least 2 chips to compare (you ticked none)."
 
 
 class TestSharing:
@@ -120,6 +128,31 @@ class TestSharing:
         shared.click(f"{ENERGY} .calc-reset")
         wait_for_texts(shared, expected("energy"), ENERGY)
         shared.wait_for_function("() => !location.search.includes('calc-5.')")
+
+
+class TestBadLinks:
+    def test_an_unknown_chip_falls_back_to_the_default_with_a_note(self, page: object, base_url: str) -> None:
+        """The picker keeps its default, the link's other inputs are used, and a note names what was ignored."""
+        page.goto(base_url + PAGE + "?calc-1.chip=nonexistent&calc-1.intensity=50")  # type: ignore[attr-defined]
+        page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")  # type: ignore[attr-defined]
+        assert page.input_value(f"{ROOFLINE}-chip") == "h100-sxm"  # type: ignore[attr-defined]
+        note = page.locator(f"{ROOFLINE} .calc-link-note")  # type: ignore[attr-defined]
+        assert note.text_content() == (
+            "Part of this link was ignored: Chip “nonexistent” (not in the list). "
+            "That field shows the page’s own value."
+        )
+        wait_for_texts(page, expected("roofline", intensity=50), ROOFLINE)
+        assert page.is_hidden(f"{ROOFLINE}-chip-error")  # type: ignore[attr-defined]
+
+    def test_unknown_chips_in_a_list_are_dropped_and_named(self, page: object, base_url: str) -> None:
+        page.goto(base_url + PAGE + "?calc-3.chips=h100-sxm,nope,mi300x&calc-3.zzz=1")  # type: ignore[attr-defined]
+        page.wait_for_selector(f"{COMPARE}[data-mounted]", state="attached")  # type: ignore[attr-defined]
+        note = page.locator(f"{COMPARE} .calc-link-note")  # type: ignore[attr-defined]
+        assert note.text_content() == (
+            "Part of this link was ignored: Chips “nope” (not in the list); “zzz” (not an input of this calculator). "
+            "Those fields show the page’s own value."
+        )
+        wait_for_texts(page, expected("compare", chips=["h100-sxm", "mi300x"]), COMPARE)
 
 
 class TestPhone:
@@ -152,6 +185,51 @@ class TestChipDatabase:
         shown = [chips[row_id.removeprefix("chip-")].bandwidth_tbs.value for row_id in ids]
         assert shown == sorted((chip.bandwidth_tbs.value for chip in chips.values()), reverse=True)
         assert ids[0] == "chip-cerebras-wse-3"
+
+    def test_the_chip_column_sorts_as_text(self, page: object, base_url: str) -> None:
+        """Names sort by their letters, not by the digits inside them ("Cerebras WSE-3" is not number 3)."""
+        page.goto(base_url + "/reference/chips/")  # type: ignore[attr-defined]
+        page.get_by_role("button", name="Chip").click()  # type: ignore[attr-defined]
+        names = page.eval_on_selector_all(  # type: ignore[attr-defined]
+            "table[data-sortable] tbody th[scope=row]", "cells => cells.map(c => c.firstChild.textContent.trim())"
+        )
+        assert names == sorted(names, key=str.lower)
+        assert names[0].startswith("AMD")
+
+    def test_wide_table_scrolls_in_view_and_names_break_between_words(self, page: object, base_url: str) -> None:
+        """At 1280 px the database is wider than its column: it scrolls inside a box no taller than the window, so
+        its scroll bar is on screen with it; no name breaks inside a word ("Trilliu|m")."""
+        page.set_viewport_size({"width": 1280, "height": 900})  # type: ignore[attr-defined]
+        page.goto(base_url + "/reference/chips/")  # type: ignore[attr-defined]
+        box = page.locator("table[data-sortable]").locator("xpath=..")  # type: ignore[attr-defined]
+        size = box.evaluate("b => [b.clientHeight, b.scrollHeight, b.clientWidth, b.scrollWidth]")
+        assert size[0] <= 900 * 0.75 + 1 and size[1] > size[0]
+        broken = page.eval_on_selector_all(  # type: ignore[attr-defined]
+            "table[data-sortable] tbody th[scope=row]",
+            """cells => cells.filter(cell => {
+                const range = document.createRange();
+                const text = cell.firstChild;
+                return [...text.textContent.matchAll(/\\S+/g)].some(word => {
+                    range.setStart(text, word.index);
+                    range.setEnd(text, word.index + word[0].length);
+                    return range.getClientRects().length > 1;
+                });
+            }).map(cell => cell.textContent)""",
+        )
+        assert broken == []
+
+    def test_marks_side_by_side_stay_apart_and_sources_are_not_footnotes(self, page: object, base_url: str) -> None:
+        """Chapter 27 cites two footnotes in a row ("5.3 TB/s¹⁵,¹⁶", not "¹⁵¹⁶"), and its chip tables' source marks
+        read S9, never the same "9" as the page's own footnote 9."""
+        page.goto(base_url + "/chapters/27-asics-and-accelerators/")  # type: ignore[attr-defined]
+        separators = page.eval_on_selector_all(  # type: ignore[attr-defined]
+            "sup + sup", "sups => sups.map(s => getComputedStyle(s, '::before').content)"
+        )
+        assert separators and set(separators) == {'","'}
+        footnotes = page.eval_on_selector_all("a.footnote-ref", "links => links.map(a => a.textContent)")  # type: ignore[attr-defined]
+        sources = page.eval_on_selector_all("sup.chip-source a", "links => links.map(a => a.textContent)")  # type: ignore[attr-defined]
+        assert sources and all(re.fullmatch(r"S\d+", text) for text in sources)
+        assert not set(sources) & set(footnotes)
 
     def test_every_figure_links_to_a_listed_source(self, page: object, base_url: str) -> None:
         page.goto(base_url + "/reference/chips/")  # type: ignore[attr-defined]

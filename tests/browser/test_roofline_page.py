@@ -80,7 +80,7 @@ class TestRecompute:
         error = page.locator(f"{FIRST}-intensity-error")  # type: ignore[attr-defined]
         error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
         assert error.text_content() == run("roofline", {"intensity": "-3"})["errors"][0]["hint"]
-        assert error.text_content() == "Must be >= 0.01 (got -3)."
+        assert error.text_content() == "Use 0.01 or more (you typed -3)."
         assert page.get_attribute(f"{FIRST}-intensity", "aria-invalid") == "true"  # type: ignore[attr-defined]
         assert page.is_visible(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
         assert texts(page) == good
@@ -93,6 +93,38 @@ class TestRecompute:
         assert error.is_hidden()
         assert page.get_attribute(f"{FIRST}-intensity", "aria-invalid") is None  # type: ignore[attr-defined]
         assert not page.is_visible(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
+
+    def test_a_shared_link_is_marked_stale_until_its_results_are_computed(self, page: object, base_url: str) -> None:
+        """The form shows the link's inputs at once; the build's results under it are dimmed and say so until the
+        worker's results for the link replace them."""
+        page.goto(base_url + PAGE + "?calc-1.chip=h200-sxm&calc-1.intensity=50")  # type: ignore[attr-defined]
+        page.wait_for_selector(f"{FIRST}.calc-stale", state="attached")  # type: ignore[attr-defined]
+        assert page.input_value(f"{FIRST}-intensity") == "50"  # type: ignore[attr-defined]
+        note = page.locator(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
+        assert note.is_visible()
+        assert note.text_content() == "These results are for earlier inputs: they update once yours are computed."
+        wait_for_texts(page, expected(chip="h200-sxm", intensity=50))
+        page.wait_for_selector(f"{FIRST}:not(.calc-stale)", state="attached")  # type: ignore[attr-defined]
+        assert note.is_hidden()
+
+    def test_an_edit_while_python_starts_is_marked_stale(self, page: object, base_url: str) -> None:
+        open_page(page, base_url + PAGE)
+        page.fill(f"{FIRST}-intensity", "7")  # type: ignore[attr-defined]
+        page.wait_for_selector(f"{FIRST}.calc-stale", state="attached")  # type: ignore[attr-defined]
+        assert texts(page) == expected()  # still the build's results, and marked so
+        wait_for_texts(page, expected(intensity=7))
+        page.wait_for_selector(f"{FIRST}:not(.calc-stale)", state="attached")  # type: ignore[attr-defined]
+
+    def test_a_value_above_100_percent_gets_a_note_beside_it(self, page: object, base_url: str) -> None:
+        """MBU on the reference page: a 14 B model at 100 token/s on an A100 needs 137% of its bandwidth."""
+        open_page(page, base_url + "/reference/calculators/", "#calc-2")
+        page.fill("#calc-2-params_b", "14")  # type: ignore[attr-defined]
+        calculator_page.wait_for_texts(page, calculator_page.expected("mbu", params_b=14), "#calc-2")
+        note = page.locator('#calc-2 [data-output="mbu"] .calc-note')  # type: ignore[attr-defined]
+        assert note.is_visible() and note.text_content() == "More than the memory can deliver: check the inputs."
+        page.fill("#calc-2-params_b", "7")  # type: ignore[attr-defined]
+        calculator_page.wait_for_texts(page, calculator_page.expected("mbu", params_b=7), "#calc-2")
+        assert note.is_hidden()
 
     def test_reset_restores_the_authors_inputs(self, page: object, base_url: str) -> None:
         open_page(page, base_url + PAGE)
@@ -125,14 +157,43 @@ class TestNavigation:
 
 class TestFromFile:
     def test_says_it_needs_http_and_keeps_results(self, browser: object, site: Path) -> None:
-        """Opened from file://, the page reads normally and the calculator says it must be served over http."""
+        """Opened from file://, the page reads normally and the calculator says, in plain words, that it must be
+        served over http; its chart, which cannot be drawn, leaves no empty box."""
         page = browser.new_page()  # type: ignore[attr-defined]
         page.goto((site / "lessons/roofline/index.html").as_uri())
         status = page.locator(f"{FIRST} .calc-status")
         status.wait_for(state="visible")
-        assert "served over http" in status.text_content()
+        assert status.text_content() == (
+            "This calculator needs the site to be served over http (for example with make preview); opened as a "
+            "file, it shows the results for the inputs as written."
+        )
         assert texts(page) == expected()
         assert page.is_disabled(f"{FIRST}-intensity")
+        assert page.locator(f"{FIRST} .calc-chart").bounding_box() is None  # type: ignore[attr-defined]
+        page.close()
+
+    def test_links_reach_pages(self, browser: object, site: Path) -> None:
+        """A link to another page opens that page, not a listing of its folder."""
+        page = browser.new_page()  # type: ignore[attr-defined]
+        page.goto((site / "lessons/roofline/index.html").as_uri())
+        page.click("nav.md-nav--primary a[href*='roofline-quiz']")  # type: ignore[attr-defined]
+        page.wait_for_load_state()  # type: ignore[attr-defined]
+        assert page.url.endswith("/lessons/roofline-quiz/index.html")  # type: ignore[attr-defined]
+        assert page.title().startswith("Check yourself: the roofline")  # type: ignore[attr-defined]
+        page.close()
+
+    def test_a_quiz_keeps_the_answer_and_says_it_needs_http(self, browser: object, site: Path) -> None:
+        """Check cannot grade from a file: it does not reload the page (losing the answer), and the quiz says why."""
+        page = browser.new_page()  # type: ignore[attr-defined]
+        page.goto((site / "lessons/roofline-quiz/index.html").as_uri())
+        page.evaluate("window.stayed = true")  # type: ignore[attr-defined]
+        page.click("#quiz-1-q1 .quiz-choice >> nth=1")  # type: ignore[attr-defined]
+        page.click("#quiz-1-q1 .quiz-check")  # type: ignore[attr-defined]
+        page.wait_for_timeout(300)  # type: ignore[attr-defined]
+        assert page.evaluate("window.stayed") is True  # type: ignore[attr-defined]
+        assert page.is_checked("#quiz-1-q1 .quiz-choice >> nth=1 >> input")  # type: ignore[attr-defined]
+        note = page.locator("#quiz-1 .quiz-note")  # type: ignore[attr-defined]
+        assert note.is_visible() and "needs the site served over http" in note.text_content()
         page.close()
 
 

@@ -34,7 +34,10 @@ def test_cells_hold_the_database_figures_with_their_sources(tmp_path: Path) -> N
     v5e = get_chip("tpu-v5e")
     cells = re.findall(r"<td[^>]*>(.*?)</td>", rows[1][2])
     number = source_numbers()[v5e.bandwidth_tbs.source.id]
-    link = f'0.819<sup><a href="../../reference/chips/#source-{v5e.bandwidth_tbs.source.id}">{number}</a></sup>'
+    link = (
+        f'0.819<sup class="chip-source"><a href="../../reference/chips/#source-{v5e.bandwidth_tbs.source.id}" '
+        f'title="Source {number}">S{number}</a></sup>'
+    )
     assert cells[3].startswith(link)
     assert len(re.findall(r"\(alt\. ", cells[3])) == len(v5e.bandwidth_tbs.alternatives)
     assert cells[4] == "—"  # Google publishes no power figure for v5e

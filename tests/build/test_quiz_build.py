@@ -146,7 +146,7 @@ BROKEN = [
         "unknown field",
         SINGLE.replace("    kind: single\n", "    kind: single\n    hint: think\n"),
         5,
-        "question 'ridge': unknown field 'hint' (expected one of: id, kind, text, explanation, choices)",
+        "question 'ridge': unknown field 'hint' (expected one of: id, kind, text, explanation, choices, shuffle)",
     ),
     (
         "unknown kind",

@@ -15,7 +15,8 @@ def test_every_bad_field_is_reported() -> None:
     result = run("roofline", {"chip": "custom", "intensity": "-3", "peak_tflops": "abc", "bandwidth_tbs": 0})
     assert result["ok"] is False
     assert [error["field"] for error in result["errors"]] == ["peak_tflops", "bandwidth_tbs", "intensity"]
-    assert result["errors"][2]["hint"] == "Must be >= 0.01 (got -3)."
+    assert result["errors"][2]["hint"] == "Use 0.01 or more (you typed -3)."
+    assert result["errors"][0]["hint"] == "Type a number, such as 989 (you typed abc)."
 
 
 def test_inputs_come_back_parsed_and_filled_from_the_chip() -> None:

@@ -82,6 +82,44 @@ class TestDeclarations:
                 assert picker.kind == "choice" and "custom" in picker.choice_values
 
 
+def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
+    """The outputs whose figure each calculator's summary quotes, for these inputs."""
+    inputs = result["inputs"]
+    if name == "mbu":
+        return ("achieved_flops", "mfu") if inputs["mode"] == "training" else ("achieved_bandwidth", "mbu", "mfu")
+    if name == "compare":
+        fits = not result["outputs"][3]["text"].startswith("None")
+        return ("most_compute", "most_bandwidth", "most_memory") + (("fastest_decode",) if fits else ())
+    return {
+        "roofline": ("workload_intensity", "attainable", "fraction", "ridge"),
+        "inference": ("kv_cache", "total_memory", "memory_share", "prefill_time", "decode_time"),
+        "energy": ("average_power", "energy", "cost"),
+        "training": ("flops", "days", "chip_hours"),
+    }[name]
+
+
+@pytest.mark.parametrize("name", NAMES)
+class TestOneFigureOneText:
+    """One quantity is written one way everywhere on a page: a summary quotes its outputs' own text."""
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def test_every_figure_in_the_summary_is_its_outputs_text(self, name: str, data: st.DataObject) -> None:
+        calculator = CALCULATORS[name]
+        result = run(name, data.draw(inputs_for(calculator, valid=True)))
+        if not result["ok"]:
+            return
+        texts = {output["key"]: output["text"] for output in result["outputs"]}
+        summary = result["summary"]
+        for key in _named_in_summary(name, result):
+            assert texts[key] in summary, (key, texts[key], summary)
+
+    def test_the_defaults_too(self, name: str) -> None:
+        result = run(name, {})
+        texts = {output["key"]: output["text"] for output in result["outputs"]}
+        assert all(texts[key] in result["summary"] for key in _named_in_summary(name, result))
+
+
 def _singular(name: str, formula: Any) -> Calculator:
     """A calculator of two inputs whose compute raises wherever `formula(a, b)` divides by zero."""
     from calculators import Input, Output, Result

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from calculators import run
+from calculators import CALCULATORS, run
 from calculators.chips import get_chip
 
 
@@ -23,7 +23,7 @@ def test_table_has_one_row_per_chip_with_database_figures() -> None:
 
 def test_a_chip_without_the_precision_gets_a_dash() -> None:
     result = run("compare", {"chips": "a100-80gb-sxm,h100-sxm", "precision": "fp8"})
-    assert result["table"]["rows"][0][1] == "— (no fp8)"
+    assert result["table"]["rows"][0][1] == "— (no FP8)"
     assert result["outputs"][0]["text"] == get_chip("h100-sxm").name
 
 
@@ -33,6 +33,33 @@ def test_a_model_that_does_not_fit_is_marked() -> None:
     assert not result["table"]["rows"][1][-1].endswith("(does not fit)")
 
 
+def test_only_chips_that_hold_the_model_are_ranked_for_decode() -> None:
+    """All chips, 70 B model: Cerebras WSE-3 has the most bandwidth but 44 GB of SRAM, so it cannot serve it."""
+    chips = next(spec for spec in CALCULATORS["compare"].inputs if spec.key == "chips").choice_values
+    result = run("compare", {"chips": list(chips), "params_b": 70})
+    texts = {o["key"]: o["text"] for o in result["outputs"]}
+    rows = {row[0]: row[-1] for row in result["table"]["rows"]}
+    assert texts["most_bandwidth"] == get_chip("cerebras-wse-3").name
+    assert rows[texts["fastest_decode"]].endswith(" token/s")  # it fits
+    assert rows[get_chip("cerebras-wse-3").name].endswith("(does not fit)")
+    assert f"{texts['fastest_decode']} decodes fastest at batch 1 (" in result["summary"]
+    unfit = [name for name, cell in rows.items() if cell.endswith("(does not fit)")]
+    assert all(name in result["summary"].split(" decodes fastest at batch 1 (")[1] for name in unfit)
+
+
+def test_a_chip_that_leads_several_ways_is_named_once() -> None:
+    result = run("compare", {"chips": ["h100-sxm", "cerebras-wse-3", "b200"]})
+    assert result["summary"].startswith(
+        "Of these chips, NVIDIA B200 has the most BF16/FP16 compute and memory, Cerebras WSE-3 the most bandwidth; "
+    )
+
+
+def test_when_no_chip_holds_the_model_none_is_fastest() -> None:
+    result = run("compare", {"chips": ["h100-sxm", "mi300x"], "params_b": 5000})
+    assert result["outputs"][3]["text"] == "None: the model fits on none of them"
+    assert result["summary"].endswith("none of them holds the 5,000 B-parameter model on one chip.")
+
+
 def test_needs_two_chips() -> None:
     result = run("compare", {"chips": ["h100-sxm"]})
     assert result["errors"][0]["message"] == "'chips' must be at least 2 choices (got ['h100-sxm'])"
@@ -40,5 +67,19 @@ def test_needs_two_chips() -> None:
 
 def test_chart_has_a_point_per_chip() -> None:
     chart = run("compare", {"chips": ["h100-sxm", "mi300x", "tpu-v5p"]})["chart"]
-    assert len(chart["layer"][1]["data"]["values"]) == 3
-    assert chart["layer"][1]["data"]["values"][0]["tflops"] == pytest.approx(989.4)
+    points = chart["layer"][2]["data"]["values"]
+    assert len(points) == 3
+    assert points[0]["tflops"] == pytest.approx(989.4)
+
+
+def test_every_line_of_equal_ridge_is_named_where_it_leaves_the_chart() -> None:
+    chart = run("compare", {"chips": ["h100-sxm", "mi300x", "tpu-v5p"]})["chart"]
+    x_domain = chart["layer"][0]["encoding"]["x"]["scale"]["domain"]
+    y_domain = chart["layer"][0]["encoding"]["y"]["scale"]["domain"]
+    ends = chart["layer"][1]["data"]["values"]
+    assert [end["ridge"] for end in ends] == ["ridge 10 FLOP/byte", "ridge 100 FLOP/byte", "ridge 1000 FLOP/byte"]
+    for end in ends:
+        ridge = float(end["ridge"].split()[1])
+        assert end["tflops"] == pytest.approx(ridge * end["bandwidth"])
+        on_edge = end["bandwidth"] == pytest.approx(x_domain[1]) or end["tflops"] == pytest.approx(y_domain[1])
+        assert on_edge and x_domain[0] <= end["bandwidth"] <= x_domain[1]

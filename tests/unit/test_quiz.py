@@ -17,6 +17,7 @@ from calculators.api import FUNCTIONS, call_json
 from calculators.quiz import (
     ChoiceQuestion,
     NumericQuestion,
+    Quiz,
     QuizError,
     SortQuestion,
     Tolerance,
@@ -24,6 +25,7 @@ from calculators.quiz import (
     quiz_variant,
     read_question,
     read_quiz,
+    shown_order,
 )
 
 ROOFLINE = CALCULATORS["roofline"]
@@ -153,7 +155,7 @@ class TestRead:
         assert isinstance(single, ChoiceQuestion) and single.choices[1].text == "295"
 
 
-FIELDS_QUESTION = "id, kind, text, explanation, choices"
+FIELDS_QUESTION = "id, kind, text, explanation, choices, shuffle"
 
 
 class TestChecks:
@@ -515,6 +517,7 @@ class TestGrading:
             "explanation": "Peak over bandwidth.",
             "correct": [0],
             "choices": ["", "That is the flat roof."],
+            "shuffle": True,
         }
         assert multiple["correct"] == [0, 1]
         assert sort == {
@@ -526,6 +529,7 @@ class TestGrading:
                 {"bucket": "compute", "explanation": ""},
                 {"bucket": "memory", "explanation": "One FLOP per 12 bytes."},
             ],
+            "shuffle": True,
         }
         assert numeric["text"] == "197 TFLOP/s, 0.819 TB/s, 60 FLOP/byte: how many TFLOP/s?"
         assert numeric["answer"] == pytest.approx(49.14) and numeric["answer_text"] == "49.1 TFLOP/s"
@@ -603,6 +607,68 @@ class TestVariants:
             quiz_variant(source, 1)
 
 
+def book_quizzes() -> list[Quiz]:
+    """Every quiz written in the book's lessons and chapters."""
+    from mkdocs_calculators.fences import find_fences
+
+    from tests.support import ROOT
+
+    found = []
+    for page in sorted((ROOT / "docs").glob("[cl]*/**/*.md")):
+        for fence in find_fences(page.read_text(encoding="utf-8"), frozenset({"quiz"})):
+            found.append(read_quiz(yaml.safe_load(fence.body)))
+    return found
+
+
+class TestOptionOrder:
+    """Options are shown in an order that does not give the answer away; `shuffle: false` keeps the author's."""
+
+    def test_the_build_order_is_a_fixed_shuffle(self) -> None:
+        assert shown_order(8, "quiz/q") == shown_order(8, "quiz/q")
+        assert sorted(shown_order(8, "quiz/q")) == list(range(8))
+        assert shown_order(8, "quiz/q") != shown_order(8, "quiz/other")
+        assert {shown_order(4, f"q{n}")[0] for n in range(40)} == {0, 1, 2, 3}
+
+    def test_shuffle_false_keeps_the_authors_order(self) -> None:
+        data = changed(("questions", 1, "shuffle"), False)
+        data["questions"][2]["shuffle"] = False
+        single, multiple, sort, _ = read_quiz(data).questions
+        assert isinstance(multiple, ChoiceQuestion) and isinstance(sort, SortQuestion)
+        assert not multiple.shuffle and multiple.shown_order("x") == [0, 1, 2]
+        assert not sort.shuffle and sort.shown_order("x") == [0, 1]
+        assert isinstance(single, ChoiceQuestion) and single.shuffle
+
+    def test_shuffle_must_be_true_or_false(self) -> None:
+        assert problems(changed(("questions", 0, "shuffle"), "no")) == [
+            (("questions", 0, "shuffle"), "question 'ridge': 'shuffle' must be true or false (got 'no')")
+        ]
+        assert problems(changed(("questions", 3, "shuffle"), False))[0][1].startswith(
+            "question 'attainable': unknown field 'shuffle'"
+        )
+
+    def test_the_books_quizzes_do_not_list_the_right_answer_first(self) -> None:
+        """Built as the book is, the first option is right about as often as chance has it, not every time."""
+        first_right = total = 0
+        chance = 0.0
+        for quiz_data in book_quizzes():
+            for question in quiz_data.questions:
+                if isinstance(question, ChoiceQuestion) and question.shuffle:
+                    total += 1
+                    chance += len(question.correct) / len(question.choices)
+                    first_right += question.shown_order(f"{quiz_data.id}/{question.id}")[0] in question.correct
+        assert total >= 20
+        assert first_right <= chance + 3
+
+    def test_no_quiz_intro_promises_checking_without_check(self) -> None:
+        """Answers are checked when the reader presses Check: no page with a quiz may say otherwise."""
+        from tests.support import ROOT
+
+        for page in sorted((ROOT / "docs").glob("**/*.md")):
+            text = " ".join(page.read_text(encoding="utf-8").split())
+            if "```quiz" in text:
+                assert "checked as soon as you answer" not in text, page
+
+
 class TestContributingGuide:
     def test_its_examples_are_valid_quizzes(self) -> None:
         """The quiz and the questions that docs/contributing.md shows read without a problem, one of each kind."""
@@ -617,3 +683,53 @@ class TestContributingGuide:
         extra = read_quiz({"id": "guide", "questions": [yaml.safe_load(text)[0] for text in questions]})
         kinds = [question.kind for question in (*whole.questions, *extra.questions)]
         assert sorted(set(kinds)) == ["multiple", "numeric", "single", "sort"]
+
+
+class TestQuestionWording:
+    """A numeric question reads as a sentence with any numbers: '1 sequence', 'takes 1 byte', not '1 (FP8) bytes'."""
+
+    def question(self, text: str, **inputs: object) -> NumericQuestion:
+        parsed = read_question(
+            {
+                "id": "q",
+                "kind": "numeric",
+                "text": text,
+                "inputs": {"chip": "custom", "workload": "decode", **inputs},
+                "answer": {"calculator": "roofline", "output": "time"},
+                "unit": "s",
+                "tolerance": "5%",
+            }
+        )
+        assert isinstance(parsed, NumericQuestion)
+        return parsed
+
+    @pytest.mark.parametrize(
+        ("batch", "shown"),
+        [(1, "a batch of 1 sequence, then 1 more"), (8, "a batch of 8 sequences, then 1 more")],
+    )
+    def test_one_takes_the_singular(self, batch: int, shown: str) -> None:
+        question = self.question("a batch of {batch} sequences, then 1 more", batch=batch)
+        assert question.shown_text(question.inputs_for(question.given)) == shown
+
+    def test_a_numeric_choice_shows_its_number(self) -> None:
+        parsed = read_question(
+            {
+                "id": "q",
+                "kind": "numeric",
+                "text": "Each weight takes {bytes_per_param} bytes.",
+                "inputs": {"chip": "custom", "bytes_per_param": "1"},
+                "answer": {"calculator": "mbu", "output": "mbu"},
+                "unit": "%",
+                "tolerance": 1,
+            }
+        )
+        assert isinstance(parsed, NumericQuestion)
+        assert parsed.shown_text(parsed.inputs_for(parsed.given)) == "Each weight takes 1 byte."
+
+    def test_the_books_questions_never_say_one_plural(self) -> None:
+        for quiz_data in book_quizzes():
+            for question in quiz_data.questions:
+                if isinstance(question, NumericQuestion):
+                    text = question.grading_data()["text"]
+                    assert not re.search(r"\b1 (sequences|bytes|tokens|chips)\b", text), text
+                    assert "(FP8" not in text and "(BF16" not in text, text

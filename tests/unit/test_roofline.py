@@ -37,13 +37,34 @@ class TestKnownValues:
         assert values["attainable"] == pytest.approx(335e12)
         assert values["fraction"] == pytest.approx(335 / 989)
 
-    def test_compute_bound_at_and_above_the_ridge(self) -> None:
-        """From the ridge up, the flat roof holds: all of the peak."""
-        for intensity in (295.3, 1000, 1e6):
+    def test_compute_bound_above_the_ridge(self) -> None:
+        """Above the ridge, the flat roof holds: all of the peak."""
+        for intensity in (400, 1000, 1e6):
             values = ROOFLINE.run({**H100, "intensity": intensity}).values
             assert values["bound"] == "Compute-bound"
             assert values["attainable"] == 989e12
             assert values["fraction"] == 1.0
+
+    @pytest.mark.parametrize(
+        ("inputs", "share"),
+        [
+            # TPU v5e (197 TFLOP/s, 0.819 TB/s, ridge 240.5) at 240 FLOP/byte: 99.8% of peak, not "memory-bound".
+            ({"chip": "custom", "peak_tflops": 197, "bandwidth_tbs": 0.819, "intensity": 240}, "99.8%"),
+            ({**H100, "intensity": 295.3}, "100%"),
+            ({**H100, "intensity": 290}, "98.2%"),
+        ],
+    )
+    def test_near_the_ridge_both_roofs_limit(self, inputs: dict[str, object], share: str) -> None:
+        """Within 3% of the ridge neither roof dominates: the verdict says so instead of a 0.2% coin toss."""
+        result = run("roofline", inputs)
+        texts = {o["key"]: o["text"] for o in result["outputs"]}
+        assert texts["bound"] == "At the ridge: both limits"
+        assert texts["fraction"] == share
+        assert result["summary"].startswith("At the ridge point, both roofs limit it: ")
+
+    def test_just_outside_the_band_the_verdict_is_plain(self) -> None:
+        assert ROOFLINE.run({**H100, "intensity": 285}).values["bound"] == "Memory-bound"
+        assert ROOFLINE.run({**H100, "intensity": 305}).values["bound"] == "Compute-bound"
 
     def test_decode_is_memory_bound(self) -> None:
         """Batch-1 decode at 16 bits does about 1 FLOP per byte: under 1 % of an H100's peak."""
@@ -61,10 +82,11 @@ class TestKnownValues:
             ("Attainable compute", "335 TFLOP/s"),
             ("Limited by", "Memory-bound"),
             ("Share of peak compute", "33.9%"),
-            ("Time at best", "needs a workload size"),
+            ("Time at best", "—"),
         ]
+        assert result["outputs"][-1]["note"] == "Needs a workload size: pick a matrix multiply or an LLM workload."
         assert result["summary"] == (
-            "Memory-bound: at 100 FLOP/byte the chip can reach 335 TFLOP/s, 34% of its peak; "
+            "Memory-bound: at 100 FLOP/byte the chip can reach 335 TFLOP/s, 33.9% of its peak; "
             "the ridge point is 295 FLOP/byte."
         )
 

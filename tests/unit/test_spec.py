@@ -15,6 +15,11 @@ PRECISION = Input(
 )
 
 
+CHIPS = Input(
+    "chips", "Chips", default=("a", "b"), kind="choices", choices=(Choice("a", "A"), Choice("b", "B")), min_count=2
+)
+
+
 class TestParse:
     @pytest.mark.parametrize(
         ("spec", "raw", "value"),
@@ -42,7 +47,8 @@ class TestParse:
         [
             (INTENSITY, -3, "'intensity' must be >= 0.01 (got -3)"),
             (INTENSITY, "-3", "'intensity' must be >= 0.01 (got -3)"),
-            (INTENSITY, 2e6, "'intensity' must be <= 1 × 10⁶ (got 2e+06)"),
+            (INTENSITY, 2e6, "'intensity' must be <= 1 million (got 2000000)"),
+            (INTENSITY, 999999999.0, "'intensity' must be <= 1 million (got 999999999)"),
             (INTENSITY, "abc", "'intensity' must be a number (got 'abc')"),
             (INTENSITY, "", "'intensity' must be a number (got '')"),
             (INTENSITY, True, "'intensity' must be a number (got True)"),
@@ -71,8 +77,31 @@ class TestParse:
             PEAK.parse(-1)
         error = caught.value
         assert (error.field, error.rule, error.value) == ("peak", "> 0", -1.0)
-        assert error.hint == "Must be > 0 (got -1)."
+        assert error.hint == "Use a number more than 0 (you typed -1)."
         assert error.as_dict() == {"field": "peak", "rule": "> 0", "message": str(error), "hint": error.hint}
+
+    @pytest.mark.parametrize(
+        ("spec", "raw", "hint"),
+        [
+            # The reader's own value as typed, what is wrong in the form's words, and what to do.
+            (INTENSITY, "999999999", "Use 1 million or less (you typed 999999999)."),
+            (INTENSITY, "-3", "Use 0.01 or more (you typed -3)."),
+            (INTENSITY, "abc", "Type a number, such as 100 (you typed abc)."),
+            (INTENSITY, " ", "Type a number, such as 100."),
+            (INTENSITY, "1e999", "Type a finite number, such as 100 (you typed 1e999)."),
+            (LAYERS, "2.5", "Use a whole number (you typed 2.5)."),
+            (PRECISION, "", "Choose a precision from the list."),
+            (PRECISION, "nonexistent", "Choose a precision from the list."),
+            (CHIPS, "", "Tick at least 2 chips to compare (you ticked none)."),
+            (CHIPS, "a", "Tick at least 2 chips to compare (you ticked only 1)."),
+            (CHIPS, "a,zzz", "Tick chips in the list."),
+        ],
+    )
+    def test_hints_are_in_the_readers_words(self, spec: Input, raw: object, hint: str) -> None:
+        with pytest.raises(InputError) as caught:
+            spec.parse(raw)
+        assert caught.value.hint == hint
+        assert "×" not in hint and "(got" not in hint
 
     def test_long_junk_is_shortened_in_messages(self) -> None:
         with pytest.raises(InputError) as caught:
@@ -83,8 +112,11 @@ class TestParse:
 class TestDeclaration:
     def test_range_text(self) -> None:
         """The allowed range in words, as the form's hint and the reference page show it."""
-        assert INTENSITY.range_text == ">= 0.01 and <= 1 × 10⁶"
-        assert PEAK.range_text == "> 0"
+        assert INTENSITY.range_text == "A number from 0.01 to 1 million"
+        assert PEAK.range_text == "A number more than 0"
+        assert LAYERS.range_text == "A whole number from 1 to 1,000"
+        tiny = Input("tokens_t", "Tokens", default=1.0, min=1e-6, max=1e4)
+        assert tiny.range_text == "A number from 0.000001 to 10,000"  # no powers of ten in a hint
         assert PRECISION.range_text == "one of: fp32, bf16"
 
     @pytest.mark.parametrize(

@@ -28,4 +28,4 @@ def test_more_chips_finish_sooner_for_the_same_chip_hours() -> None:
 
 
 def test_texts() -> None:
-    assert [o["text"] for o in run("training", {})["outputs"]] == ["840 ZFLOP", "38 days", "1.87 × 10⁶"]
+    assert [o["text"] for o in run("training", {})["outputs"]] == ["8.4 × 10²³ FLOP", "38 days", "1.87 million"]

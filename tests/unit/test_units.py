@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from calculators.units import format_number, format_percent, format_si
+from calculators.units import format_money, format_number, format_percent, format_si
 
 
 class TestFormatSI:
@@ -23,8 +23,9 @@ class TestFormatSI:
             (0, "B", "0 B"),
             (-3.35e12, "B/s", "-3.35 TB/s"),
             (6.132e6, "Wh", "6.13 MWh"),
-            (8.4e23, "FLOP", "840 ZFLOP"),  # 6 N D for a 70 B model on 2 T tokens
-            (3.1e25, "FLOP", "31 YFLOP"),
+            (8.4e23, "FLOP", "8.4 × 10²³ FLOP"),  # 6 N D for a 70 B model on 2 T tokens: no zetta, few know it
+            (3.1e25, "FLOP", "3.1 × 10²⁵ FLOP"),
+            (2e18, "FLOP", "2 EFLOP"),
         ],
     )
     def test_prefixes_and_three_significant_digits(self, value: float, unit: str, text: str) -> None:
@@ -47,13 +48,16 @@ class TestFormatNumber:
             (1979, "", "1,980"),
             (0.0123, "s", "0.0123 s"),
             (0.5, "", "0.5"),
-            (1e6, "", "1 × 10⁶"),
+            (1e6, "", "1 million"),
+            (1.87e6, "chip-hours", "1.87 million chip-hours"),
+            (2.5e14, "", "250 trillion"),
+            (1e15, "", "1 × 10¹⁵"),
             (2.5e-5, "", "2.5 × 10⁻⁵"),
             (0, "", "0"),
         ],
     )
     def test_plain_numbers(self, value: float, unit: str, text: str) -> None:
-        """Three significant digits with grouping; powers of ten outside 1e-3..1e6."""
+        """Three significant digits with grouping; million to trillion in words; powers of ten outside those."""
         assert format_number(value, unit) == text
 
     def test_refuses_nan(self) -> None:
@@ -67,3 +71,22 @@ class TestFormatPercent:
     )
     def test_percentages(self, fraction: float, text: str) -> None:
         assert format_percent(fraction) == text
+
+
+class TestFormatMoney:
+    @pytest.mark.parametrize(
+        ("value", "text"),
+        [
+            (919.8, "$919.80"),  # cents are written, as on a price
+            (12345.6, "$12,345.60"),
+            (4.56e6, "$4.56 million"),
+            (0, "$0.00"),
+            (0.001, "under $0.01"),
+            (-3.2, "-$3.20"),
+        ],
+    )
+    def test_as_prices_are_written(self, value: float, text: str) -> None:
+        assert format_money(value) == text
+
+    def test_a_currency_without_a_sign_follows_the_amount(self) -> None:
+        assert format_money(12.5, "EUR") == "12.50 EUR"

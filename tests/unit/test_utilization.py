@@ -40,9 +40,23 @@ class TestDecode:
         assert values["achieved_bandwidth"] == pytest.approx((14e9 + 6e9) * 100)
 
     def test_beyond_the_chip_is_said(self) -> None:
+        """Above 100% is not a result: the output carries a note beside it, and the summary says so too."""
         result = run("mbu", {**TWO_TBS, "params_b": 70, "tokens_per_s": 100})
         assert result["outputs"][1]["text"] == "700%"
-        assert "one chip cannot reach this rate" in result["summary"]
+        assert result["outputs"][1]["note"] == "More than the memory can deliver: check the inputs."
+        assert result["outputs"][3]["note"] == ""
+        assert "more than the chip's peak bandwidth, which no chip can exceed: check the inputs" in result["summary"]
+
+    def test_a_14b_model_on_an_a100_is_beyond_its_memory(self) -> None:
+        """The issue's case: 14 B at 2 bytes, 100 token/s, 2.039 TB/s is 137%, written so in output and summary."""
+        result = run("mbu", {"params_b": 14})
+        assert result["outputs"][1]["text"] == "137%"
+        assert "an MBU of 137%," in result["summary"]
+        assert result["outputs"][1]["note"].startswith("More than the memory can deliver")
+
+    def test_mfu_beyond_peak_compute_is_noted(self) -> None:
+        result = run("mbu", {**TWO_TBS, "mode": "training", "params_b": 700, "tokens_per_s": 1000})
+        assert result["outputs"][3]["note"] == "More than the chip can compute: check the inputs."
 
     def test_the_chip_fills_bandwidth(self) -> None:
         """The default chip is the A100 80GB SXM at 2.039 TB/s: the 1.4 TB/s decode is 68.7 % MBU."""
@@ -55,4 +69,6 @@ class TestTraining:
         values = MBU.run({**TWO_TBS, "mode": "training", "params_b": 7, "tokens_per_s": 3000}).values
         assert values["achieved_flops"] == pytest.approx(126e12)
         assert values["mfu"] == pytest.approx(126 / 312)
-        assert values["mbu"] == "not meaningful"
+        assert values["mbu"] == "—"
+        notes = {o["key"]: o["note"] for o in run("mbu", {"mode": "training"})["outputs"]}
+        assert notes["mbu"] == "Not a useful measure for training, which is compute-bound."

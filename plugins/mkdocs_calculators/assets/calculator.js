@@ -14,6 +14,7 @@ const STAGE_TEXT = {
   package: "Loading the calculators…",
 };
 const CUSTOM = "custom";
+const STALE_AFTER_MS = 120;
 // A field's own control: not its slider, and not the filter box of a long list.
 const FIELD = "input:not(.calc-slider):not(.calc-filter)";
 const CONTROL = `${FIELD}, select`;
@@ -54,6 +55,34 @@ function mountCalculator(root) {
   let interacted = false;
   let inFlight = false;
   let queued = false;
+  // The form as it was when the results on show were computed: the build's, at first. Whenever the form says
+  // otherwise (a shared link, an edit while Python starts), the results are marked stale until they catch up.
+  let shownFor = JSON.stringify(authoredInputs(root));
+  let rejected = false; // the last inputs were refused: the results are for the last valid ones
+  let failed = ""; // or the calculator itself raised for them: why, as Python said it
+  const staleNote = /** @type {HTMLElement} */ (root.querySelector(".calc-stale-note"));
+
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let staleTimer;
+
+  function markStale() {
+    const behind = () => JSON.stringify(readInputs(root)) !== shownFor;
+    const apply = () => {
+      const stale = rejected || behind();
+      root.classList.toggle("calc-stale", stale);
+      staleNote.hidden = !stale;
+      staleNote.textContent = failed
+        ? `These inputs could not be computed (${failed}). The results are for the last inputs that worked.`
+        : rejected
+          ? "These results are for the last valid inputs."
+          : "These results are for earlier inputs: they update once yours are computed.";
+    };
+    clearTimeout(staleTimer);
+    // A warm recompute answers within a frame: dimming the results for it would only flicker. Anything slower
+    // (Python starting, a long compute) is marked; results that match are unmarked at once.
+    if (rejected || !behind()) apply();
+    else staleTimer = setTimeout(apply, STALE_AFTER_MS);
+  }
 
   const stopWatching = watchRuntime(({ stage, error }) => {
     if (!root.isConnected) return stopWatching();
@@ -79,9 +108,16 @@ function mountCalculator(root) {
     }
     inFlight = true;
     try {
-      const result = await runCalculator(name, readInputs(root));
+      const sent = readInputs(root);
+      const result = await runCalculator(name, sent);
       if (result && root.isConnected) {
+        const current = JSON.stringify(readInputs(root)) === JSON.stringify(sent);
         show(root, result);
+        rejected = !result.ok;
+        failed = result.failure?.error ?? "";
+        // A chip's figures were just filled in: the form now says what the results were computed for.
+        if (result.ok) shownFor = JSON.stringify(current ? readInputs(root) : sent);
+        markStale();
         if (result.ok) recordInUrl(root);
       }
     } catch {
@@ -113,6 +149,7 @@ function mountCalculator(root) {
     const field = /** @type {HTMLElement | null} */ (target.closest("[data-input]"));
     if (field?.dataset.filledBy) setControl(root, field.dataset.filledBy, CUSTOM);
     updateVisibility(root);
+    markStale();
     recompute();
   });
   form.addEventListener("reset", () => {
@@ -122,13 +159,19 @@ function mountCalculator(root) {
       syncAllSliders(form);
       updateVisibility(root);
       forgetInUrl(root);
+      root.querySelector(".calc-link-note")?.remove(); // the link's inputs are gone, and with them what it ignored
+      markStale();
       recompute();
     });
   });
 
-  if (restoreFromUrl(root)) {
+  // A shared link's inputs, or the values a browser put back into the form on return: both differ from the
+  // results the build rendered, so those are marked stale at once and recomputed.
+  showIgnored(root, restoreFromUrl(root));
+  if (JSON.stringify(readInputs(root)) !== shownFor) {
     syncAllSliders(form);
     updateVisibility(root);
+    markStale();
     interacted = true;
     recompute();
   }
@@ -139,6 +182,14 @@ function readInputs(root) {
   /** @type {Record<string, string>} */
   const inputs = {};
   for (const field of fields(root)) inputs[field.dataset.input ?? ""] = fieldValue(field);
+  return inputs;
+}
+
+/** The form as the author wrote it: what the build computed the results on the page for. @param {HTMLElement} root */
+function authoredInputs(root) {
+  /** @type {Record<string, string>} */
+  const inputs = {};
+  for (const field of fields(root)) inputs[field.dataset.input ?? ""] = authoredValue(field) ?? "";
   return inputs;
 }
 
@@ -275,18 +326,17 @@ function show(root, result) {
     if (hint) control?.setAttribute("aria-invalid", "true");
     else control?.removeAttribute("aria-invalid");
   }
-  const note = /** @type {HTMLElement} */ (root.querySelector(".calc-stale-note"));
-  root.classList.toggle("calc-stale", !result.ok);
-  note.hidden = result.ok;
-  // The calculator itself failed for inputs it accepted: say so and why; the last good results stay.
-  note.textContent = result.failure
-    ? `These inputs could not be computed (${result.failure.error}). The results are for the last inputs that worked.`
-    : "These results are for the last valid inputs.";
   if (!result.ok) return;
   fillFromPicker(root, result.inputs);
   for (const output of result.outputs) {
-    const element = root.querySelector(`[data-output="${CSS.escape(output.key)}"] output`);
+    const box = root.querySelector(`[data-output="${CSS.escape(output.key)}"]`);
+    const element = box?.querySelector("output");
     if (element) element.textContent = output.text;
+    const note = /** @type {HTMLElement | null} */ (box?.querySelector(".calc-note") ?? null);
+    if (note) {
+      note.textContent = output.note ?? "";
+      note.hidden = !output.note;
+    }
   }
   /** @type {HTMLElement} */ (root.querySelector(".calc-summary")).textContent = result.summary;
   const slot = root.querySelector(".calc-table-slot");
@@ -353,14 +403,56 @@ function forgetInUrl(root) {
   if (url.href !== location.href) history.replaceState(history.state, "", url);
 }
 
-/** Put the inputs that a shared link carries into the form; true when there were some. @param {HTMLElement} root */
+/**
+ * Put the inputs that a shared link carries into the form. A part the form cannot take (a chip that is not in the
+ * list, an input this calculator does not have) is left out, so that field keeps its default; each is described.
+ * @param {HTMLElement} root @returns {string[]} what was ignored, in the reader's words
+ */
 function restoreFromUrl(root) {
-  let restored = false;
+  /** @type {string[]} */
+  const ignored = [];
   for (const [param, value] of new URL(location.href).searchParams) {
     const [id, key] = param.split(".", 2);
     if (id !== root.id || !key) continue;
+    const field = /** @type {HTMLElement | null} */ (root.querySelector(`[data-input="${CSS.escape(key)}"]`));
+    if (!field) {
+      ignored.push(`“${key}” (not an input of this calculator)`);
+      continue;
+    }
+    const label = fieldLabel(field);
+    if (field.dataset.kind === "choices") {
+      const known = new Set([...field.querySelectorAll("input[type=checkbox]")].map((box) => /** @type {HTMLInputElement} */ (box).value));
+      const picked = value.split(",").filter((item) => item.trim());
+      const unknown = picked.filter((item) => !known.has(item.trim()));
+      for (const item of unknown) ignored.push(`${label} “${item}” (not in the list)`);
+      setControl(root, key, picked.filter((item) => known.has(item.trim())).join(","));
+      continue;
+    }
+    const select = field.querySelector("select");
+    if (select && ![...select.options].some((option) => option.value === value)) {
+      ignored.push(`${label} “${value}” (not in the list)`);
+      continue;
+    }
     setControl(root, key, value);
-    restored = true;
   }
-  return restored;
+  return ignored;
+}
+
+/** A field's label as the form shows it, without its unit. @param {HTMLElement} field */
+function fieldLabel(field) {
+  const label = field.querySelector("label, legend");
+  return (label?.firstChild?.textContent ?? field.dataset.input ?? "").trim();
+}
+
+/** Say which parts of a shared link were left out, above the results. @param {HTMLElement} root @param {string[]} ignored */
+function showIgnored(root, ignored) {
+  if (!ignored.length) return;
+  const note = document.createElement("p");
+  note.className = "calc-link-note";
+  note.setAttribute("role", "status");
+  note.textContent =
+    `Part of this link was ignored: ${ignored.join("; ")}. ` +
+    (ignored.length === 1 ? "That field shows" : "Those fields show") +
+    " the page’s own value.";
+  root.querySelector(".calc-results")?.before(note);
 }

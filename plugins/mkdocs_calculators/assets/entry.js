@@ -7,8 +7,11 @@
 (() => {
   const base = /** @type {HTMLScriptElement} */ (document.currentScript).src;
   const FILE_TEXT =
-    "This calculator needs the site to be served over http (for example with `make serve`); opened as a file, it " +
+    "This calculator needs the site to be served over http (for example with make preview); opened as a file, it " +
     "shows the results for the inputs as written.";
+  const QUIZ_FILE_TEXT =
+    "Answers are checked by a script that needs the site served over http (for example with make preview): opened " +
+    "as a file, this quiz shows its questions but cannot check them.";
   let generation = 0;
   const SERVICE_WORKER = "__CALCULATORS_SERVICE_WORKER__"; // replaced at build: "sw.js", or "" under mkdocs serve
 
@@ -23,6 +26,26 @@
       const chart = /** @type {HTMLElement | null} */ (element.querySelector(".calc-chart"));
       if (chart) chart.hidden = true;
     }
+  }
+
+  /**
+   * Opened from a file, a page still reaches the others: the build links to folders ("../roofline/"), which a
+   * browser shows as a listing from file://, so each such link is pointed at the folder's index.html. A quiz cannot
+   * be checked (its module is blocked): its Check must not submit the form, which would reload the page and lose
+   * the answer, and its note says why.
+   */
+  function fileMode() {
+    for (const link of /** @type {HTMLAnchorElement[]} */ ([...document.querySelectorAll("a[href]")])) {
+      const url = new URL(link.href);
+      if (url.protocol === "file:" && url.pathname.endsWith("/")) {
+        url.pathname += "index.html";
+        link.href = url.href;
+      }
+    }
+    for (const note of document.querySelectorAll(".quiz .quiz-note")) note.textContent = QUIZ_FILE_TEXT;
+    document.addEventListener("submit", (event) => {
+      if (/** @type {HTMLElement} */ (event.target).closest(".quiz")) event.preventDefault();
+    });
   }
 
   /**
@@ -74,5 +97,9 @@
   if (documents?.subscribe && location.protocol !== "file:") documents.subscribe(mountPage);
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountPage);
   else mountPage();
+  if (location.protocol === "file:") {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fileMode);
+    else fileMode();
+  }
   registerServiceWorker();
 })();

@@ -7,8 +7,8 @@
  * saved in localStorage under `data-quiz-key` (the page's path and the quiz's id) and restored on return.
  */
 
-/** @typedef {{id: string, kind: "single" | "multiple", explanation: string, correct: number[], choices: string[]}} ChoiceData */
-/** @typedef {{id: string, kind: "sort", explanation: string, buckets: Record<string, string>, items: {bucket: string, explanation: string}[]}} SortData */
+/** @typedef {{id: string, kind: "single" | "multiple", explanation: string, correct: number[], choices: string[], shuffle?: boolean}} ChoiceData */
+/** @typedef {{id: string, kind: "sort", explanation: string, buckets: Record<string, string>, items: {bucket: string, explanation: string}[], shuffle?: boolean}} SortData */
 /** @typedef {{amount: number, relative: boolean, text: string}} Tolerance */
 /** @typedef {{seed?: number, inputs: Record<string, unknown>, text: string, answer: number, answer_text: string}} Variant */
 /**
@@ -33,6 +33,57 @@
  */
 
 const STAGE_TEXT = { runtime: "Starting Python in your browser…", package: "Loading the calculators…" };
+const SEED_KEY = "quiz-order-seed"; // this reader's own number, from which each question's order of options is drawn
+
+/** This reader's seed, made once and kept in this browser; null when storage is off (the build's order stays). */
+function readerSeed() {
+  try {
+    let seed = localStorage.getItem(SEED_KEY);
+    if (!seed) {
+      seed = String(crypto.getRandomValues(new Uint32Array(1))[0]);
+      localStorage.setItem(SEED_KEY, seed);
+    }
+    return seed;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A shuffle of `count` options that is the same every time for the same text (FNV-1a, then mulberry32).
+ * @param {number} count @param {string} text @returns {number[]}
+ */
+function shuffled(count, text) {
+  let state = 0x811c9dc5;
+  for (const char of text) state = Math.imul(state ^ /** @type {number} */ (char.codePointAt(0)), 0x01000193);
+  const random = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const order = [...Array(count).keys()];
+  for (let i = count - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/**
+ * Show a question's options in this reader's order: stable across their reloads, its own for every reader, and
+ * never the author's (where the right answer may always come first). Answers are saved by option, not by place.
+ * @param {HTMLElement} list @param {string} selector the options, each with `attribute` holding its index
+ * @param {string} attribute @param {string} salt
+ */
+function shuffleOptions(list, selector, attribute, salt) {
+  const seed = readerSeed();
+  if (seed === null) return;
+  const options = /** @type {HTMLElement[]} */ ([...list.querySelectorAll(selector)]);
+  const byIndex = new Map(options.map((option) => [Number(option.getAttribute(attribute)), option]));
+  const order = shuffled(options.length, `${seed}:${salt}`);
+  list.append(.../** @type {HTMLElement[]} */ (order.map((index) => byIndex.get(index)).filter(Boolean)));
+}
 
 /**
  * Make each quiz element answerable; called for every page Material shows.
@@ -93,16 +144,38 @@ function mountQuiz(root, generation) {
   const next = /** @type {HTMLButtonElement} */ (root.querySelector(".quiz-next"));
   const score = /** @type {HTMLElement} */ (root.querySelector(".quiz-score"));
   const resetButton = /** @type {HTMLButtonElement} */ (root.querySelector(".quiz-reset"));
+  const undo = /** @type {HTMLElement} */ (root.querySelector(".quiz-undo"));
+  const undoButton = /** @type {HTMLButtonElement} */ (undo.querySelector("button"));
   let progress = load(key, root.dataset.quizVersion ?? "");
+  /** @type {Progress | null} */
+  let beforeReset = null; // what "Undo reset" brings back, until the reader answers again
 
+  function saveProgress() {
+    showScore();
+    save(key, progress);
+  }
+  function forgetUndo() {
+    beforeReset = null;
+    undo.hidden = true;
+    /** @type {HTMLElement} */ (undo.querySelector("[role=status]")).textContent = "";
+  }
   const context = {
     answers: () => progress.answers,
     changed: () => {
-      showScore();
-      save(key, progress);
+      forgetUndo();
+      saveProgress();
     },
     generation,
   };
+  forms.forEach((form, index) => {
+    const spec = data.questions[index];
+    if (spec.kind === "numeric" || spec.shuffle === false) return;
+    const salt = `${key}#${spec.id}`;
+    const choices = /** @type {HTMLElement | null} */ (form.querySelector(".quiz-choices"));
+    if (choices) shuffleOptions(choices, ".quiz-choice", "data-choice", salt);
+    const pool = /** @type {HTMLElement | null} */ (form.querySelector(".quiz-pool .quiz-items"));
+    if (pool) shuffleOptions(pool, ".quiz-slot", "data-item", salt);
+  });
   const questions = forms.map((form, index) => mountQuestion(form, data.questions[index], context));
 
   function showScore() {
@@ -129,11 +202,24 @@ function mountQuiz(root, generation) {
     show(progress.current + 1, true);
     save(key, progress);
   });
+  // A reset clears every answer at once, so it can be undone: the button that undoes it takes the focus.
   resetButton.addEventListener("click", () => {
+    beforeReset = progress;
     progress = { version: progress.version, current: 0, answers: {} };
     for (const question of questions) question.reset();
-    show(0, true);
-    context.changed();
+    show(0, false);
+    saveProgress();
+    undo.hidden = false;
+    /** @type {HTMLElement} */ (undo.querySelector("[role=status]")).textContent = "Every answer was cleared.";
+    undoButton.focus();
+  });
+  undoButton.addEventListener("click", () => {
+    if (!beforeReset) return;
+    progress = beforeReset;
+    forgetUndo();
+    for (const question of questions) question.restore();
+    show(progress.current, true);
+    saveProgress();
   });
 
   for (const question of questions) question.restore();
@@ -256,7 +342,11 @@ function choiceKind(form, spec) {
       const correct = hits === spec.correct.length && picked.length === spec.correct.length;
       const details =
         spec.kind === "multiple" && !correct
-          ? [`${hits} of your ${picked.length} choices are right; there are ${spec.correct.length} right answers.`]
+          ? [
+              `${hits} of your ${picked.length === 1 ? "1 choice" : `${picked.length} choices`} ` +
+                `${hits === 1 ? "is" : "are"} right; ` +
+                (spec.correct.length === 1 ? "there is 1 right answer." : `there are ${spec.correct.length} right answers.`),
+            ]
           : [];
       return { correct, details };
     },
@@ -379,7 +469,9 @@ function sortKind(form, spec, changed) {
   const sort = /** @type {HTMLElement} */ (form.querySelector(".quiz-sort"));
   const announcer = /** @type {HTMLElement} */ (form.querySelector(".quiz-announce"));
   const check = /** @type {HTMLButtonElement} */ (form.querySelector(".quiz-check"));
-  const slots = /** @type {HTMLElement[]} */ ([...sort.querySelectorAll(".quiz-slot")]);
+  // In the order shown (this reader's), and by item index for the answer key.
+  const shown = /** @type {HTMLElement[]} */ ([...sort.querySelectorAll(".quiz-slot")]);
+  const slots = [...shown].sort((a, b) => Number(a.dataset.item) - Number(b.dataset.item));
   const zones = /** @type {HTMLElement[]} */ ([...sort.querySelectorAll(".quiz-zone")]);
   const pool = /** @type {HTMLElement} */ (sort.querySelector(".quiz-pool"));
   // Arrow keys visit the buckets first, then the pool.
@@ -397,7 +489,7 @@ function sortKind(form, spec, changed) {
   const label = (/** @type {number} */ index) => button(index).textContent ?? "";
   const zoneOf = (/** @type {HTMLElement} */ node) => /** @type {HTMLElement} */ (node.closest(".quiz-zone"));
   const zoneName = (/** @type {HTMLElement} */ zone) => zone.querySelector(".quiz-target")?.textContent ?? "";
-  const unsorted = () => slots.filter((slot) => zoneOf(slot) === pool);
+  const unsorted = () => /** @type {HTMLElement[]} */ ([...pool.querySelectorAll(".quiz-slot")]);
 
   /** @param {string} message */
   function announce(message) {
@@ -457,8 +549,9 @@ function sortKind(form, spec, changed) {
 
   slots.forEach((slot, index) => {
     const item = button(index);
-    item.addEventListener("click", () => {
-      if (suppressClick) {
+    item.addEventListener("click", (event) => {
+      // Only the pointer's click that ends a drag is swallowed: a key's click (detail 0) always picks.
+      if (suppressClick && event.detail !== 0) {
         suppressClick = false;
         return;
       }
@@ -498,7 +591,10 @@ function sortKind(form, spec, changed) {
       slot.classList.remove("quiz-dragging");
       if (item.hasPointerCapture(event.pointerId)) item.releasePointerCapture(event.pointerId);
       if (!moved) return;
-      suppressClick = event.type === "pointerup"; // the click that ends a drag is not a pick
+      // The click that ends a drag is not a pick. It may land on a bucket rather than the item, so the flag only
+      // lives until the events of this release are done.
+      suppressClick = event.type === "pointerup";
+      setTimeout(() => (suppressClick = false));
       if (zone) drop(zone, false);
       else cancel(false);
     };
@@ -541,7 +637,8 @@ function sortKind(form, spec, changed) {
       ),
     restore(value) {
       letGo();
-      for (const [index, slot] of slots.entries()) {
+      for (const slot of shown) {
+        const index = Number(slot.dataset.item);
         const zone = zones.find((candidate) => candidate.dataset.zone === (value?.[index] ?? "")) ?? pool;
         /** @type {HTMLElement} */ (zone.querySelector(".quiz-items")).append(slot);
       }

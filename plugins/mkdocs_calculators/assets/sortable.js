@@ -1,30 +1,32 @@
 // @ts-check
 /**
  * Tables whose rows a reader can sort by any column (the chip database): each column heading becomes a button, the
- * sorted column says so through aria-sort, and numbers sort as numbers (a cell's data-value, when it has one).
+ * sorted column says so through aria-sort. A column of figures (cells with a data-value, which the build writes for
+ * every number) sorts by those numbers; any other column sorts as text, so "Cerebras WSE-3" is not sorted by its 3.
  */
 
-/** A cell's number: its data-value when the text carries marks (footnotes), else the first number in it; or NaN. @param {HTMLTableCellElement} cell */
+/** A figure cell's number (its data-value: the text carries source marks), or NaN for a cell without one ("—"). @param {HTMLTableCellElement} cell */
 function numberIn(cell) {
-  if (cell.dataset.value !== undefined) return Number(cell.dataset.value);
-  const match = (cell.textContent ?? "").replaceAll(",", "").match(/-?\d+(?:\.\d+)?/);
-  return match ? Number(match[0]) : Number.NaN;
+  return cell.dataset.value !== undefined ? Number(cell.dataset.value) : Number.NaN;
 }
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
 
 /** @param {HTMLTableElement} table @param {number} column @param {boolean} ascending */
 function sortBy(table, column, ascending) {
   const body = table.tBodies[0];
   const rows = [...body.rows];
-  const numeric = rows.some((row) => !Number.isNaN(numberIn(row.cells[column])));
-  const key = (/** @type {HTMLTableRowElement} */ row) => {
-    const cell = row.cells[column];
-    return numeric ? numberIn(cell) : (cell.textContent ?? "").trim().toLowerCase();
-  };
+  const numeric = rows.some((row) => row.cells[column].dataset.value !== undefined);
+  const text = (/** @type {HTMLTableRowElement} */ row) => (row.cells[column].textContent ?? "").trim();
   rows.sort((a, b) => {
-    const [x, y] = [key(a), key(b)];
+    if (!numeric) {
+      const order = collator.compare(text(a), text(b));
+      return ascending ? order : -order;
+    }
+    const [x, y] = [numberIn(a.cells[column]), numberIn(b.cells[column])];
     // Rows without a figure go last, whichever the direction.
-    if (numeric && Number.isNaN(x)) return Number.isNaN(y) ? 0 : 1;
-    if (numeric && Number.isNaN(y)) return -1;
+    if (Number.isNaN(x)) return Number.isNaN(y) ? 0 : 1;
+    if (Number.isNaN(y)) return -1;
     const order = x < y ? -1 : x > y ? 1 : 0;
     return ascending ? order : -order;
   });

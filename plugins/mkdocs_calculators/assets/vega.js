@@ -26,18 +26,55 @@ function loadVega() {
   return embed;
 }
 
-/** The theme's colours for axes and marks, read from Material's CSS variables (light or dark). */
-function themeConfig() {
+/** A CSS colour as [r, g, b, alpha] (0-255, alpha 0-1), through the browser's own parser. @param {string} css */
+function rgba(css) {
+  const probe = document.createElement("canvas").getContext("2d");
+  if (!probe) return [0, 0, 0, 1];
+  probe.fillStyle = "#000";
+  probe.fillStyle = css;
+  probe.clearRect(0, 0, 1, 1);
+  probe.fillRect(0, 0, 1, 1);
+  const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
+  return [r, g, b, a / 255];
+}
+
+/** WCAG relative luminance of an opaque colour. @param {number[]} color */
+function luminance([r, g, b]) {
+  const linear = (/** @type {number} */ v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+}
+
+/** WCAG contrast of a colour (blended over the background) against that background. @param {string} color @param {string} background */
+export function contrast(color, background) {
+  const [r, g, b, a] = rgba(color);
+  const under = rgba(background);
+  const blended = [r, g, b].map((value, i) => value * a + under[i] * (1 - a));
+  const [x, y] = [luminance(blended), luminance(under)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+
+/**
+ * The theme's colours for axes and marks, read from Material's CSS variables (light or dark). The line that carries
+ * the chart's meaning (the roof) takes the theme's primary colour only where it stands out from the background by
+ * 3:1 (WCAG 1.4.11): Material's indigo on the dark scheme does not, so its lighter shade, or the text colour, is used.
+ * @param {HTMLElement} container
+ */
+function themeConfig(container) {
   const style = getComputedStyle(document.body);
   const color = (/** @type {string} */ name, /** @type {string} */ fallback) =>
     style.getPropertyValue(name).trim() || fallback;
   const text = color("--md-default-fg-color", "#333");
   const faint = color("--md-default-fg-color--lightest", "#ddd");
-  const accent = color("--md-primary-fg-color", "#4051b5");
+  const background = chartBackground(container);
+  const accent =
+    [color("--md-primary-fg-color", "#4051b5"), color("--md-primary-fg-color--light", "")]
+      .filter(Boolean)
+      .find((candidate) => contrast(candidate, background) >= 3) ?? text;
   const axis = { labelColor: text, titleColor: text, gridColor: faint, domainColor: text, tickColor: text };
   return {
     axis,
     line: { color: accent },
+    text: { color: text }, // labels of points and lines: Vega's default black is unreadable on the dark scheme
     rule: { color: text },
     view: { stroke: null },
     font: style.fontFamily,
@@ -46,6 +83,89 @@ function themeConfig() {
 
 /** @type {Map<HTMLElement, {view?: any, drawing?: Promise<void>, next?: object, spec?: object}>} */
 const charts = new Map();
+
+/** The colour the chart is drawn on: the first ancestor with a background of its own. @param {HTMLElement} container */
+function chartBackground(container) {
+  for (let node = /** @type {HTMLElement | null} */ (container); node; node = node.parentElement) {
+    const background = getComputedStyle(node).backgroundColor;
+    if (rgba(background)[3] > 0) return background;
+  }
+  return "#fff";
+}
+
+const LABEL_PLACES = [
+  [0, 0, "start"], // where the spec puts it: right of the point, above
+  [-14, 0, "end"], // left, above
+  [0, 18, "start"], // right, below
+  [-14, 18, "end"], // left, below
+  [0, -11, "start"], // one line higher, right
+  [-14, -11, "end"], // one line higher, left
+];
+
+/**
+ * Move the labels of a chart's points so that none covers another label, a point or an axis: each tries a few
+ * places around its point, in order, and a label that fits nowhere is hidden (the point keeps its tooltip, and the
+ * table beside the chart names every chip).
+ * @param {HTMLElement} container
+ */
+function declutter(container) {
+  const svg = container.querySelector("svg");
+  if (!svg) return;
+  const frame = svg.getBoundingClientRect();
+  const gap = 1;
+  const overlaps = (/** @type {DOMRect} */ a, /** @type {DOMRect} */ b) =>
+    a.left < b.right + gap && b.left < a.right + gap && a.top < b.bottom + gap && b.top < a.bottom + gap;
+  const inside = (/** @type {DOMRect} */ box) =>
+    box.left >= frame.left && box.right <= frame.right && box.top >= frame.top && box.bottom <= frame.bottom;
+  const shown = (/** @type {Element} */ element) => Number(element.getAttribute("opacity") ?? 1) > 0;
+  const taken = [...svg.querySelectorAll(".role-axis-title text, .mark-symbol path")]
+    .map((element) => element.getBoundingClientRect())
+    .filter((box) => box.width > 0);
+  // Tick labels first: powers of ten keep their place, and a label between them that would touch one is hidden.
+  for (const axis of svg.querySelectorAll(".role-axis")) {
+    const labels = [...axis.querySelectorAll(".role-axis-label text")].filter(shown);
+    const decade = (/** @type {Element} */ label) => /^(0\.0*1|10*)$/.test((label.textContent ?? "").replaceAll(",", ""));
+    const kept = [];
+    for (const label of [...labels.filter(decade), ...labels.filter((label) => !decade(label))]) {
+      label.removeAttribute("visibility");
+      const box = label.getBoundingClientRect();
+      if (kept.some((other) => overlaps(box, other))) label.setAttribute("visibility", "hidden");
+      else kept.push(box);
+    }
+    taken.push(...kept);
+  }
+  for (const label of /** @type {SVGTextElement[]} */ ([...svg.querySelectorAll(".mark-text.role-mark text")])) {
+    // Where Vega put the label: what it last drew, unless that is where this function moved it.
+    if (label.getAttribute("transform") !== label.dataset.placed) {
+      label.dataset.base = label.getAttribute("transform") ?? "";
+      label.dataset.anchor = label.getAttribute("text-anchor") ?? "start";
+    }
+    const original = label.dataset.base ?? "";
+    const anchor = label.dataset.anchor ?? "start";
+    label.removeAttribute("visibility");
+    const match = original.match(/translate\(([-\d.e]+),([-\d.e]+)\)/);
+    if (!match) continue;
+    const [x, y] = [Number(match[1]), Number(match[2])];
+    const places = anchor === "start" ? LABEL_PLACES : [[0, 0, anchor]]; // only point labels move
+    let placed = false;
+    for (const [dx, dy, side] of places) {
+      label.setAttribute("transform", `translate(${x + Number(dx)},${y + Number(dy)})`);
+      label.setAttribute("text-anchor", String(side));
+      const box = label.getBoundingClientRect();
+      if (inside(box) && !taken.some((other) => overlaps(box, other))) {
+        taken.push(box);
+        placed = true;
+        break;
+      }
+    }
+    if (!placed) {
+      label.setAttribute("transform", original);
+      label.setAttribute("text-anchor", anchor);
+      label.setAttribute("visibility", "hidden");
+    }
+    label.dataset.placed = label.getAttribute("transform") ?? "";
+  }
+}
 
 // Material switches light and dark by an attribute on <body>: redraw every chart on the page in the new colours.
 new MutationObserver(() => {
@@ -93,9 +213,16 @@ export function drawChart(container, spec) {
     while (chart.next) {
       const latest = chart.next;
       chart.next = undefined;
-      const result = await vegaEmbed(container, latest, { actions: false, renderer: "svg", config: themeConfig() });
+      const result = await vegaEmbed(container, latest, {
+        actions: false,
+        renderer: "svg",
+        config: themeConfig(container),
+      });
       chart.view?.finalize();
       chart.view = result.view;
+      declutter(container);
+      // The chart follows its container's width: after Vega redraws it at a new size, place the labels again.
+      result.view.addResizeListener(() => requestAnimationFrame(() => declutter(container)));
       for (const [other] of charts) if (!other.isConnected) charts.delete(other); // pages left behind
     }
   })().finally(() => {

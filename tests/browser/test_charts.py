@@ -1,0 +1,142 @@
+"""Charts a reader can read: no label over another at 1280 or 390 px, and every meaningful mark at 3:1 or more
+against the chart's background in both colour schemes (WCAG 1.4.11)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from calculators import CALCULATORS
+from tests.browser.conftest import Network, new_context
+
+pytestmark = pytest.mark.browser
+
+CHAPTER = (
+    "/chapters/27-asics-and-accelerators/"  # compares the H100 and H200, whose labels once printed over each other
+)
+REFERENCE = "/reference/calculators/"
+ALL_CHIPS = ",".join(next(spec for spec in CALCULATORS["compare"].inputs if spec.key == "chips").choice_values)
+DRAW_TIMEOUT = 90_000  # Vega loads in idle time; a cold Pyodide boot too, for a link's inputs
+
+# Every visible text of a chart's SVG that overlaps another one, as pairs of their texts.
+OVERLAPS = """svg => {
+  const boxes = [...svg.querySelectorAll('text')]
+    .filter(t => t.getAttribute('visibility') !== 'hidden' && t.textContent.trim())
+    .filter(t => Number(getComputedStyle(t).opacity) > 0 && Number(t.getAttribute('opacity') ?? 1) > 0)
+    .map(t => [t.textContent, t.getBoundingClientRect()])
+    .filter(([, b]) => b.width > 0);
+  const hits = [];
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [[s, a], [t, b]] = [boxes[i], boxes[j]];
+      if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+        hits.push([s, t]);
+    }
+  return hits;
+}"""
+
+# Each meaningful mark's contrast with the colour under the chart: lines, rules and points (not grid or axes).
+CONTRASTS = """svg => {
+  const probe = document.createElement('canvas').getContext('2d');
+  const rgba = css => { probe.clearRect(0, 0, 1, 1); probe.fillStyle = '#000'; probe.fillStyle = css;
+    probe.fillRect(0, 0, 1, 1); const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data; return [r, g, b, a / 255]; };
+  const lum = ([r, g, b]) => [r, g, b].map(v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let node = svg.parentElement, under = 'rgba(0,0,0,0)';
+  while (node && rgba(getComputedStyle(node).backgroundColor)[3] === 0) node = node.parentElement;
+  under = rgba(node ? getComputedStyle(node).backgroundColor : '#fff');
+  const marks = '.mark-line.role-mark path, .mark-rule.role-mark line, .mark-symbol.role-mark path, '
+    + '.mark-text.role-mark text';
+  return [...svg.querySelectorAll(marks)].map(mark => {
+    const style = getComputedStyle(mark);
+    const stroked = style.stroke !== 'none' && mark.closest('.mark-symbol') === null;
+    const [r, g, b, a] = rgba(stroked ? style.stroke : style.fill);
+    let alpha = a * Number(stroked ? style.strokeOpacity : style.fillOpacity);
+    for (let el = mark; el && el !== svg; el = el.parentElement) alpha *= Number(getComputedStyle(el).opacity);
+    const mixed = [r, g, b].map((v, i) => v * alpha + under[i] * (1 - alpha));
+    const [x, y] = [lum(mixed), lum(under)];
+    const ratio = (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+    return [mark.parentElement.getAttribute('class'), ratio];
+  });
+}"""
+
+
+def first(page: Any, name: str) -> str:
+    """The selector of the page's first calculator called `name`."""
+    page.wait_for_selector(f".calc[data-calculator={name}][data-mounted]", state="attached")
+    return "#" + page.eval_on_selector(f".calc[data-calculator={name}]", "el => el.id")  # type: ignore[no-any-return]
+
+
+def drawn(page: Any, calculator: str, points: int) -> Any:
+    """The chart's SVG once it shows `points` points (after the worker's results for a link's inputs, if any)."""
+    page.eval_on_selector(
+        f"{calculator} .calc-chart-view", "el => el.scrollIntoView({block: 'center', behavior: 'instant'})"
+    )
+    page.wait_for_function(
+        "([sel, n]) => document.querySelectorAll(`${sel} .calc-chart-view svg .mark-symbol path`).length === n",
+        arg=[calculator, points],
+        timeout=DRAW_TIMEOUT,
+    )
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    return page.locator(f"{calculator} .calc-chart-view svg")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+class TestLabels:
+    def open(self, browser: Any, network: Network, width: int) -> Any:
+        context = new_context(browser, network, viewport={"width": width, "height": 900})
+        return context, context.new_page()
+
+    def test_h100_and_h200_labels_do_not_overlap(
+        self, browser: Any, network: Network, base_url: str, width: int
+    ) -> None:
+        context, page = self.open(browser, network, width)
+        page.goto(base_url + CHAPTER)
+        svg = drawn(page, first(page, "compare"), 3)
+        assert svg.evaluate(OVERLAPS) == []
+        labels = svg.evaluate("svg => [...svg.querySelectorAll('.mark-text.role-mark text')].map(t => t.textContent)")
+        assert {"ridge 10 FLOP/byte", "ridge 100 FLOP/byte", "ridge 1000 FLOP/byte"} <= set(labels)
+        visible = svg.evaluate(
+            "svg => [...svg.querySelectorAll('.mark-text.role-mark text')]"
+            ".filter(t => t.getAttribute('visibility') !== 'hidden').map(t => t.textContent)"
+        )
+        assert {"H100 SXM", "H200 SXM", "Instinct MI300X"} <= set(visible)
+        context.close()
+
+    def test_with_every_chip_ticked_no_label_overlaps_another(
+        self, browser: Any, network: Network, base_url: str, width: int
+    ) -> None:
+        context, page = self.open(browser, network, width)
+        page.goto(base_url + REFERENCE + "?calc-3.chips=" + ALL_CHIPS)
+        svg = drawn(page, "#calc-3", len(ALL_CHIPS.split(",")) - _without_bf16())  # no BF16 peak: no point
+        assert svg.evaluate(OVERLAPS) == []
+        shown = svg.evaluate(
+            "svg => [...svg.querySelectorAll('.mark-text.role-mark text')]"
+            ".filter(t => t.getAttribute('visibility') !== 'hidden').length"
+        )
+        assert shown >= 8  # most chips keep their label; the rest keep their tooltip and their table row
+        context.close()
+
+
+def _without_bf16() -> int:
+    from calculators.chips import load_chips
+
+    return sum(1 for chip in load_chips().values() if chip.peak_tflops.get("bf16") is None)
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_every_meaningful_mark_has_3_to_1_contrast(browser: Any, network: Network, base_url: str, scheme: str) -> None:
+    """The roof, the ridge rule, the workload's point, the comparison's points, lines of equal ridge and labels."""
+    context = new_context(browser, network, color_scheme="dark" if scheme == "slate" else "light")
+    page = context.new_page()
+    for path, calculator, points in (("/lessons/roofline/", "roofline", 1), (CHAPTER, "compare", 3)):
+        page.goto(base_url + path)
+        assert page.get_attribute("body", "data-md-color-scheme") == scheme
+        svg = drawn(page, first(page, calculator), points)
+        contrasts = svg.evaluate(CONTRASTS)
+        assert contrasts, path
+        # Marks 3:1 (WCAG 1.4.11); the labels of points and lines are text, 4.5:1 (WCAG 1.4.3).
+        low = [(kind, round(ratio, 2)) for kind, ratio in contrasts if ratio < (4.5 if "mark-text" in kind else 3)]
+        assert low == [], (path, scheme, low)
+    context.close()
