@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .hardware import bandwidth_input, chip_input, fill_from_chip, peak_input, precision_input
+from .roofline import NO_FIGURE, limit
 from .spec import Calculator, Choice, Input, Output, Result, Value, number, text
-from .units import format_number, format_percent
+from .units import format_number
 
 __all__ = ["MATMUL"]
 
@@ -32,6 +33,14 @@ def critical_batch(ridge: float, d: float, f: float, weight_bytes: float, activa
     return ridge * weight_bytes * d * f / denominator if denominator > 0 else None
 
 
+NO_CRITICAL_BATCH = "The activations' bytes keep it below the ridge at any batch."
+
+
+def _text(key: str, value: Value) -> str:
+    """An output's value as the form shows it: the summary writes each figure the same way."""
+    return MATMUL.output(key).text(value)
+
+
 def _compute(inputs: Mapping[str, Value]) -> Result:
     peak = number(inputs, "peak_tflops") * TERA
     bandwidth = number(inputs, "bandwidth_tbs") * TERA
@@ -42,20 +51,20 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     intensity = flops / moved
     ridge = peak / bandwidth
     attainable = min(peak, intensity * bandwidth)
-    bound = "Memory-bound" if intensity < ridge else "Compute-bound"
+    bound = limit(intensity, ridge)
     exact = critical_batch(ridge, d, f, sw, sx)
-    critical: Value = exact if exact is not None else "none: the activations' bytes keep it below the ridge"
+    critical: Value = exact if exact is not None else NO_FIGURE
     summary = (
-        f"{bound}: a batch of {format_number(b)} does {format_number(intensity, 'FLOP/byte')} against a ridge of "
-        f"{format_number(ridge, 'FLOP/byte')}, "
+        f"{bound}: a batch of {format_number(b)} does {_text('intensity', intensity)} against a ridge of "
+        f"{_text('ridge', ridge)}, "
         + (
             "and no batch reaches the ridge"
             if exact is None
-            else f"so it needs a batch of at least {format_number(exact)} to reach the compute roof"
+            else f"so it needs a batch of at least {_text('critical_batch', exact)} to reach the compute roof"
             if intensity < ridge
-            else f"above the critical batch of {format_number(exact)}"
+            else f"above the critical batch of {_text('critical_batch', exact)}"
         )
-        + f"; it runs at {format_percent(attainable / peak, digits=2)} of peak at best."
+        + f"; it runs at {_text('fraction', attainable / peak)} of peak at best."
     )
     return Result(
         {
@@ -68,6 +77,9 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             "time": flops / attainable,
         },
         summary,
+        notes={}
+        if exact is not None
+        else {"critical_batch": "The activations' bytes keep it below the ridge at any batch."},
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from .charts import decade_domain, layered, log_axis
 from .hardware import bandwidth_input, bytes_per_param_input, chip_input, fill_from_chip, peak_input, precision_input
+from .inference import NEVER
 from .spec import Calculator, Input, Output, Result, Value, number, text
 from .units import format_number, format_si
 
@@ -67,6 +68,11 @@ def _deployment(inputs: Mapping[str, Value]) -> _Deployment:
     )
 
 
+def _text(key: str, value: Value) -> str:
+    """An output's value as the form shows it: the summary writes each figure the same way."""
+    return SERVING.output(key).text(value)
+
+
 def _compute(inputs: Mapping[str, Value]) -> Result:
     plan = _deployment(inputs)
     chips, batch = number(inputs, "chips"), number(inputs, "batch")
@@ -77,11 +83,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     memory_bound = plan.read_time(batch) >= plan.math_time(batch)
     ridge = plan.peak / plan.bandwidth
     headroom = plan.flops_per_sequence - ridge * plan.kv_per_sequence
-    turning: Value = (
-        float(math.ceil(ridge * plan.weights / headroom))
-        if headroom > 0
-        else "never: the KV cache grows with the batch"
-    )
+    turning: Value = float(math.ceil(ridge * plan.weights / headroom)) if headroom > 0 else "Never"
     watts = chips * number(inputs, "power_w") * number(inputs, "pue")
     joules_per_token = watts * step / batch
     cost_per_token = chips * number(inputs, "price_per_hour") * step / HOUR / batch
@@ -96,10 +98,11 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     summary = (
         ("Out of memory (the figures that follow assume it fit): " if not fits else "")
         + f"a batch of {format_number(batch)} on {format_number(chips)} chip{'s' if chips != 1 else ''} takes "
-        f"{format_si(step, 's')} per step, "
-        f"{format_number(batch / step, 'tokens/s')} in all and {format_number(1 / step, 'tokens/s')} per sequence "
+        f"{_text('step_time', step)} per step, "
+        f"{_text('throughput', batch / step)} in all and {_text('per_sequence', 1 / step)} per sequence "
         f"({'memory' if memory_bound else 'compute'}-bound); a million tokens cost "
-        f"{format_number(cost_per_token * 1e6, 'USD')} and {format_number(joules_per_token * 1e6 / KWH, 'kWh')}."
+        f"{_text('cost_per_million', cost_per_token * 1e6)} and "
+        f"{_text('energy_per_million', joules_per_token * 1e6 / KWH)}."
     )
     return Result(
         {
@@ -117,6 +120,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         },
         summary,
         chart=_chart(plan, batch, most, summary),
+        notes={} if headroom > 0 else {"compute_bound_batch": NEVER},
     )
 
 
@@ -224,7 +228,7 @@ SERVING = Calculator(
         Output("compute_bound_batch", "Batch where decode turns compute-bound"),
         Output("tokens_per_joule", "Tokens per joule"),
         Output("energy_per_million", "Energy per million tokens", unit="kWh"),
-        Output("cost_per_million", "Cost per million tokens", unit="USD"),
+        Output("cost_per_million", "Cost per million tokens", unit="USD", format="money"),
     ),
     compute=_compute,
     resolve=fill_from_chip("peak_tflops", "bandwidth_tbs", "memory_gb", "power_w"),
