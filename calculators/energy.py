@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .hardware import chip_input, fill_from_chip
+from .hardware import chip_input, fill_from_chip, power_input
 from .spec import Calculator, Input, Output, Result, Value, number
 from .units import format_number
 
@@ -34,16 +34,7 @@ ENERGY = Calculator(
     description="The energy that accelerators use over a period, and what it costs.",
     inputs=(
         chip_input("h100-sxm", help="Fills in the chip's rated power; pick “Custom figures” to type your own."),
-        Input(
-            "power_w",
-            "Power per chip",
-            unit="W",
-            default=700.0,
-            min=0.1,
-            max=1e6,
-            filled_by="chip",
-            help="The vendor's rated board or chip power (TDP); real draw at full load can differ.",
-        ),
+        power_input(700.0, help="The vendor's rated board or chip power (TDP); real draw at full load can differ."),
         Input("utilization", "Average draw, share of that power", unit="%", default=100.0, min=0, max=100),
         Input("count", "Number of chips", kind="integer", default=1, min=1, max=1e7),
         Input("hours", "Hours", unit="h", default=8760.0, min=0, max=1e6, help="8,760 h is a year."),

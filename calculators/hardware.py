@@ -17,6 +17,7 @@ __all__ = [
     "chip_input",
     "fill_from_chip",
     "peak_input",
+    "power_input",
     "precision_input",
 ]
 
@@ -64,6 +65,11 @@ def peak_input(default: float) -> Input:
         filled_by="chip",
         help="Dense peak at that precision, without structured sparsity.",
     )
+
+
+def power_input(default: float, help: str) -> Input:
+    """The power of one chip, filled from the database by the chip picker."""
+    return Input("power_w", "Power per chip", unit="W", default=default, min=0.1, max=1e6, filled_by="chip", help=help)
 
 
 def bandwidth_input(default: float) -> Input:

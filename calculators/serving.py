@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from .charts import decade_domain, layered, log_axis
-from .hardware import bandwidth_input, bytes_per_param_input, chip_input, fill_from_chip, peak_input, precision_input
+from .hardware import (
+    bandwidth_input,
+    bytes_per_param_input,
+    chip_input,
+    fill_from_chip,
+    peak_input,
+    power_input,
+    precision_input,
+)
 from .inference import NEVER
 from .spec import Calculator, Input, Output, Result, Value, number, text
 from .units import format_number, format_si
@@ -182,16 +190,7 @@ SERVING = Calculator(
         peak_input(989.0),
         bandwidth_input(4.8),
         Input("memory_gb", "Memory per chip", unit="GB", default=141.0, min=0.001, max=1e6, filled_by="chip"),
-        Input(
-            "power_w",
-            "Power per chip",
-            unit="W",
-            default=700.0,
-            min=0.1,
-            max=1e6,
-            filled_by="chip",
-            help="The vendor's rated power; real draw while decoding is usually lower.",
-        ),
+        power_input(700.0, help="The vendor's rated power; real draw while decoding is usually lower."),
         Input("chips", "Chips serving one copy of the model", kind="integer", default=2, min=1, max=1e5),
         # Defaults: Llama 3 70B (Meta's config.json: 80 layers, hidden 8,192, 8 KV heads of 128).
         Input("params_b", "Model parameters", unit="billions", default=70.0, min=0.001, max=1e5),
