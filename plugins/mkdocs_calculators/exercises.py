@@ -54,8 +54,6 @@ def read_exercise_block(fence: Fence, fence_line: int, path: str) -> ExerciseBlo
     """The block's exercise, or every problem in it as `path:line: message`."""
     from calculators.exercise import ExerciseError, read_exercise
 
-    if not fence.closed:
-        return [f"{path}:{fence_line}: exercise block is not closed: add a closing {fence.marks} line after it"]
     try:
         data, lines = _load(fence.body, fence_line + 1, "exercise block", "exercise")
     except _Broken as broken:
