@@ -87,9 +87,12 @@ sw.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") event.respondWith(fetch(request).catch(() => notFound()));
 });
 
-/** @param {string} path */
+/**
+ * A page from this build's cache. Read with `caches.match`, never `caches.open`, which would create the cache anew
+ * after a newer service worker (or the one `mkdocs serve` writes) deleted it. @param {string} path
+ */
 async function fromPages(path) {
-  return (await caches.open(PAGES_CACHE)).match(absolute(path));
+  return caches.match(absolute(path), { cacheName: PAGES_CACHE });
 }
 
 // How long a page waits for the network before the cached copy is shown instead: a stalled connection ("lie-fi")
@@ -150,7 +153,7 @@ function download(path, hash) {
  * @param {string} path @param {string} hash @returns {Promise<[Response, Promise<void>]>}
  */
 async function fromRuntime(path, hash) {
-  const cached = await (await caches.open(RUNTIME_CACHE)).match(runtimeKey(path, hash));
+  const cached = await caches.match(runtimeKey(path, hash), { cacheName: RUNTIME_CACHE }); // as in fromPages
   if (cached) return [cached, Promise.resolve()];
   const { response, stored } = download(path, hash);
   return [(await response).clone(), stored];
