@@ -19,6 +19,7 @@ __all__ = [
     "peak_input",
     "power_input",
     "precision_input",
+    "transformer_inputs",
 ]
 
 # Bytes that one number takes at each precision the chip database lists.
@@ -70,6 +71,20 @@ def peak_input(default: float) -> Input:
 def power_input(default: float, help: str) -> Input:
     """The power of one chip, filled from the database by the chip picker."""
     return Input("power_w", "Power per chip", unit="W", default=default, min=0.1, max=1e6, filled_by="chip", help=help)
+
+
+def transformer_inputs(*, params_b: float, layers: int, hidden: int) -> tuple[Input, ...]:
+    """A decoder-only transformer's size and shape, what its weights and KV cache take, and the precisions of both
+    (8 KV heads of 128 by default, as in the Llama 3 family)."""
+    return (
+        Input("params_b", "Model parameters", unit="billions", default=params_b, min=0.001, max=1e5),
+        bytes_per_param_input(),
+        Input("layers", "Layers", kind="integer", default=layers, min=1, max=10_000),
+        Input("hidden", "Hidden size", kind="integer", default=hidden, min=1, max=1e6),
+        Input("kv_heads", "KV heads", kind="integer", default=8, min=1, max=10_000),
+        Input("head_dim", "Head size", kind="integer", default=128, min=1, max=100_000),
+        bytes_per_param_input(key="kv_bytes", label="Bytes per KV-cache value"),
+    )
 
 
 def bandwidth_input(default: float) -> Input:

@@ -15,7 +15,14 @@ import math
 from collections.abc import Mapping
 
 from .chips import load_chips
-from .hardware import bandwidth_input, bytes_per_param_input, chip_input, fill_from_chip, peak_input, precision_input
+from .hardware import (
+    bandwidth_input,
+    chip_input,
+    fill_from_chip,
+    peak_input,
+    precision_input,
+    transformer_inputs,
+)
 from .roofline import NO_FIGURE
 from .spec import CUSTOM, Calculator, Input, Output, Result, Value, number, text
 from .units import format_si
@@ -110,13 +117,7 @@ INFERENCE = Calculator(
         Input("memory_gb", "Memory per chip", unit="GB", default=80.0, min=0.001, max=1e6, filled_by="chip"),
         # Defaults: Llama 3.1 8B (Meta's model card and config: 8.03 B parameters, 32 layers, hidden 4096,
         # 8 KV heads of size 128).
-        Input("params_b", "Model parameters", unit="billions", default=8.03, min=0.001, max=1e5),
-        bytes_per_param_input(),
-        Input("layers", "Layers", kind="integer", default=32, min=1, max=10_000),
-        Input("hidden", "Hidden size", kind="integer", default=4096, min=1, max=1e6),
-        Input("kv_heads", "KV heads", kind="integer", default=8, min=1, max=10_000),
-        Input("head_dim", "Head size", kind="integer", default=128, min=1, max=100_000),
-        bytes_per_param_input(key="kv_bytes", label="Bytes per KV-cache value"),
+        *transformer_inputs(params_b=8.03, layers=32, hidden=4096),
         Input("prompt", "Prompt tokens", kind="integer", default=2048, min=1, max=1e8),
         Input("context", "Context length", unit="tokens", kind="integer", default=8192, min=1, max=1e8),
         Input("batch", "Batch size", kind="integer", default=1, min=1, max=1e6),

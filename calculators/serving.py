@@ -18,12 +18,12 @@ from typing import Any
 from .charts import decade_domain, layered, log_axis
 from .hardware import (
     bandwidth_input,
-    bytes_per_param_input,
     chip_input,
     fill_from_chip,
     peak_input,
     power_input,
     precision_input,
+    transformer_inputs,
 )
 from .inference import NEVER
 from .spec import Calculator, Input, Output, Result, Value, number, text
@@ -193,13 +193,7 @@ SERVING = Calculator(
         power_input(700.0, help="The vendor's rated power; real draw while decoding is usually lower."),
         Input("chips", "Chips serving one copy of the model", kind="integer", default=2, min=1, max=1e5),
         # Defaults: Llama 3 70B (Meta's config.json: 80 layers, hidden 8,192, 8 KV heads of 128).
-        Input("params_b", "Model parameters", unit="billions", default=70.0, min=0.001, max=1e5),
-        bytes_per_param_input(),
-        Input("layers", "Layers", kind="integer", default=80, min=1, max=10_000),
-        Input("hidden", "Hidden size", kind="integer", default=8192, min=1, max=1e6),
-        Input("kv_heads", "KV heads", kind="integer", default=8, min=1, max=10_000),
-        Input("head_dim", "Head size", kind="integer", default=128, min=1, max=100_000),
-        bytes_per_param_input(key="kv_bytes", label="Bytes per KV-cache value"),
+        *transformer_inputs(params_b=70.0, layers=80, hidden=8192),
         Input("context", "Context per sequence", unit="tokens", kind="integer", default=8192, min=1, max=1e8),
         Input("batch", "Batch", unit="sequences", kind="integer", default=64, min=1, max=1e6),
         Input(
