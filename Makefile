@@ -17,12 +17,13 @@ PORT_FREE = $(if $(shell $(BIN)/python -c "import socket; print(socket.socket().
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.site-deps: pyproject.toml constraints.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e .
+# The plugin (plugins/, its own distribution) and the book that depends on it, both editable.
+$(VENV)/.site-deps: pyproject.toml plugins/pyproject.toml constraints.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ./plugins -e .
 	touch $@
 
 $(VENV)/.test-deps: $(VENV)/.site-deps
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ./plugins -e '.[test]'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json

@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
 from bench.build import problems
 from bench.figures import BenchError, Figure, editor_figures, guarded, is_editor, median, percentile
 from bench.lighthouse import book_pages, lighthouse
-from calculators import run
+from calckit.api import run
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support import ROOT, build_site, serve
 

@@ -1,12 +1,11 @@
-"""Calculators for a course book on AI accelerators: one package for the build (CPython) and the browser (Pyodide).
+"""Calculators for a course book on AI accelerators, and its chip database: this book's package for calckit.
 
-Standard library only.
+It keeps calckit's contract (`calckit.book`): CALCULATORS, __version__ and TABLE, the chip database as a data table.
+Standard library and calckit only: it runs at build (CPython) and in the reader's browser (Pyodide) alike.
 """
 
-from .api import call_json, run
-from .errors import InputError
-from .registry import CALCULATORS, get
-from .spec import Calculator, Input, Output, Result
+from .chip_table import TABLE
+from .registry import CALCULATORS
 
-__all__ = ["CALCULATORS", "Calculator", "Input", "InputError", "Output", "Result", "call_json", "get", "run"]
+__all__ = ["CALCULATORS", "TABLE"]
 __version__ = "0.1.0"

@@ -23,6 +23,8 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
+from calckit.table import Source
+
 __all__ = [
     "PLAUSIBLE",
     "PRECISIONS",
@@ -128,20 +130,6 @@ class _Lines:
                 return line
             parts.pop()
         return header
-
-
-@dataclass(frozen=True)
-class Source:
-    """A document that figures cite: its title (with publisher), address, and optionally date and a note.
-
-    The note says how its figures were checked when that was not on the document itself.
-    """
-
-    id: str
-    title: str
-    url: str
-    date: str = ""
-    note: str = ""
 
 
 @dataclass(frozen=True)

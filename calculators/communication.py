@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
+from calckit.units import format_number, format_si
+
 from .hardware import chip_input, fill_from_chip, peak_input, precision_input
-from .spec import Calculator, Choice, Input, Output, Result, Value, number, text
-from .units import format_number, format_si
 
 __all__ = ["ALLREDUCE"]
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .charts import POINT_COLOR, decade_domain, layered, log_axis
+from calckit.charts import POINT_COLOR, decade_domain, layered, log_axis
+from calckit.spec import Calculator, Input, Output, Result, Table, Value, number, text, texts
+from calckit.units import format_number, format_si
+
 from .chips import PRECISION_LABELS, Chip, load_chips
 from .hardware import bytes_per_param_input, chip_choices, precision_input
-from .spec import Calculator, Input, Output, Result, Table, Value, number, text, texts
-from .units import format_number, format_si
 
 __all__ = ["COMPARISON"]
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from calckit.spec import Calculator, Input, Output, Result, Value, number
+from calckit.units import format_number
+
 from .hardware import chip_input, fill_from_chip, power_input
-from .spec import Calculator, Input, Output, Result, Value, number
-from .units import format_number
 
 __all__ = ["ENERGY"]
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from calckit.errors import InputError
+from calckit.spec import CUSTOM, Choice, Input, Value, text
+
 from .chips import PRECISION_LABELS, PRECISIONS, load_chips
-from .errors import InputError
-from .spec import CUSTOM, Choice, Input, Value, text
 
 __all__ = [
     "BYTES_PER_VALUE",

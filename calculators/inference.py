@@ -14,6 +14,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from calckit.spec import CUSTOM, Calculator, Input, Output, Result, Value, number, text
+from calckit.units import format_si
+
 from .chips import load_chips
 from .hardware import (
     bandwidth_input,
@@ -24,8 +27,6 @@ from .hardware import (
     transformer_inputs,
 )
 from .roofline import NO_FIGURE
-from .spec import CUSTOM, Calculator, Input, Output, Result, Value, number, text
-from .units import format_si
 
 __all__ = ["INFERENCE"]
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
+from calckit.units import format_number
+
 from .hardware import bandwidth_input, chip_input, fill_from_chip, peak_input, precision_input
 from .roofline import NO_FIGURE, limit
-from .spec import Calculator, Choice, Input, Output, Result, Value, number, text
-from .units import format_number
 
 __all__ = ["MATMUL"]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from calckit.spec import Calculator
+
 from .communication import ALLREDUCE
 from .comparison import COMPARISON
 from .energy import ENERGY
@@ -9,11 +11,10 @@ from .inference import INFERENCE
 from .matmul import MATMUL
 from .roofline import ROOFLINE
 from .serving import SERVING
-from .spec import Calculator
 from .training import TRAINING
 from .utilization import UTILIZATION
 
-__all__ = ["CALCULATORS", "get"]
+__all__ = ["CALCULATORS"]
 
 
 def _by_name(*calculators: Calculator) -> dict[str, Calculator]:
@@ -29,11 +30,3 @@ def _by_name(*calculators: Calculator) -> dict[str, Calculator]:
 CALCULATORS: dict[str, Calculator] = _by_name(
     ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING, MATMUL, ALLREDUCE, SERVING
 )
-
-
-def get(name: str) -> Calculator:
-    """The calculator called `name`; KeyError naming the known ones otherwise."""
-    try:
-        return CALCULATORS[name]
-    except KeyError:
-        raise KeyError(f"unknown calculator '{name}' (expected one of: {', '.join(sorted(CALCULATORS))})") from None

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .charts import POINT_COLOR, decade_domain, layered, log_axis
+from calckit.charts import POINT_COLOR, decade_domain, layered, log_axis
+from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
+
 from .hardware import BYTES_PER_VALUE, bandwidth_input, chip_input, fill_from_chip, peak_input, precision_input
-from .spec import Calculator, Choice, Input, Output, Result, Value, number, text
 
 __all__ = ["ROOFLINE"]
 

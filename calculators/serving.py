@@ -15,7 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .charts import decade_domain, layered, log_axis
+from calckit.charts import decade_domain, layered, log_axis
+from calckit.spec import Calculator, Input, Output, Result, Value, number, text
+from calckit.units import format_number, format_si
+
 from .hardware import (
     bandwidth_input,
     chip_input,
@@ -26,8 +29,6 @@ from .hardware import (
     transformer_inputs,
 )
 from .inference import NEVER
-from .spec import Calculator, Input, Output, Result, Value, number, text
-from .units import format_number, format_si
 
 __all__ = ["SERVING"]
 

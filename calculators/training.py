@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from calckit.spec import Calculator, Input, Output, Result, Value, number
+from calckit.units import format_si
+
 from .hardware import chip_input, fill_from_chip, peak_input, precision_input
-from .spec import Calculator, Input, Output, Result, Value, number
-from .units import format_si
 
 __all__ = ["TRAINING"]
 

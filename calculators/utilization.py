@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
+from calckit.units import format_si
+
 from .hardware import bandwidth_input, bytes_per_param_input, chip_input, fill_from_chip, peak_input, precision_input
 from .roofline import NO_FIGURE, limit
-from .spec import Calculator, Choice, Input, Output, Result, Value, number, text
-from .units import format_si
 
 __all__ = ["UTILIZATION"]
 

@@ -17,6 +17,22 @@ LAYERS = ("unit", "conformance", "build", "browser")
 TESTS = Path(__file__).parent
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """calckit works for this book's package, as the build and the worker make it: from collection on (parameters
+    are computed through the calculators) and again before each test (see _this_book)."""
+    from calckit import book
+
+    book.use("calculators")
+
+
+@pytest.fixture(autouse=True)
+def _this_book() -> None:
+    """A test that builds another book in this process switches calckit to that book's package; switch back."""
+    from calckit import book
+
+    book.use("calculators")
+
+
 def _layer(nodeid: str) -> str:
     parts = nodeid.split("/")
     return parts[1] if len(parts) > 2 and parts[0] == "tests" else "other"

@@ -9,7 +9,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from calculators import Calculator, Input
+from calckit import Calculator, Input
 
 # Round numbers, where formulas meet their singular points (a division by n - 1, a ridge at a whole intensity).
 _ROUND_MANTISSAS = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9)

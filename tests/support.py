@@ -37,6 +37,36 @@ def build_site(config_file: Path, site_dir: Path, **env: str) -> subprocess.Comp
     )
 
 
+# A second book, with its own package of calculators (`circuits`), that proves the plugin serves any book.
+SECOND_BOOK = ROOT / "tests" / "second_book"
+# Runs mkdocs as its command line does, then says which modules of this book's package the build imported.
+_MKDOCS_REPORTING_IMPORTS = """
+import atexit, sys
+atexit.register(lambda: sys.stderr.write(
+    "\\nimported from calculators: "
+    + repr(sorted(name for name in sys.modules if name == "calculators" or name.startswith("calculators.")))
+    + "\\n"))
+from mkdocs.__main__ import cli
+sys.argv = ["mkdocs", *sys.argv[1:]]
+cli()
+"""
+
+
+def build_second_book(site_dir: Path, root: Path = SECOND_BOOK, **env: str) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` of the second book at `root`, its package importable from there (PYTHONPATH), as its
+    author would run it; stderr ends with `imported from calculators: [...]`, the modules of this book's package
+    that the build imported (there must be none)."""
+    command = [sys.executable, "-c", _MKDOCS_REPORTING_IMPORTS, "build", "--strict", "--site-dir", str(site_dir)]
+    return subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        env=build_env(PYTHONPATH=str(root), CIRCUITS_NODE_MODULES=str(NODE_MODULES), **env),
+        cwd=root,
+        check=False,
+    )
+
+
 class _Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,

@@ -5,6 +5,7 @@ Every problem comes back with the line of the source file it is on, so the build
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -14,8 +15,7 @@ from .fences import Fence
 from .yaml_errors import describe_yaml_error
 
 if TYPE_CHECKING:
-    from calculators import Calculator
-    from calculators.spec import Value
+    from calckit.spec import Calculator, Value
 
 __all__ = ["CalculatorBlock", "Problem", "read_calculator_block"]
 
@@ -32,11 +32,11 @@ class CalculatorBlock:
     inputs: dict[str, Value]  # every input, parsed; the calculator's default where the author gave none
 
 
-def _registry() -> dict[str, Calculator]:
-    # Looked up on each call, not imported once: `mkdocs serve` re-imports an edited package between builds.
-    import calculators
+def _registry() -> Mapping[str, Calculator]:
+    # Looked up on each call, not kept: `mkdocs serve` re-imports an edited package between builds.
+    from calckit import book
 
-    return calculators.CALCULATORS
+    return book.current().calculators
 
 
 def _known() -> str:

@@ -15,7 +15,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from calculators.exercise import Exercise
+    from calckit.exercise import Exercise
 
 __all__ = ["render_exercise"]
 
@@ -37,10 +37,10 @@ def _text(text: str) -> str:
 def render_exercise(uid: str, exercise: Exercise, key: str, calculators_page: str) -> str:
     """The exercise with id `uid` in the page; `key` is where the reader's code is saved; `calculators_page` is the
     address of the calculator reference from this page."""
-    import calculators
-    from calculators.quiz import output_spec
+    from calckit import book
+    from calckit.quiz import output_spec
 
-    calculator = calculators.get(exercise.calculator)
+    calculator = book.calculator(exercise.calculator)
     output = output_spec(calculator, exercise.output)
     data = {
         **exercise.checking_data(),

@@ -1,6 +1,6 @@
 """Reading an author's ```exercise block: YAML whose problems come back as `docs/page.md:LINE: message`.
 
-The exercise's schema, its checks and its cases live in the shared package (`calculators.exercise`); this module
+The exercise's schema, its checks and its cases live in the shared package (`calckit.exercise`); this module
 loads the YAML keeping the line of every key (as quizzes do) and turns each problem into the file's line, down to the
 line inside the starter or the solution where Python found a syntax error or the solution raised.
 """
@@ -14,7 +14,7 @@ from .fences import Fence
 from .quizzes import _Broken, _line, _load
 
 if TYPE_CHECKING:
-    from calculators.exercise import Exercise
+    from calckit.exercise import Exercise
 
 __all__ = ["ExerciseBlock", "exercise_block_html", "read_exercise_block"]
 
@@ -52,7 +52,7 @@ def exercise_block_html(
 
 def read_exercise_block(fence: Fence, fence_line: int, path: str) -> ExerciseBlock | list[str]:
     """The block's exercise, or every problem in it as `path:line: message`."""
-    from calculators.exercise import ExerciseError, read_exercise
+    from calckit.exercise import ExerciseError, read_exercise
 
     try:
         data, lines = _load(fence.body, fence_line + 1, "exercise block", "exercise")

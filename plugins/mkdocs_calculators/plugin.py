@@ -26,12 +26,13 @@ from .quiz_render import QUIZ_STYLESHEET
 from .render import render_calculator, render_problems
 from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
 from .service_worker import write_service_worker
+from .tables import GENERIC_KIND
 
 # Not get_plugin_logger: its prefix would break the `docs/page.md:LINE: message` form that editors can jump to.
 # Under `mkdocs.` so that strict mode counts the errors and stops the build.
 log = logging.getLogger("mkdocs.plugins.calculators")
 
-KINDS = frozenset({"calculator", "quiz", "chips", "exercise"})
+KINDS = frozenset({"calculator", "quiz", "exercise", GENERIC_KIND})  # and the book's table's name, if it has one
 
 
 class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
@@ -46,7 +47,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
             return config
-        self._broken = _load_package(Path(config.config_file_path).parent, reload=self._serving)
+        self._broken = _load_package(self.config.package, Path(config.config_file_path).parent, reload=self._serving)
         if self._broken:
             if not self._serving:
                 raise PluginError(self._broken)  # MkDocs prints the one line and stops: no traceback
@@ -55,6 +56,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         mimetypes.add_type("text/javascript", ".mjs")
         mimetypes.add_type("application/wasm", ".wasm")
         check_node_modules(self._node_modules(config))
+        if "attr_list" not in config.markdown_extensions:
+            # The reference page gives each calculator's heading its name as its id (`{#roofline}`): links go there.
+            config.markdown_extensions.append("attr_list")
         script = ExtraScriptValue(ENTRY_SCRIPT)
         script.defer = True  # a classic script, so that it runs from file:// too; after Material's document$
         config.extra_javascript.append(script)
@@ -65,16 +69,20 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled or self._broken:
             return files
-        from .reference import CALCULATORS_PAGE, CHIPS_PAGE, calculators_page, chips_page
+        from calckit import book
 
-        for path, content in ((CALCULATORS_PAGE, calculators_page), (CHIPS_PAGE, chips_page)):
-            files.append(File.generated(config, path, content=content()))
+        from .reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
+
+        files.append(File.generated(config, CALCULATORS_PAGE, content=calculators_page(book.current())))
+        table = book.current().table
+        if table:
+            files.append(File.generated(config, table_page_path(table), content=table_page(table)))
         return files
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.enabled:
             # Found without importing it: the package may be broken right now, and must be watched all the same.
-            spec = importlib.util.find_spec("calculators")
+            spec = importlib.util.find_spec(self.config.package)
             for folder in (spec.submodule_search_locations or []) if spec else []:
                 server.watch(folder)
             server.watch(str(Path(__file__).parent / "assets"))
@@ -86,7 +94,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         path = _display_path(page, config)
         offset = _front_matter_lines(page, markdown)
         self._check_page(page, markdown, path, offset)
-        fences = find_fences(markdown, KINDS)
+        fences = find_fences(markdown, KINDS | self._table_kinds())
         if not fences:
             return markdown
         replacements = []
@@ -102,8 +110,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 html = render_problems([message], f"{fence.kind} block")
             elif fence.kind == "quiz":
                 html = self._render_quiz(fence, fence.line + offset, f"quiz-{number}", path, page, quiz_ids)
-            elif fence.kind == "chips":
-                html = self._render_chips(fence, fence.line + offset, path, page)
+            elif fence.kind in self._table_kinds():
+                html = self._render_table(fence, fence.line + offset, path, page)
             elif fence.kind == "exercise":
                 html = self._render_exercise(fence, fence.line + offset, f"exercise-{number}", path, page, exercise_ids)
             else:
@@ -125,7 +133,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         if self.config.enabled and not self._broken:
             site_dir = Path(config.site_dir)
             node_modules = self._node_modules(config)
-            write_runtime(site_dir, node_modules, snapshot=self.config.snapshot, serving=self._serving)
+            from calckit import book
+
+            write_runtime(site_dir, node_modules, book.current(), snapshot=self.config.snapshot, serving=self._serving)
             write_service_worker(site_dir, serving=self._serving)
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click
@@ -133,7 +143,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 log.info("calculators: built for %s (serve it there, e.g. `make preview`)", config.site_url)
 
     def _render_block(self, fence: Any, line: int, uid: str, path: str) -> str:
-        from calculators import run
+        from calckit.api import run
 
         from .blocks import Problem, read_calculator_block
 
@@ -145,22 +155,37 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             return self._report([Problem(line, result["failure"]["message"])], path)
         return render_calculator(uid, block.calculator, block.inputs, result)
 
-    def _render_chips(self, fence: Any, line: int, path: str, page: Page) -> str:
+    def _table_kinds(self) -> set[str]:
+        """The fence names of table blocks: the generic one, and the book's table's own name."""
+        from calckit import book
+
+        table = book.current().table if book.in_use() else None
+        return {GENERIC_KIND, table.name} if table else {GENERIC_KIND}
+
+    def _render_table(self, fence: Any, line: int, path: str, page: Page) -> str:
         from mkdocs.utils import get_relative_url
 
-        from calculators.chips import load_chips
+        from calckit import book
 
-        from .chip_tables import SourceLinks, chip_table, read_chips_block, source_numbers
-        from .reference import CHIPS_PAGE
+        from .blocks import Problem
+        from .reference import table_page_path
+        from .tables import SourceLinks, data_table, read_table_block, source_numbers
 
-        block = read_chips_block(fence, line)
+        table = book.current().table
+        if table is None or fence.kind != table.name:
+            name = (
+                f"its table is ```{table.name}" if table else "it declares no data table (TABLE, see calckit/table.py)"
+            )
+            problem = f"{fence.kind} block: this book's package '{book.current().package}' has no such table: {name}"
+            return self._report([Problem(line, problem)], path)
+        block = read_table_block(table, fence, line)
         if isinstance(block, list):
             return self._report(block, path)
-        database = get_relative_url(CHIPS_PAGE.removesuffix(".md") + "/", page.url)
-        links = SourceLinks(source_numbers(), database)
-        chips = [load_chips()[chip] for chip in block.chips]
-        label = block.caption or "Chips from the chip database"
-        return chip_table(chips, block.columns, links, label=label, details=False, caption=block.caption)
+        reference = get_relative_url(table_page_path(table).removesuffix(".md") + "/", page.url)
+        links = SourceLinks(source_numbers(table), reference)
+        rows = [table.rows()[row] for row in block.rows]
+        label = block.caption or f"From the {table.title.lower()}"
+        return data_table(table, rows, block.columns, links, label=label, details=False, caption=block.caption)
 
     def _check_page(self, page: Page, markdown: str, path: str, offset: int) -> None:
         """What MkDocs would let pass in silence: broken front matter, footnotes cited without a source and so on."""
@@ -217,17 +242,27 @@ def _front_matter_lines(page: Page, markdown: str) -> int:
     return 0
 
 
-def _load_package(root: Path, *, reload: bool) -> str:
-    """Import the book's package and load its data, or say in one located line why that failed ("" when it works).
-
-    `reload` drops the modules imported before, as `mkdocs serve` must to pick up edits between builds.
+def _load_package(package: str, root: Path, *, reload: bool) -> str:
+    """Use the book's package (calckit.book) and load its table, or say in one located line why that failed ("" when
+    it works). `reload` drops the package's modules imported before, as `mkdocs serve` must to pick up edits.
     """
+    from calckit import book
+
     if reload:
-        for name in [name for name in sys.modules if name == "calculators" or name.startswith("calculators.")]:
+        for name in [name for name in sys.modules if name == package or name.startswith(f"{package}.")]:
             del sys.modules[name]
     try:
-        importlib.import_module("calculators")
-        importlib.import_module("calculators.chips").load_chips()
+        if importlib.util.find_spec(package) is None:
+            return (
+                f"calculators: the plugin's option 'package' names '{package}', which Python cannot import (is it "
+                "installed, e.g. `pip install -e .`, or is the name misspelt?)"
+            )
+        table = book.use(package).table
+        if table:
+            table.rows()
+            table.sources()
+    except book.ContractError as error:
+        return f"calculators: {error}"
     except Exception as error:
         return located(error, root)
     return ""

@@ -54,7 +54,7 @@ def _shown(filename: str, root: Path) -> str:
 
 # Where the worker and snapshot.mjs put the wheel, and where Pyodide keeps the standard library: shown as the
 # package's own paths (`calculators/x.py`), as a contributor finds them in the repository.
-_PYODIDE_PATHS = re.compile(r'/lib/calculators/[^/"]+\.whl/|/lib/python3\.\d+/(?:site-packages/)?')
+_PYODIDE_PATHS = re.compile(r'/lib/wheels/[^/"]+\.whl/|/lib/python3\.\d+/(?:site-packages/)?')
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)')
 FRAMES_SHOWN = 3
 LIMIT = 3000  # characters of Python's output quoted in a message

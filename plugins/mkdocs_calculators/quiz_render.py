@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .runtime import ASSETS
 
 if TYPE_CHECKING:
-    from calculators.quiz import ChoiceQuestion, NumericQuestion, Question, Quiz, SortQuestion
+    from calckit.quiz import ChoiceQuestion, NumericQuestion, Question, Quiz, SortQuestion
 
 __all__ = ["QUIZ_STYLESHEET", "render_quiz"]
 
@@ -34,7 +34,7 @@ def _json(data: object) -> str:
 
 def render_quiz(uid: str, quiz: Quiz, key: str) -> str:
     """The quiz with id `uid` in the page; `key` is where the reader's progress is saved."""
-    from calculators.quiz import grading_data
+    from calckit.quiz import grading_data
 
     data = _json(grading_data(quiz))
     # Saved progress is dropped when the quiz changes, so an edited question never shows a stale verdict.

@@ -1,6 +1,6 @@
 """Reading an author's ```quiz block: YAML in the fence, or `file: NAME.yml` naming a YAML file beside the page.
 
-The quiz schema and its checks live in the shared package (`calculators.quiz`); this module loads the YAML keeping the
+The quiz schema and its checks live in the shared package (`calckit.quiz`); this module loads the YAML keeping the
 line of every key and list entry, so that each problem the package finds comes back as `docs/page.md:LINE: message`
 (or `docs/dir/NAME.yml:LINE: message` for a quiz kept in a file).
 """
@@ -17,7 +17,7 @@ from .fences import Fence
 from .yaml_errors import describe_yaml_error
 
 if TYPE_CHECKING:
-    from calculators.quiz import Quiz, Where
+    from calckit.quiz import Quiz, Where
 
 __all__ = ["QuizBlock", "quiz_block_html", "read_quiz_block"]
 
@@ -60,7 +60,7 @@ def quiz_block_html(
 
 def read_quiz_block(fence: Fence, fence_line: int, path: str, source: str | None) -> QuizBlock | list[str]:
     """The block's quiz, or every problem in it as `path:line: message`."""
-    from calculators.quiz import QuizError, read_quiz
+    from calckit.quiz import QuizError, read_quiz
 
     where, text, first_line = path, fence.body, fence_line + 1
     try:

@@ -1,5 +1,6 @@
-"""Reference pages generated at build from the package itself: every calculator's inputs and outputs, and the chip
-database with the source of every figure. Nothing here is written by hand, so it cannot drift from the code."""
+"""Reference pages generated at build from the book's package itself: every calculator's inputs and outputs, and the
+package's data table (for this book, the chip database) with the source of every figure. Nothing here is written by
+hand, so it cannot drift from the code."""
 
 from __future__ import annotations
 
@@ -7,13 +8,18 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from calculators import Calculator
-    from calculators.chips import Source
+    from calckit.book import Book
+    from calckit.spec import Calculator
+    from calckit.table import DataTable, Source
 
-__all__ = ["CALCULATORS_PAGE", "CHIPS_PAGE", "calculators_page", "chips_page"]
+__all__ = ["CALCULATORS_PAGE", "calculators_page", "table_page", "table_page_path"]
 
 CALCULATORS_PAGE = "reference/calculators.md"
-CHIPS_PAGE = "reference/chips.md"
+
+
+def table_page_path(table: DataTable) -> str:
+    """Where the table's reference page is: reference/chips.md for the table named chips."""
+    return f"reference/{table.name}.md"
 
 
 def _cell(text: str) -> str:
@@ -51,43 +57,41 @@ use: {calculator.name}
 """
 
 
-def calculators_page() -> str:
-    """Markdown for every registered calculator, with a live example of each at its defaults."""
-    import calculators
-
-    sections = "\n".join(_calculator_section(calculator) for calculator in calculators.CALCULATORS.values())
+def calculators_page(book: Book) -> str:
+    """Markdown for every calculator of the book, with a live example of each at its defaults."""
+    sections = "\n".join(_calculator_section(calculator) for calculator in book.calculators.values())
+    table = (
+        f" A field filled by a picker is taken from the [{book.table.title.lower()}]({book.table.name}.md) unless the "
+        "block sets the picker to `custom`."
+        if book.table
+        else ""
+    )
     return f"""# Calculators
 
-Every calculator in the book, generated from its declaration in the `calculators` package. Any input can be set in
-a ```` ```calculator ```` block; a field filled by the chip picker is taken from the
-[chip database](chips.md) unless the block sets `chip: custom`.
+Every calculator in the book, generated from its declaration in the `{book.package}` package. Any input can be set
+in a ```` ```calculator ```` block.{table}
 
 {sections}"""
 
 
-def chips_page() -> str:
-    """Markdown with a table of every chip; each figure links to its numbered source below."""
-    from calculators.chips import PRECISIONS, load_chips, load_sources
+def table_page(table: DataTable) -> str:
+    """Markdown with a table of every row; each figure links to its numbered source below."""
+    from .tables import SourceLinks, data_table, source_numbers
 
-    from .chip_tables import SourceLinks, chip_table, source_numbers
+    rows = list(table.rows().values())
+    html = data_table(
+        table, rows, table.reference_columns, SourceLinks(source_numbers(table)), label=table.title, details=True
+    )
+    items = "".join(_source_item(source) for source in table.sources().values())
+    return f"""# {table.title}
 
-    chips = list(load_chips().values())
-    precisions = tuple(p for p in PRECISIONS if any(p in chip.peak_tflops for chip in chips))
-    columns = ("year", *precisions, "memory", "bandwidth", "sram", "power")
-    table = chip_table(chips, columns, SourceLinks(source_numbers()), label="Chip database", details=True)
-    items = "".join(_source_item(source) for source in load_sources().values())
-    return f"""# Chip database
+{table.intro}
 
-The figures behind every chip picker in the book, generated from `calculators/chips.toml`. Peaks are **dense**: where a
-vendor's headline counts 2:4 structured sparsity, the table shows the dense figure and notes the sparse one. Each
-figure links to its source; where good sources disagree, the alternative is shown with its own. Select a column's
-heading to sort by it.
-
-{table}
+{html}
 
 ## Sources
 
-<ol class="chip-sources">{items}</ol>
+<ol class="table-sources">{items}</ol>
 """
 
 

@@ -12,8 +12,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from calculators import Calculator, Input
-    from calculators.spec import Choice, Value
+    from calckit.spec import Calculator, Choice, Input, Value
 
 __all__ = ["input_value_text", "render_calculator", "render_problems", "render_table"]
 
@@ -172,7 +171,7 @@ def _slider(field_id: str, spec: Input, value: Value) -> str:
 
 
 def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value], result: dict[str, Any]) -> str:
-    """The form for `inputs` with `result` (from `calculators.run`) already in place."""
+    """The form for `inputs` with `result` (from `calckit.api.run`) already in place."""
     fields = "".join(_field(uid, spec, inputs[spec.key], inputs) for spec in calculator.inputs)
     outputs = "".join(
         f'<div class="calc-output" data-output="{escape(out["key"])}">'

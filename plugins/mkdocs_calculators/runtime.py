@@ -3,7 +3,7 @@
 Layout under the site (`assets/calculators/`):
 
     entry.js, calculator.js, runtime.js, worker.js, vega.js, calculators.css   the plugin's own front end
-    calculators-<version>+<hash>-py3-none-any.whl                                  the shared package
+    calckit-<version>+<hash>-py3-none-any.whl, <package>-<version>+<hash>-...whl    calckit, and the book's package
     snapshot-<key>.bin                           Python's memory with the package imported, gzipped (snapshot.py)
     pyodide/                                                                       Pyodide core, as npm ships it
     vega/                                                                          vega, vega-lite, vega-embed
@@ -12,12 +12,16 @@ Layout under the site (`assets/calculators/`):
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from importlib import resources
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+
+import calckit
+from calckit.book import Book
 
 from .service_worker import asset_placeholders
 from .snapshot import SNAPSHOT_GLOB, provide_snapshot
@@ -28,7 +32,9 @@ __all__ = ["ASSETS", "ENTRY_SCRIPT", "STYLESHEET", "check_node_modules", "write_
 ASSETS = "assets/calculators"
 ENTRY_SCRIPT = f"{ASSETS}/entry.js"
 STYLESHEET = f"{ASSETS}/calculators.css"
-WHEEL_PLACEHOLDER = "__CALCULATORS_WHEEL__"
+# In worker.js: the wheels to install, in order (calckit, then the book's package), and the package to use.
+WHEELS_PLACEHOLDER = "__CALCULATORS_WHEELS__"
+PACKAGE_PLACEHOLDER = "__CALCULATORS_PACKAGE__"
 
 VENDORED = {
     "pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"),
@@ -109,14 +115,14 @@ def _copy(source: Path, target: Path) -> None:
     shutil.copy2(source, target)
 
 
-def write_runtime(site_dir: Path, node_modules: Path, *, snapshot: bool = True, serving: bool = False) -> str:
-    """Write everything the browser needs into the site; return the wheel's file name.
+def write_runtime(
+    site_dir: Path, node_modules: Path, book: Book, *, snapshot: bool = True, serving: bool = False
+) -> list[str]:
+    """Write everything the browser needs into the site, for `book`; return the wheels' file names.
 
     `snapshot`: also the memory snapshot (snapshot.py); `serving`: for `mkdocs serve`, which makes no snapshot (only
     reuses a cached one) and has no service worker.
     """
-    import calculators  # at call time: `mkdocs serve` re-imports an edited package between builds
-
     out = site_dir / ASSETS
     for relative, source in _vendored_sources(node_modules).items():
         _copy(source, out / relative)
@@ -126,20 +132,23 @@ def write_runtime(site_dir: Path, node_modules: Path, *, snapshot: bool = True, 
         if not target.is_file() or target.read_text(encoding="utf-8") != linked:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(linked, encoding="utf-8")
-    package_dir = Path(calculators.__file__).parent
-    wheel = build_wheel(package_dir, calculators.__version__, out)
-    for stale in out.glob("calculators-*.whl"):
-        if stale != wheel:
+    wheels = [
+        build_wheel(Path(calckit.__file__).parent, calckit.__version__, out),
+        build_wheel(book.directory, book.version, out),
+    ]
+    for stale in out.glob("*.whl"):
+        if stale not in wheels:
             stale.unlink()
-    made = provide_snapshot(node_modules, wheel, out, create=not serving) if snapshot else None
+    made = provide_snapshot(node_modules, wheels, book.package, out, create=not serving) if snapshot else None
     if made is None:
         for stale_snapshot in out.glob(SNAPSHOT_GLOB):
             stale_snapshot.unlink()
-    placeholders = asset_placeholders(out, wheel, made, service_worker=not serving)
-    placeholders["worker.js"][WHEEL_PLACEHOLDER] = wheel.name
+    placeholders = asset_placeholders(out, wheels, made, service_worker=not serving)
+    placeholders["worker.js"][WHEELS_PLACEHOLDER] = json.dumps([wheel.name for wheel in wheels])
+    placeholders["worker.js"][PACKAGE_PLACEHOLDER] = book.package
     for asset in resources.files(__package__).joinpath("assets").iterdir():
         text = asset.read_text(encoding="utf-8")
         for placeholder, value in placeholders.get(asset.name, {}).items():
             text = text.replace(placeholder, value)
         (out / asset.name).write_text(text, encoding="utf-8")
-    return wheel.name
+    return [wheel.name for wheel in wheels]

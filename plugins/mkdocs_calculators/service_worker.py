@@ -6,7 +6,7 @@ manifest filled in. The files fall into three groups:
 
 - pages: every page, the theme's assets, the search index, the sitemap (instant navigation reads it) and the plugin's
   own scripts and stylesheets (a few KB); precached when the service worker installs;
-- runtime: Pyodide, Vega, the exercises' editor, the wheel and the memory snapshot (about 20 MB); cached when first
+- runtime: Pyodide, Vega, the exercises' editor, the wheels and the memory snapshot (about 20 MB); cached when first
   used, and all of it in the background once a page with a calculator or an exercise is visited;
 - on use: lunr's language packs, which Material loads only for books in other languages than English; cached when
   used.
@@ -39,7 +39,7 @@ __all__ = [
 SERVICE_WORKER = "sw.js"
 ASSETS = "assets/calculators"
 RUNTIME_DIRS = (f"{ASSETS}/pyodide/", f"{ASSETS}/vega/", f"{ASSETS}/editor/")  # editor: for exercises
-RUNTIME_SUFFIXES = (".whl", ".bin")  # the wheel and the memory snapshot, next to worker.js
+RUNTIME_SUFFIXES = (".whl", ".bin")  # the wheels and the memory snapshot, next to worker.js
 RUNTIME_FILES = (f"{ASSETS}/editor.js",)  # the editor's entry, beside the modules in editor/ that it imports
 ON_USE = ("assets/javascripts/lunr/",)
 LEFT_OUT_SUFFIXES = (".map", ".gz")
@@ -134,12 +134,12 @@ def write_service_worker(site_dir: Path, *, serving: bool = False) -> dict[str, 
 
 
 def asset_placeholders(
-    out_dir: Path, wheel: Path, snapshot: Snapshot | None, *, service_worker: bool
+    out_dir: Path, wheels: list[Path], snapshot: Snapshot | None, *, service_worker: bool
 ) -> dict[str, dict[str, str]]:
     """The build values to put into the plugin's assets, by asset name (`out_dir` holds the runtime as written)."""
     cached: dict[str, str] = {}
     if service_worker:
-        fetched = [*WORKER_FETCHES, wheel.name, *([snapshot.name] if snapshot else [])]
+        fetched = [*WORKER_FETCHES, *(wheel.name for wheel in wheels), *([snapshot.name] if snapshot else [])]
         cached = {name: file_digest(out_dir / name) for name in fetched}
     return {
         "worker.js": {

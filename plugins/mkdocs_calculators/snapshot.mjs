@@ -2,27 +2,27 @@
 /**
  * Makes the memory snapshot that the browser worker restores instead of starting Python from scratch (snapshot.py
  * runs this at build time and caches the result). Under Node it boots the pinned Pyodide with the private
- * `_makeSnapshot` option, installs the calculators wheel exactly as worker.js does (the wheel file on sys.path), imports
- * the package and runs every calculator once, so that a restored worker has nothing left to import or compile, then
+ * `_makeSnapshot` option, installs the wheels exactly as worker.js does (each wheel file on sys.path), makes the
+ * book's package the one calckit uses (`calckit.book.use`) and runs every calculator once, so that a restored worker has nothing left to import or compile, then
  * writes `pyodide.makeMemorySnapshot()` gzip-compressed.
  *
- * Usage: node snapshot.mjs PYODIDE_DIR WHEEL OUT
+ * Usage: node snapshot.mjs PYODIDE_DIR OUT PACKAGE WHEEL...
  * Prints {"pyodide": version, "raw": bytes, "gzipped": bytes} on stdout.
  *
  * What the snapshot holds is Python's memory only: the files the wheel put in the virtual file system are not in it,
- * which is why the worker writes the wheel again after restoring (the same bytes, so imports made now stay valid).
+ * which is why the worker writes the wheels again after restoring (the same bytes, so imports made now stay valid).
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 
-// Must match worker.js: where the wheel goes, and how it is put on sys.path.
-const WHEELS = "/lib/calculators";
+// Must match worker.js: where the wheels go, and how each is put on sys.path.
+const WHEELS = "/lib/wheels";
 
-const [pyodideDir, wheelPath, out] = process.argv.slice(2);
-if (!pyodideDir || !wheelPath || !out) {
-  process.stderr.write("usage: node snapshot.mjs PYODIDE_DIR WHEEL OUT\n");
+const [pyodideDir, out, packageName, ...wheelPaths] = process.argv.slice(2);
+if (!pyodideDir || !out || !packageName || wheelPaths.length === 0) {
+  process.stderr.write("usage: node snapshot.mjs PYODIDE_DIR OUT PACKAGE WHEEL...\n");
   process.exit(2);
 }
 
@@ -32,17 +32,22 @@ try {
   const { loadPyodide, version } = await import(pathToFileURL(resolve(pyodideDir, "pyodide.mjs")).href);
   const pyodide = await loadPyodide({ _makeSnapshot: true, stdout: () => {}, stderr: () => {} });
 
-  const path = `${WHEELS}/${basename(wheelPath)}`;
   pyodide.FS.mkdirTree(WHEELS);
-  pyodide.FS.writeFile(path, new Uint8Array(readFileSync(wheelPath)));
+  const paths = wheelPaths.map((wheelPath) => {
+    const path = `${WHEELS}/${basename(wheelPath)}`;
+    pyodide.FS.writeFile(path, new Uint8Array(readFileSync(wheelPath)));
+    return path;
+  });
   pyodide.runPython(`
 import json, sys
-if ${JSON.stringify(path)} not in sys.path:
-    sys.path.insert(0, ${JSON.stringify(path)})
-import calculators, calculators.api
+for path in reversed(${JSON.stringify(paths)}):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+import calckit.api, calckit.book
+book = calckit.book.use(${JSON.stringify(packageName)})
 # Run each calculator once on its defaults: whatever it imports or builds lazily is then in the snapshot too.
-for name in calculators.CALCULATORS:
-    result = json.loads(calculators.api.call_json("run", json.dumps({"name": name, "inputs": {}})))
+for name in book.calculators:
+    result = json.loads(calckit.api.call_json("run", json.dumps({"name": name, "inputs": {}})))
     if "failure" in result:
         raise RuntimeError(result["failure"]["message"])
 `);

@@ -1,13 +1,14 @@
-"""A memory snapshot of Pyodide with the calculators already imported, for the worker to restore instead of booting.
+"""A memory snapshot of Pyodide with the book's package imported, for the worker to restore instead of booting.
 
 Booting Pyodide and importing the package costs a reader seconds; restoring a snapshot of the interpreter's memory
 taken right after that costs about a quarter of it. `snapshot.mjs` makes one under Node with the pinned Pyodide and
-this build's wheel; the site ships it gzip-compressed (about 6 MB for 31 MB of memory) and `worker.js` restores it
+this build's wheels; the site ships it gzip-compressed (about 6 MB for 31 MB of memory) and `worker.js` restores it
 with `loadPyodide({_loadSnapshot})`, falling back to a plain boot whenever restoring fails.
 
 `_makeSnapshot` and `_loadSnapshot` are private Pyodide API, so a snapshot is only ever used with the runtime it was
-made with: its file name carries a key over the Pyodide version, its build id, the wheel's (content-hashed) name and
-this script; the worker checks the version and the wheel, and Pyodide itself refuses a snapshot of another build.
+made with: its file name carries a key over the Pyodide version, its build id, the wheels' (content-hashed) names, the
+package and this script; the worker checks the version and the wheels, and Pyodide itself refuses a snapshot of
+another build.
 
 Making one takes several seconds, so snapshots are cached between builds under `node_modules/.cache/` (the usual home
 of tool caches: git-ignored, shared by every site built against the same runtime, and emptied by `npm ci` together
@@ -48,7 +49,7 @@ _RUNTIME_FILES = ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "p
 @dataclass(frozen=True)
 class Snapshot:
     name: str  # the file's name in the site, next to worker.js
-    made_for: str  # "<Pyodide version> <wheel file name>": worker.js checks it against what it runs
+    made_for: str  # "<Pyodide version> <wheel> <wheel>": worker.js checks it against what it runs
     raw: int | None = None  # sizes, when it was made by this build
     gzipped: int | None = None
 
@@ -62,14 +63,15 @@ def _build_id(pyodide_dir: Path) -> str:
     return match.group(1) if match else ""
 
 
-def snapshot_key(pyodide_dir: Path, wheel_name: str) -> str:
-    """What a snapshot depends on, hashed: the runtime, the wheel and the script that makes it."""
+def snapshot_key(pyodide_dir: Path, wheel_names: list[str], package: str) -> str:
+    """What a snapshot depends on, hashed: the runtime, the wheels, the package used and the script that makes it."""
     parts = [
         "format 1",
         pyodide_version(pyodide_dir),
         _build_id(pyodide_dir),
         *(f"{name}:{(pyodide_dir / name).stat().st_size}" for name in _RUNTIME_FILES),
-        wheel_name,
+        *wheel_names,
+        package,
         hashlib.sha256(SCRIPT.read_bytes()).hexdigest(),
     ]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
@@ -98,11 +100,11 @@ def _build_failing() -> bool:
     return any(isinstance(handler, CountHandler) and handler.counts for handler in logging.getLogger("mkdocs").handlers)
 
 
-def _make(node: str, pyodide_dir: Path, wheel: Path, target: Path) -> tuple[int, int] | None:
+def _make(node: str, pyodide_dir: Path, wheels: list[Path], package: str, target: Path) -> tuple[int, int] | None:
     started = time.monotonic()
     try:
         result = subprocess.run(
-            [node, str(SCRIPT), str(pyodide_dir), str(wheel), str(target)],
+            [node, str(SCRIPT), str(pyodide_dir), str(target), package, *(str(wheel) for wheel in wheels)],
             capture_output=True,
             text=True,
             timeout=TIMEOUT,
@@ -135,14 +137,18 @@ def _make(node: str, pyodide_dir: Path, wheel: Path, target: Path) -> tuple[int,
     return int(sizes["raw"]), int(sizes["gzipped"])
 
 
-def provide_snapshot(node_modules: Path, wheel: Path, out_dir: Path, *, create: bool = True) -> Snapshot | None:
-    """Put the snapshot for this runtime and `wheel` into `out_dir`, from the cache or made now; None without one.
+def provide_snapshot(
+    node_modules: Path, wheels: list[Path], package: str, out_dir: Path, *, create: bool = True
+) -> Snapshot | None:
+    """Put the snapshot for this runtime, `wheels` and `package` into `out_dir`, from the cache or made now; None
+    without one.
 
     `create=False` (under `mkdocs serve`, where every edit to a calculator makes a new wheel) only reuses a cached one.
     """
     pyodide_dir = node_modules / "pyodide"
-    name = f"snapshot-{snapshot_key(pyodide_dir, wheel.name)}.bin"
-    snapshot = Snapshot(name=name, made_for=f"{pyodide_version(pyodide_dir)} {wheel.name}")
+    names = [wheel.name for wheel in wheels]
+    name = f"snapshot-{snapshot_key(pyodide_dir, names, package)}.bin"
+    snapshot = Snapshot(name=name, made_for=" ".join([pyodide_version(pyodide_dir), *names]))
     target = out_dir / name
     for stale in out_dir.glob(SNAPSHOT_GLOB):
         if stale != target:
@@ -167,7 +173,7 @@ def provide_snapshot(node_modules: Path, wheel: Path, out_dir: Path, *, create: 
 
     with tempfile.TemporaryDirectory(prefix="calculators-snapshot-") as scratch:
         made = Path(scratch) / name
-        sizes = _make(node, pyodide_dir, wheel, made)
+        sizes = _make(node, pyodide_dir, wheels, package, made)
         if sizes is None:
             return None
         if cache and cached:

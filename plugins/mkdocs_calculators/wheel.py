@@ -1,4 +1,4 @@
-"""A pure-Python wheel of the `calculators` package, for Pyodide's `loadPackage`, named by its content's hash.
+"""A pure-Python wheel of one package (calckit, or a book's), for the browser's worker, named by its content's hash.
 
 Built in-process (a zip and three metadata files), because `pip wheel` would cost seconds on every build and
 `pyodide-build` downloads a cross-build environment. Byte-for-byte reproducible: same sources, same wheel, same name.
@@ -13,7 +13,6 @@ from pathlib import Path
 
 __all__ = ["build_wheel", "package_files"]
 
-_DIST = "calculators"
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
@@ -35,30 +34,32 @@ def _record_hash(data: bytes) -> str:
 
 
 def build_wheel(package_dir: Path, version: str, out_dir: Path) -> Path:
-    """Write the wheel into `out_dir` (if not already there) and return its path.
+    """Write the wheel of the package in `package_dir` (named after the folder) into `out_dir`, if not already there,
+    and return its path.
 
     The content hash goes into the version's local label, so the file name changes exactly when the code does and
     can be cached forever.
     """
+    dist = package_dir.name
     contents = {
-        f"{_DIST}/{path.relative_to(package_dir).as_posix()}": path.read_bytes() for path in package_files(package_dir)
+        f"{dist}/{path.relative_to(package_dir).as_posix()}": path.read_bytes() for path in package_files(package_dir)
     }
     digest = hashlib.sha256()
     for name, data in contents.items():
         digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
     full_version = f"{version}+{digest.hexdigest()[:12]}"
-    dist_info = f"{_DIST}-{full_version}.dist-info"
+    dist_info = f"{dist}-{full_version}.dist-info"
     contents[f"{dist_info}/METADATA"] = (
-        f"Metadata-Version: 2.1\nName: {_DIST}\nVersion: {full_version}\nRequires-Python: >=3.11\n"
+        f"Metadata-Version: 2.1\nName: {dist}\nVersion: {full_version}\nRequires-Python: >=3.11\n"
     ).encode()
     contents[f"{dist_info}/WHEEL"] = (
         b"Wheel-Version: 1.0\nGenerator: mkdocs_calculators\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
     )
-    contents[f"{dist_info}/top_level.txt"] = f"{_DIST}\n".encode()
+    contents[f"{dist_info}/top_level.txt"] = f"{dist}\n".encode()
     record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in contents.items())
     contents[f"{dist_info}/RECORD"] = (record + f"{dist_info}/RECORD,,\n").encode()
 
-    path = out_dir / f"{_DIST}-{full_version}-py3-none-any.whl"
+    path = out_dir / f"{dist}-{full_version}-py3-none-any.whl"
     if not path.exists():
         out_dir.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(".partial")

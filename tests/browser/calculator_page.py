@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from calculators import run
+from calckit.api import run
 
 BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
 

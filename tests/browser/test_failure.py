@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from calculators import run
+from calckit.api import run
 from tests.browser.calculator_page import expected, texts
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_quiz import CHECK, answer_key, first_index, open_quiz, question, verdict

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mkdocs_calculators.service_worker import write_service_worker
 
-from calculators import run
+from calckit.api import run
+from mkdocs_calculators.service_worker import write_service_worker
 from tests.browser.calculator_page import expected, texts
 from tests.browser.conftest import Network, new_context
 from tests.support import NODE_MODULES, ROOT, build_site, serve

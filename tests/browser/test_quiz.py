@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from calculators import run
-from calculators.units import format_number
+from calckit.api import run
+from calckit.units import format_number
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser

@@ -8,7 +8,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from calculators import CALCULATORS, run
+from calckit.api import run
+from calculators import CALCULATORS
 from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, texts, wait_for_texts
 
 pytestmark = pytest.mark.browser
@@ -227,7 +228,7 @@ class TestChipDatabase:
         )
         assert separators and set(separators) == {'","'}
         footnotes = page.eval_on_selector_all("a.footnote-ref", "links => links.map(a => a.textContent)")  # type: ignore[attr-defined]
-        sources = page.eval_on_selector_all("sup.chip-source a", "links => links.map(a => a.textContent)")  # type: ignore[attr-defined]
+        sources = page.eval_on_selector_all("sup.table-source a", "links => links.map(a => a.textContent)")  # type: ignore[attr-defined]
         assert sources and all(re.fullmatch(r"S\d+", text) for text in sources)
         assert not set(sources) & set(footnotes)
 
@@ -236,5 +237,5 @@ class TestChipDatabase:
         targets = page.eval_on_selector_all(  # type: ignore[attr-defined]
             "table[data-sortable] sup a", "links => [...new Set(links.map(a => a.hash))]"
         )
-        sources = page.eval_on_selector_all("ol.chip-sources li", "items => items.map(i => '#' + i.id)")  # type: ignore[attr-defined]
+        sources = page.eval_on_selector_all("ol.table-sources li", "items => items.map(i => '#' + i.id)")  # type: ignore[attr-defined]
         assert targets and set(targets) <= set(sources)

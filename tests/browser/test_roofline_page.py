@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from calculators import run
+from calckit.api import run
 from tests.browser import calculator_page
 from tests.browser.calculator_page import BOOT_TIMEOUT, open_page
 from tests.browser.conftest import Network, new_context

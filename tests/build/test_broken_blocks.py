@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 import calculators
+from calckit import book
 from calculators.chips import load_chips
 from tests.build.sites import LOCATED, Build, build_fixture
 
@@ -31,8 +32,8 @@ def _expand(message: str) -> str:
         if match["what"] == "chips":
             return ", ".join(load_chips())
         if match["calculator"]:
-            return ", ".join(calculators.get(match["calculator"]).input_keys)
-        (spec,) = [spec for spec in calculators.get(match["owner"]).inputs if spec.key == match["key"]]
+            return ", ".join(book.calculator(match["calculator"]).input_keys)
+        (spec,) = [spec for spec in book.calculator(match["owner"]).inputs if spec.key == match["key"]]
         return ", ".join(spec.choice_values)
 
     expanded = PLACEHOLDER.sub(replace, message)

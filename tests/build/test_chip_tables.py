@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mkdocs_calculators.chip_tables import as_of, source_numbers
-
-from calculators.chips import get_chip
+from calckit.table import as_of
+from calculators import TABLE
+from calculators.chips import get_chip, load_sources
+from mkdocs_calculators.tables import source_numbers
 from tests.build.sites import build_fixture
 
 PAGE = """# TPUs
@@ -33,16 +34,16 @@ def test_cells_hold_the_database_figures_with_their_sources(tmp_path: Path) -> N
     ]
     v5e = get_chip("tpu-v5e")
     cells = re.findall(r"<td[^>]*>(.*?)</td>", rows[1][2])
-    number = source_numbers()[v5e.bandwidth_tbs.source.id]
+    number = source_numbers(TABLE)[v5e.bandwidth_tbs.source.id]
     link = (
-        f'0.819<sup class="chip-source"><a href="../../reference/chips/#source-{v5e.bandwidth_tbs.source.id}" '
+        f'0.819<sup class="table-source"><a href="../../reference/chips/#source-{v5e.bandwidth_tbs.source.id}" '
         f'title="Source {number}">S{number}</a></sup>'
     )
     assert cells[3].startswith(link)
     assert len(re.findall(r"\(alt\. ", cells[3])) == len(v5e.bandwidth_tbs.alternatives)
     assert cells[4] == "—"  # Google publishes no power figure for v5e
     assert "(sparse 1979)" in rows[2][2]  # H100's headline BF16 counts sparsity; the dense 989.4 is the figure
-    dated = as_of([get_chip("tpu-v4"), get_chip("tpu-v5e"), get_chip("h100-sxm")])
+    dated = as_of([TABLE.rows()[chip] for chip in ("tpu-v4", "tpu-v5e", "h100-sxm")], load_sources())
     assert f"<caption>Three chips. Figures as of {dated}.</caption>" in html and "data-sortable" in html
 
 
@@ -50,4 +51,4 @@ def test_the_database_page_numbers_sources_the_same_way(tmp_path: Path) -> None:
     build = build_fixture(tmp_path, {"docs/index.md": "# Home\n"})
     html = build.html("reference/chips/index.html")
     items = re.findall(r'<li id="source-([^"]+)">', html)
-    assert {source: number for number, source in enumerate(items, start=1)} == source_numbers()
+    assert {source: number for number, source in enumerate(items, start=1)} == source_numbers(TABLE)

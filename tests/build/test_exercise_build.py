@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 import yaml
-from mkdocs_calculators.runtime import EDITOR_MODULES
 
 import calculators
-from calculators.exercise import takes_number
+from calckit import api, book
+from calckit.exercise import takes_number
+from mkdocs_calculators.runtime import EDITOR_MODULES
 from tests.build.sites import LOCATED, Build, build_fixture
 
 CORPUS_FILE = Path(__file__).with_name("broken_exercises.yaml")
@@ -59,7 +60,7 @@ def _expand(message: str) -> str:
     def replace(match: re.Match[str]) -> str:
         if match["what"] == "calculators":
             return ", ".join(sorted(calculators.CALCULATORS))
-        calculator = calculators.get(match["name"])
+        calculator = book.calculator(match["name"])
         if match["what"] == "inputs":
             return ", ".join(calculator.input_keys)
         if match["what"] == "numeric":
@@ -143,7 +144,7 @@ class TestGoodExercise:
         assert data["cases"][0]["inputs"] == {"peak_tflops": 197.0, "bandwidth_tbs": 0.819, "intensity": 240.0}
         assert len(data["cases"]) == 6
         for case in data["cases"]:
-            result = calculators.run("roofline", case["inputs"])
+            result = api.run("roofline", case["inputs"])
             attainable = next(out["value"] for out in result["outputs"] if out["key"] == "attainable")
             assert case["expected"] == attainable / 1e12
         assert 'data-exercise-key="exercise:docs/index.md#roof"' in page

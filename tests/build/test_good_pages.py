@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
-import calculators
-from calculators import Input
+from calckit import Input, api, book
 from tests.build.good_site import AUTHOR_INPUTS
 from tests.build.sites import Build, Element, build_fixture, parse_html
 
-ROOFLINE = calculators.get("roofline")
+ROOFLINE = book.calculator("roofline")
 NUMBERS = [spec for spec in ROOFLINE.inputs if spec.kind in ("number", "integer")]
 CHOICES = [spec for spec in ROOFLINE.inputs if spec.kind == "choice"]
 
@@ -85,7 +84,7 @@ def test_figures_without_a_chip_select_custom_figures(index: Element) -> None:
 )
 def test_results_are_cpythons_for_the_authors_inputs(uid: str, inputs: dict[str, float], index: Element) -> None:
     """The results in the HTML, before any script runs, are the text of `calculators.run` for the block's inputs."""
-    result = calculators.run("roofline", inputs)
+    result = api.run("roofline", inputs)
     assert result["ok"], result
     calculator = index.find("section", id=uid)
     shown = [

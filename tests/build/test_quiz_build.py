@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from calculators import CALCULATORS, run
-from calculators.quiz import grading_data, read_quiz
+from calckit.api import run
+from calckit.quiz import grading_data, read_quiz
+from calculators import CALCULATORS
 from tests.support import NODE_MODULES, build_site
 
 FRONT_MATTER = "---\ntitle: A quiz\n---\n"

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from calckit import book
 from mkdocs_calculators.runtime import EDITOR_MODULES, editor_file, write_runtime
 from mkdocs_calculators.service_worker import write_service_worker
 from mkdocs_calculators.snapshot import CACHE, pyodide_version, snapshot_key
-
 from tests.build.sites import Build, build_fixture, site_config
 from tests.support import NODE_MODULES, build_site
 
@@ -86,9 +87,10 @@ class TestServiceWorker:
     def test_manifest_lists_the_runtime_with_hashes_and_leaves_it_out_of_install(self, site: Path) -> None:
         """Pyodide, Vega, the editor, the wheel and the snapshot are runtime files, hashed, not fetched at install."""
         runtime = entries(site, "runtime")
-        wheel = next((site / ASSETS).glob("calculators-*.whl")).relative_to(site).as_posix()
+        wheels = {path.relative_to(site).as_posix() for path in (site / ASSETS).glob("*.whl")}
+        assert {Path(wheel).name.split("-")[0] for wheel in wheels} == {"calckit", "calculators"}
         snapshot = next((site / ASSETS).glob("snapshot-*.bin")).relative_to(site).as_posix()
-        assert set(runtime) == {*RUNTIME, *EDITOR, wheel, snapshot}
+        assert set(runtime) == {*RUNTIME, *EDITOR, *wheels, snapshot}
         for path, hash_ in runtime.items():
             assert hash_ == digest(site / path), path
         assert not set(runtime) & set(entries(site, "pages"))
@@ -119,7 +121,7 @@ class TestServiceWorker:
 
     def test_serve_registers_no_service_worker_and_retires_an_old_one(self, tmp_path: Path) -> None:
         """Under `mkdocs serve` entry.js registers none, the worker caches nothing, and sw.js only removes itself."""
-        write_runtime(tmp_path, NODE_MODULES, snapshot=False, serving=True)
+        write_runtime(tmp_path, NODE_MODULES, book.current(), snapshot=False, serving=True)
         assert write_service_worker(tmp_path, serving=True) is None
         assert 'const SERVICE_WORKER = "";' in (tmp_path / ASSETS / "entry.js").read_text(encoding="utf-8")
         assert "JSON.parse('{}')" in (tmp_path / ASSETS / "worker.js").read_text(encoding="utf-8")
@@ -130,13 +132,17 @@ class TestServiceWorker:
 
 class TestSnapshot:
     def test_snapshot_is_named_for_this_runtime_and_wheel(self, site: Path) -> None:
-        """One snapshot, whose name is the key over Pyodide and the wheel; worker.js names it and what it is for."""
+        """One snapshot, whose name is the key over Pyodide, the wheels (calckit's, then the book's) and the package;
+        worker.js names it, what it is for, the wheels it installs and the package it uses."""
         (snapshot,) = (site / ASSETS).glob("snapshot-*.bin")
-        wheel = next((site / ASSETS).glob("calculators-*.whl")).name
+        wheels = [next((site / ASSETS).glob(f"{name}-*.whl")).name for name in ("calckit", "calculators")]
         pyodide = NODE_MODULES / "pyodide"
-        assert snapshot.name == f"snapshot-{snapshot_key(pyodide, wheel)}.bin"
+        assert snapshot.name == f"snapshot-{snapshot_key(pyodide, wheels, 'calculators')}.bin"
         assert worker_constant(site, "SNAPSHOT") == snapshot.name
-        assert worker_constant(site, "SNAPSHOT_FOR") == f"{pyodide_version(pyodide)} {wheel}"
+        assert worker_constant(site, "SNAPSHOT_FOR") == " ".join([pyodide_version(pyodide), *wheels])
+        assert worker_constant(site, "PACKAGE") == "calculators"
+        worker = (site / ASSETS / "worker.js").read_text(encoding="utf-8")
+        assert f"JSON.parse('{json.dumps(wheels)}')" in worker
 
     def test_snapshot_is_a_gzipped_pyodide_memory_snapshot(self, site: Path) -> None:
         (snapshot,) = (site / ASSETS).glob("snapshot-*.bin")

@@ -14,9 +14,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from mkdocs_calculators.wheel import build_wheel
 
 import calculators
+from mkdocs_calculators.wheel import build_wheel
 from tests.support import ROOT
 
 PACKAGE = Path(calculators.__file__).parent
@@ -59,8 +59,8 @@ def test_changing_one_source_file_changes_the_name(package_copy: Path, wheel: Pa
     """Editing one file of the package gives a wheel with another name, so browsers never keep a stale one."""
     edited = tmp_path / "calculators"
     shutil.copytree(package_copy, edited)
-    units = edited / "units.py"
-    units.write_text(units.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    roofline = edited / "roofline.py"
+    roofline.write_text(roofline.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
     changed = build_wheel(edited, VERSION, tmp_path / "out")
     assert changed.name != wheel.name
     assert changed.name.startswith(f"calculators-{VERSION}+")

@@ -1,4 +1,4 @@
-"""Golden cases for the conformance layer, as calls of calculators.api.FUNCTIONS: hand-picked and seeded samples of
+"""Golden cases for the conformance layer, as calls of calckit.api.FUNCTIONS: hand-picked and seeded samples of
 every calculator's inputs, "new numbers" variants of the book's own numeric quiz questions, and the book's exercises
 checked with their solutions and starters, as a reader's code is run in the worker."""
 
@@ -8,9 +8,10 @@ import random
 from typing import Any
 
 import yaml
-from mkdocs_calculators.fences import find_fences
 
-from calculators import CALCULATORS, Calculator
+from calckit import Calculator
+from calculators import CALCULATORS
+from mkdocs_calculators.fences import find_fences
 from tests.support import ROOT
 
 HAND_PICKED: list[tuple[str, dict[str, Any]]] = [
@@ -62,7 +63,7 @@ def _numeric_questions() -> list[dict[str, Any]]:
 
 def _exercises() -> list[dict[str, Any]]:
     """Every exercise in the book, as the page carries it: its checking data, starter and solution."""
-    from calculators.exercise import read_exercise
+    from calckit.exercise import read_exercise
 
     exercises = []
     for page in sorted((ROOT / "docs").rglob("*.md")):

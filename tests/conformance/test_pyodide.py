@@ -8,12 +8,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
+import calckit
+import calculators
+from calckit.api import call_json
+from calculators import CALCULATORS
 from mkdocs_calculators.problems import python_failure
 from mkdocs_calculators.wheel import build_wheel
-
-import calculators
-from calculators import CALCULATORS
-from calculators.api import call_json
 from tests.conformance.cases import golden_cases
 from tests.support import NODE_MODULES, ROOT
 
@@ -26,12 +27,15 @@ def pyodide_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict[str
     assert node, "Node.js is needed for the conformance layer"
     assert (NODE_MODULES / "pyodide/pyodide.mjs").is_file(), "run `npm ci` first (make test does)"
     work = tmp_path_factory.mktemp("conformance")
-    wheel = build_wheel(Path(calculators.__file__).parent, calculators.__version__, work)
+    wheels = [
+        build_wheel(Path(calckit.__file__).parent, calckit.__version__, work),
+        build_wheel(Path(calculators.__file__).parent, calculators.__version__, work),
+    ]
     cases = golden_cases()
     (work / "cases.json").write_text(json.dumps(cases))
     script = ROOT / "tests/conformance/run_in_pyodide.mjs"
     result = subprocess.run(
-        [node, str(script), str(wheel), str(work / "cases.json")],
+        [node, str(script), str(work / "cases.json"), "calculators", *map(str, wheels)],
         capture_output=True,
         text=True,
         cwd=ROOT,  # so that `import "pyodide"` resolves in the project's node_modules
@@ -84,18 +88,21 @@ def test_a_data_file_beside_the_modules_reaches_the_browser(tmp_path: Path) -> N
     shutil.copytree(Path(calculators.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
     (package / "tables").mkdir()
     (package / "tables" / "prices.csv").write_text("chip,usd_per_hour\nh100-sxm,2.99\n", encoding="utf-8")
-    wheel = build_wheel(package, calculators.__version__, tmp_path / "dist")
+    wheels = [
+        build_wheel(Path(calckit.__file__).parent, calckit.__version__, tmp_path / "dist"),
+        build_wheel(package, calculators.__version__, tmp_path / "dist"),
+    ]
     script = (
         'import { loadPyodide } from "pyodide";'
         "const pyodide = await loadPyodide();"
-        "await pyodide.loadPackage(process.argv[1], { messageCallback: () => {} });"
+        "await pyodide.loadPackage(process.argv.slice(1), { messageCallback: () => {} });"
         "process.stdout.write(pyodide.runPython("
         '`from importlib import resources; resources.files("calculators").joinpath("tables/prices.csv").read_text()`'
         "));"
     )
     node = shutil.which("node")
     assert node, "Node.js is needed for the conformance layer"
-    command = [node, "--input-type=module", "-e", script, str(wheel)]
+    command = [node, "--input-type=module", "-e", script, *map(str, wheels)]
     result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
     assert result.returncode == 0, python_failure(result.stderr)
     assert result.stdout == "chip,usd_per_hour\nh100-sxm,2.99\n"

@@ -1,4 +1,4 @@
-"""calculators.api: the JSON boundary that the build and the browser worker share."""
+"""calckit.api: the JSON boundary that the build and the browser worker share."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from calculators import run
-from calculators.api import call_json
+from calckit.api import call_json, run
 
 
 def test_every_bad_field_is_reported() -> None:
@@ -46,7 +45,7 @@ class TestAComputeThatFails:
     cause and the line to look at; the caller (the build, the worker) keeps going."""
 
     def _calculator(self, name: str, compute: Any) -> Any:
-        from calculators import Calculator, Input, Output
+        from calckit import Calculator, Input, Output
 
         return Calculator(
             name=name,
@@ -58,7 +57,8 @@ class TestAComputeThatFails:
         )
 
     def test_an_exception_names_inputs_cause_and_line(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        from calculators import Result, registry
+        from calckit import Result
+        from calculators import registry
 
         def compute(values: Any) -> Result:
             return Result({"y": 1 / (values["a"] - 2)}, "")
@@ -73,7 +73,8 @@ class TestAComputeThatFails:
         )
 
     def test_a_missing_output_points_at_the_compute_function(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        from calculators import Result, registry
+        from calckit import Result
+        from calculators import registry
         from calculators.roofline import ROOFLINE
 
         def compute(values: Any) -> Result:

@@ -10,8 +10,9 @@ import jsonschema
 import pytest
 from jsonschema.exceptions import best_match
 
-from calculators import CALCULATORS, run
-from calculators.charts import VEGA_LITE_SCHEMA, decade_domain
+from calckit.api import run
+from calckit.charts import VEGA_LITE_SCHEMA, decade_domain
+from calculators import CALCULATORS
 
 
 @pytest.fixture(scope="module")

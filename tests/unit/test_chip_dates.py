@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import re
 
-from mkdocs_calculators.chip_tables import SourceLinks, as_of, chip_table, source_numbers
+from calckit.table import Row, as_of
+from calculators import TABLE
+from calculators.chips import load_sources
+from mkdocs_calculators.tables import SourceLinks, data_table, source_numbers
 
-from calculators.chips import get_chip, load_sources
+
+def rows(*ids: str) -> list[Row]:
+    return [TABLE.rows()[row_id] for row_id in ids]
+
 
 ISO = re.compile(r"(?:checked )?\d{4}(?:-\d{2}){0,2}\b")
 
@@ -19,19 +25,21 @@ def test_every_source_has_a_date_a_reader_can_read() -> None:
 
 def test_as_of_is_the_newest_date_among_the_figures_sources() -> None:
     """TPU v4 and v5e figures come from Google's living pages and JAX's table, all checked on 2026-11-29."""
-    assert as_of([get_chip("tpu-v4"), get_chip("tpu-v5e")]) == "2026-11-29"
+    assert as_of(rows("tpu-v4", "tpu-v5e"), load_sources()) == "2026-11-29"
 
 
 def test_alternatives_count_too() -> None:
     """The B200's bandwidth has an alternative from a pull request dated 2026-03-05, newer than its datasheet (2024)."""
-    b200 = get_chip("b200")
-    assert b200.bandwidth_tbs.alternatives[0].source.date == "2026-03-05"
-    assert as_of([b200]) >= "2026-03-05"
+    (b200,) = rows("b200")
+    alternative = b200.cells["bandwidth"].alternatives[0]
+    assert load_sources()[alternative.source].date == "2026-03-05"
+    assert as_of([b200], load_sources()) >= "2026-03-05"
 
 
 def test_tables_say_as_of_in_their_caption() -> None:
-    chips = [get_chip("tpu-v4"), get_chip("tpu-v5e")]
-    html = chip_table(chips, ("bf16",), SourceLinks(source_numbers()), label="TPUs", details=False, caption="TPUs.")
+    chips = rows("tpu-v4", "tpu-v5e")
+    links = SourceLinks(source_numbers(TABLE))
+    html = data_table(TABLE, chips, ("bf16",), links, label="TPUs", details=False, caption="TPUs.")
     assert "<caption>TPUs. Figures as of 2026-11-29.</caption>" in html
-    bare = chip_table(chips, ("bf16",), SourceLinks(source_numbers()), label="TPUs", details=False)
+    bare = data_table(TABLE, chips, ("bf16",), links, label="TPUs", details=False)
     assert "<caption>Figures as of 2026-11-29.</caption>" in bare

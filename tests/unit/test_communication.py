@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from calculators import get
+from calckit.book import calculator as get
 
 ALLREDUCE = get("allreduce")
 

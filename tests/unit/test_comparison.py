@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from calculators import CALCULATORS, run
+from calckit.api import run
+from calculators import CALCULATORS
 from calculators.chips import get_chip
 
 

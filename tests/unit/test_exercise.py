@@ -1,5 +1,5 @@
-"""The exercise model (calculators.exercise), its case generator, and the runner of a reader's code
-(calculators.exercise_run), under CPython: the same code runs in the browser's worker."""
+"""The exercise model (calckit.exercise), its case generator, and the runner of a reader's code
+(calckit.exercise_run), under CPython: the same code runs in the browser's worker."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-import calculators
-from calculators.api import FUNCTIONS, call_json
-from calculators.exercise import Case, ExerciseError, Tolerance, draw_cases, read_exercise
-from calculators.exercise_run import OUTPUT_LIMIT, check_code, run_code
-from calculators.quiz import Vary
+from calckit import api, book
+from calckit.api import FUNCTIONS, call_json
+from calckit.exercise import Case, ExerciseError, Tolerance, draw_cases, read_exercise
+from calckit.exercise_run import OUTPUT_LIMIT, check_code, run_code
+from calckit.quiz import Vary
 
 ATTAINABLE = (
     "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return min(peak_tflops, bandwidth_tbs * intensity)\n"
@@ -170,7 +170,7 @@ class TestReading:
 class TestCases:
     def test_drawn_values_lie_within_the_inputs_ranges_and_near_their_defaults(self) -> None:
         """Each value is inside the declared range and within a factor 10 of the default, to 3 significant digits."""
-        roof = calculators.get("roofline")
+        roof = book.calculator("roofline")
         specs = {spec.key: spec for spec in roof.inputs}
         for case in draw_cases(roof, "attainable", ["peak_tflops", "bandwidth_tbs", "intensity"], {}, 200, "seed"):
             for key, value in case.inputs.items():
@@ -181,27 +181,27 @@ class TestCases:
                 assert float(f"{value:.3g}") == value
 
     def test_the_expected_value_is_the_calculators_output(self) -> None:
-        roof = calculators.get("roofline")
+        roof = book.calculator("roofline")
         for case in draw_cases(roof, "ridge", ["peak_tflops", "bandwidth_tbs"], {}, 20, "ridge"):
-            ridge = calculators.run("roofline", case.inputs)["outputs"][1]
+            ridge = api.run("roofline", case.inputs)["outputs"][1]
             assert ridge["key"] == "ridge"
             assert case.expected == ridge["value"]
 
     def test_the_same_seed_gives_the_same_cases(self) -> None:
         """The build is reproducible: a page's cases change only when its exercise does."""
-        roof = calculators.get("roofline")
+        roof = book.calculator("roofline")
         first = draw_cases(roof, "attainable", ["intensity"], {}, 10, "a")
         assert first == draw_cases(roof, "attainable", ["intensity"], {}, 10, "a")
         assert first != draw_cases(roof, "attainable", ["intensity"], {}, 10, "b")
 
     def test_integers_stay_whole(self) -> None:
-        inference = calculators.get("inference")
+        inference = book.calculator("inference")
         for case in draw_cases(inference, "kv_per_token", ["layers", "kv_heads"], {}, 50, "kv"):
             assert all(isinstance(value, int) for value in case.inputs.values())
             assert case.expected == 2 * case.inputs["layers"] * case.inputs["kv_heads"] * 128 * 2
 
     def test_vary_gives_the_values_to_draw_from(self) -> None:
-        inference = calculators.get("inference")
+        inference = book.calculator("inference")
         vary = [Vary("context", choices=(1, 8192))]
         cases = draw_cases(inference, "compute_bound_batch", ["context"], {}, 20, "cb", vary=vary)
         assert {case.inputs["context"] for case in cases} == {1, 8192}
@@ -209,7 +209,7 @@ class TestCases:
 
     def test_the_other_inputs_are_held(self) -> None:
         """`given` fixes the calculator's other inputs: here a TPU v5e's figures fill the roofs."""
-        roof = calculators.get("roofline")
+        roof = book.calculator("roofline")
         for case in draw_cases(roof, "attainable", ["intensity"], {"chip": "tpu-v5e"}, 10, "v5e"):
             assert case.expected == min(197e12, 0.819e12 * case.inputs["intensity"])
 

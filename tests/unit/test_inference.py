@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from calculators import get
+from calckit.book import calculator as get
 
 INFERENCE = get("inference")
 H100 = {"chip": "custom", "peak_tflops": 989, "bandwidth_tbs": 3.35, "memory_gb": 80}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from calculators import get
+from calckit.book import calculator as get
 from calculators.matmul import critical_batch
 
 MATMUL = get("matmul")

@@ -1,4 +1,4 @@
-"""calculators.quiz: the quiz model, its checks (exact messages), grading data and "new numbers" variants."""
+"""calckit.quiz: the quiz model, its checks (exact messages), grading data and "new numbers" variants."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators import CALCULATORS, run
-from calculators.api import FUNCTIONS, call_json
-from calculators.quiz import (
+from calckit.api import FUNCTIONS, call_json, run
+from calckit.quiz import (
     ChoiceQuestion,
     NumericQuestion,
     Quiz,
@@ -27,6 +26,7 @@ from calculators.quiz import (
     read_quiz,
     shown_order,
 )
+from calculators import CALCULATORS
 
 ROOFLINE = CALCULATORS["roofline"]
 INPUTS = ", ".join(ROOFLINE.input_keys)
@@ -610,7 +610,6 @@ class TestVariants:
 def book_quizzes() -> list[Quiz]:
     """Every quiz written in the book's lessons and chapters."""
     from mkdocs_calculators.fences import find_fences
-
     from tests.support import ROOT
 
     found = []

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from calculators import CALCULATORS, InputError, get, run
+from calckit import InputError
+from calckit.api import run
+from calckit.book import calculator as get
+from calculators import CALCULATORS
 from calculators.chips import get_chip
 
 ROOFLINE = get("roofline")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from calculators import get
+from calckit.book import calculator as get
 
 ROOFLINE, MATMUL, ALLREDUCE = get("roofline"), get("matmul"), get("allreduce")
 MLP_70B = {"d_model": 8192, "d_ff": 28672}

@@ -1,11 +1,11 @@
-"""calculators.spec: declared inputs parse what authors write and readers type, or name the field and the rule."""
+"""calckit.spec: declared inputs parse what authors write and readers type, or name the field and the rule."""
 
 from __future__ import annotations
 
 import pytest
 
-from calculators import Calculator, Input, InputError, Output, Result
-from calculators.spec import Choice
+from calckit import Calculator, Input, InputError, Output, Result
+from calckit.spec import Choice
 
 INTENSITY = Input("intensity", "Arithmetic intensity", default=100.0, unit="FLOP/byte", min=0.01, max=1e6)
 PEAK = Input("peak", "Peak", default=989.0, min=0, min_exclusive=True)

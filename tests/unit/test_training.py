@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from calculators import get, run
+from calckit.api import run
+from calckit.book import calculator as get
 
 TRAINING = get("training")
 

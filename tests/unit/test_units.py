@@ -1,4 +1,4 @@
-"""calculators.units: the one place where numbers become text."""
+"""calckit.units: the one place where numbers become text."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from calculators.units import format_money, format_number, format_percent, format_si
+from calckit.units import format_money, format_number, format_percent, format_si
 
 
 class TestFormatSI:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from calculators import get, run
+from calckit.api import run
+from calckit.book import calculator as get
 
 MBU = get("mbu")
 TWO_TBS = {"chip": "custom", "peak_tflops": 312, "bandwidth_tbs": 2.0}

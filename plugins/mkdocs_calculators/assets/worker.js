@@ -1,20 +1,22 @@
 // @ts-check
 /**
- * The module worker that runs the calculators package in Pyodide, off the page's main thread. It boots once, on the
- * first "boot" or "call" message, and answers every "call" by running one of `calculators.api.FUNCTIONS` (for
- * example `run`, which gives the same data the build pre-rendered).
+ * The module worker that runs the book's package in Pyodide, off the page's main thread, through calckit. It boots
+ * once, on the first "boot" or "call" message, and answers every "call" by running one of `calckit.api.FUNCTIONS`
+ * (for example `run`, which gives the same data the build pre-rendered).
  *
- * It starts from the build's memory snapshot when there is one (Python with the calculators already imported, see
+ * It starts from the build's memory snapshot when there is one (Python with the book's package already imported, see
  * snapshot.py), and boots Pyodide plainly when the snapshot is missing, corrupt or made for another runtime. A file
- * that Python cannot start without (the wasm, the standard library, the wheel) fails the boot with its name.
+ * that Python cannot start without (the wasm, the standard library, a wheel) fails the boot with its name.
  * Booted, it has no network (closeNetwork), since a reader's exercise code runs in it too.
  */
 import { loadPyodide, version } from "./pyodide/pyodide.mjs";
 
-// Replaced at build by the content-hashed name of the wheel written beside this file.
-const WHEEL = "__CALCULATORS_WHEEL__";
+// Replaced at build by the content-hashed names of the wheels written beside this file (calckit, then the book's
+// package), and by the name of the book's package, which calckit is told to use (calckit.book.use).
+const WHEELS = /** @type {string[]} */ (JSON.parse('__CALCULATORS_WHEELS__'));
+const PACKAGE = "__CALCULATORS_PACKAGE__";
 // Replaced at build by the memory snapshot's file name (or "" when the build made none; see snapshot.py), and by
-// "<Pyodide version> <wheel>" that it was made with, which must be what this worker runs.
+// "<Pyodide version> <wheel> <wheel>" that it was made with, which must be what this worker runs.
 const SNAPSHOT = "__CALCULATORS_SNAPSHOT__";
 const SNAPSHOT_FOR = "__CALCULATORS_SNAPSHOT_FOR__";
 // Replaced at build by {file: content hash} for the files this worker fetches, or {} when the site has no service
@@ -22,7 +24,7 @@ const SNAPSHOT_FOR = "__CALCULATORS_SNAPSHOT_FOR__";
 const CACHED = /** @type {Record<string, string>} */ (JSON.parse('__CALCULATORS_CACHED__'));
 const RUNTIME_CACHE = `calculators-runtime:${new URL("../../", import.meta.url).href}`; // as in sw.js
 const INDEX_URL = new URL("./pyodide/", import.meta.url).href;
-const WHEELS = "/lib/calculators"; // as in snapshot.mjs: the wheel's file goes here and onto sys.path
+const WHEEL_DIR = "/lib/wheels"; // as in snapshot.mjs: each wheel's file goes here and onto sys.path
 const SNAPSHOT_MAGIC = 1886286592; // the first 32-bit word of a Pyodide memory snapshot
 // Fetched by Pyodide itself: a missing or broken one fails the boot at once instead of leaving it hanging.
 const PYODIDE_FILES = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"];
@@ -120,12 +122,20 @@ async function fetchSnapshot() {
   return bytes;
 }
 
-/** Put the wheel on sys.path, as snapshot.mjs did before taking the snapshot. @param {any} pyodide @param {Uint8Array} wheel */
-function installWheel(pyodide, wheel) {
-  const path = `${WHEELS}/${WHEEL}`;
-  pyodide.FS.mkdirTree(WHEELS);
-  pyodide.FS.writeFile(path, wheel);
-  pyodide.runPython(`import sys\nif ${JSON.stringify(path)} not in sys.path: sys.path.insert(0, ${JSON.stringify(path)})`);
+/**
+ * Put the wheels on sys.path, as snapshot.mjs did before taking the snapshot.
+ * @param {any} pyodide @param {Uint8Array[]} wheels in the order of WHEELS
+ */
+function installWheels(pyodide, wheels) {
+  pyodide.FS.mkdirTree(WHEEL_DIR);
+  const paths = WHEELS.map((name, index) => {
+    const path = `${WHEEL_DIR}/${name}`;
+    pyodide.FS.writeFile(path, wheels[index]);
+    return path;
+  });
+  pyodide.runPython(
+    `import sys\nfor path in reversed(${JSON.stringify(paths)}):\n    if path not in sys.path: sys.path.insert(0, path)`,
+  );
 }
 
 /** @template T @param {Promise<T>} promise @returns {Promise<T>} */
@@ -133,32 +143,35 @@ function unlessAborted(promise) {
   return Promise.race([promise, aborted]);
 }
 
-/** Restore the build's memory snapshot: Python with the calculators already imported. @param {Promise<Uint8Array>} wheel */
-async function restore(wheel) {
-  if (SNAPSHOT_FOR !== `${version} ${WHEEL}`) {
-    throw new Error(`it was made for ${SNAPSHOT_FOR}, not for Pyodide ${version} with ${WHEEL}`);
+/** Restore the build's memory snapshot: Python with the book's package already imported. @param {Promise<Uint8Array[]>} wheels */
+async function restore(wheels) {
+  if (SNAPSHOT_FOR !== [version, ...WHEELS].join(" ")) {
+    throw new Error(`it was made for ${SNAPSHOT_FOR}, not for Pyodide ${version} with ${WHEELS.join(" ")}`);
   }
   // Pyodide takes the snapshot as a promise: the wasm downloads and compiles meanwhile.
   const snapshot = fetchSnapshot();
   snapshot.catch(() => {}); // Pyodide sees the failure when it gets to the snapshot; not unhandled before that
   const pyodide = await unlessAborted(loadPyodide({ indexURL: INDEX_URL, _loadSnapshot: snapshot }));
   progress("package");
-  installWheel(pyodide, await wheel);
-  const origin = pyodide.runPython("import sys; getattr(sys.modules.get('calculators'), '__file__', '')");
-  if (!String(origin).startsWith(`${WHEELS}/${WHEEL}/`)) throw new Error("it does not hold this build's calculators");
+  installWheels(pyodide, await wheels);
+  const origin = pyodide.runPython(`import sys; getattr(sys.modules.get(${JSON.stringify(PACKAGE)}), '__file__', '')`);
+  const own = `${WHEEL_DIR}/${WHEELS[WHEELS.length - 1]}/`;
+  if (!String(origin).startsWith(own)) throw new Error(`it does not hold this build's ${PACKAGE} package`);
   return pyodide;
 }
 
 async function boot() {
   const started = performance.now();
   progress("runtime");
-  const wheel = required(WHEEL).then(async (response) => new Uint8Array(await response.arrayBuffer()));
-  wheel.catch(() => {});
+  const wheels = Promise.all(
+    WHEELS.map((name) => required(name).then(async (response) => new Uint8Array(await response.arrayBuffer()))),
+  );
+  wheels.catch(() => {});
   let pyodide = null;
   let mode = "snapshot";
   if (SNAPSHOT) {
     try {
-      pyodide = await restore(wheel);
+      pyodide = await restore(wheels);
     } catch (error) {
       if (error instanceof Unavailable) throw error;
       console.warn(`calculators: starting Python without the memory snapshot: ${describe(error)}`);
@@ -168,10 +181,11 @@ async function boot() {
     mode = "plain";
     pyodide = await unlessAborted(loadPyodide({ indexURL: INDEX_URL }));
     progress("package");
-    installWheel(pyodide, await wheel);
+    installWheels(pyodide, await wheels);
   }
   if (interrupt) pyodide.setInterruptBuffer(interrupt);
-  const module = pyodide.pyimport("calculators.api");
+  pyodide.pyimport("calckit.book").use(PACKAGE); // already in use after a restore: then it only looks again
+  const module = pyodide.pyimport("calckit.api");
   await Promise.allSettled(storing); // cached before "ready", which lets the page ask sw.js to cache the rest
   closeNetwork();
   const ms = performance.now() - started;
@@ -181,7 +195,7 @@ async function boot() {
 }
 
 /**
- * Booted, the worker needs no network, and a reader's exercise code runs here (calculators.exercise_run): take away
+ * Booted, the worker needs no network, and a reader's exercise code runs here (calckit.exercise_run): take away
  * every way to reach a host, so that no code run in Python (through its `js` module) can.
  */
 function closeNetwork() {
@@ -201,9 +215,11 @@ function closeNetwork() {
 function describe(error) {
   const text = String(/** @type {any} */ (error)?.message ?? error);
   if (!text.includes("Traceback (most recent call last)")) return text;
-  const lines = text.trim().replaceAll(/\/lib\/calculators\/[^/"]+\.whl\//g, "").split("\n");
+  const lines = text.trim().replaceAll(/\/lib\/wheels\/[^/"]+\.whl\//g, "").split("\n");
   const exception = lines.findLast((line) => line.trim() && !line.startsWith(" ")) ?? "";
-  const frame = lines.findLast((line) => /^\s*File "calculators\//.test(line))?.match(/File "([^"]+)", line (\d+)/);
+  // A frame in calckit or the book's package (its path is relative once the wheel's is taken away).
+  const own = new RegExp(`^\\s*File "(?:calckit|${PACKAGE})/`);
+  const frame = lines.findLast((line) => own.test(line))?.match(/File "([^"]+)", line (\d+)/);
   return frame ? `${exception} (${frame[1]}:${frame[2]})` : exception;
 }
 

@@ -1,7 +1,7 @@
 """The checks on an author's quiz: every problem found, each with where in the data it is.
 
 Messages name the question and the rule, and list the valid names where a name is wrong; the build adds the file
-and line. `calculators.quiz.read_quiz` is the way in.
+and line. `calckit.quiz.read_quiz` is the way in.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from . import registry
+from . import book
 from .errors import InputError, shown
 from .quiz import (
     KINDS,
@@ -334,7 +334,7 @@ class Reader:
         )
 
     def answer(self, values: dict[str, Any], where: Where, name: str) -> tuple[Calculator | None, Output | None]:
-        known = ", ".join(sorted(registry.CALCULATORS))
+        known = ", ".join(sorted(book.current().calculators))
         if "answer" not in values:
             self.add(
                 where,
@@ -350,10 +350,10 @@ class Reader:
         if raw is None:
             self.add(at, f"{label} has no 'calculator' (expected one of: {known})")
             return None, None
-        if not isinstance(raw, str) or raw not in registry.CALCULATORS:
+        if not isinstance(raw, str) or raw not in book.current().calculators:
             self.add((*at, "calculator"), f"{name}: unknown calculator {_got(raw)} (expected one of: {known})")
             return None, None
-        calculator = registry.CALCULATORS[raw]
+        calculator = book.current().calculators[raw]
         numbers = ", ".join(output.key for output in calculator.outputs if output.format != "text")
         key = fields.get("output")
         output = output_spec(calculator, str(key)) if key is not None else None

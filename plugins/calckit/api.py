@@ -12,9 +12,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from . import book
 from .exercise_run import check_code, run_code
 from .quiz import quiz_variant
-from .registry import get
 from .spec import Value
 
 __all__ = ["FUNCTIONS", "call_json", "describe_failure", "run"]
@@ -24,7 +24,7 @@ def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
     """{ok: True, outputs, summary, chart} for good inputs; {ok: False, errors} listing every bad field; and
     {ok: False, errors: [], failure} when the calculator itself raised for inputs it had accepted (a defect in its
     code, said with the cause and its place rather than as a traceback)."""
-    calculator = get(name)
+    calculator = book.calculator(name)
     values, errors = calculator.check(inputs)
     if errors:
         return {"ok": False, "calculator": name, "errors": [error.as_dict() for error in errors]}
@@ -53,21 +53,21 @@ def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
 
 
 def describe_failure(name: str, values: Mapping[str, Value], error: Exception) -> dict[str, str]:
-    """What a calculator that raised tells its readers and authors: the exception, and where in the package.
+    """What a calculator that raised tells its readers and authors: the exception, and where in the book's package.
 
     `message` reads "calculator 'x' failed for these inputs (a=1, b=0): ZeroDivisionError: float division by zero
     (calculators/x.py:22)"; `error` is the exception alone, for a reader.
     """
-    package = Path(__file__).parent
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).parent == package]
-    places = [(Path(frame.filename).name, frame.lineno) for frame in frames]
-    if places and places[-1][0] == "spec.py":
+    package = book.current().directory
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if _within(frame.filename, (package, _OWN))]
+    places = [(Path(frame.filename), frame.lineno) for frame in frames]
+    if places and places[-1][0] == _OWN / "spec.py":
         # The spec refused what compute returned (an output missing, a NaN): the fault is in the compute function,
-        # when that is the package's own.
-        code = getattr(get(name).compute, "__code__", None)
-        ours = code is not None and Path(code.co_filename).parent == package
-        places = [(Path(code.co_filename).name, code.co_firstlineno)] if code is not None and ours else []
-    where = f"{package.name}/{places[-1][0]}:{places[-1][1]}" if places else ""
+        # when that is the book's own.
+        code = getattr(book.calculator(name).compute, "__code__", None)
+        ours = code is not None and _within(code.co_filename, (package,))
+        places = [(Path(code.co_filename), code.co_firstlineno)] if code is not None and ours else []
+    where = f"{_shown_path(places[-1][0])}:{places[-1][1]}" if places else ""
     cause = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     shown = ", ".join(f"{key}={_shown(value)}" for key, value in values.items())
     place = f" ({where})" if where else ""
@@ -76,6 +76,21 @@ def describe_failure(name: str, values: Mapping[str, Value], error: Exception) -
         "where": where,
         "message": f"calculator '{name}' failed for these inputs ({shown}): {cause}{place}",
     }
+
+
+_OWN = Path(__file__).parent
+
+
+def _within(filename: str, folders: tuple[Path, ...]) -> bool:
+    return any(Path(filename).is_relative_to(folder) for folder in folders)
+
+
+def _shown_path(path: Path) -> str:
+    """`calculators/x.py`: the package's folder and the file in it, as a contributor finds it."""
+    for folder in (book.current().directory, _OWN):
+        if path.is_relative_to(folder):
+            return f"{folder.name}/{path.relative_to(folder).as_posix()}"
+    return path.name
 
 
 def _shown(value: Value) -> str:

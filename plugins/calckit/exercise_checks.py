@@ -1,5 +1,5 @@
 """The checks on an author's exercise: every problem found, each with where in the data it is, and a line inside
-the starter or the solution where Python found one. `calculators.exercise.read_exercise` is the way in."""
+the starter or the solution where Python found one. `calckit.exercise.read_exercise` is the way in."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from . import registry
+from . import book
 from .errors import InputError
 from .exercise import (
     CHECK_FIELDS,
@@ -180,7 +180,7 @@ class ExerciseReader(Reader):
         self, values: Mapping[str, Any], name: str
     ) -> tuple[Calculator | None, Any, str, float | None, dict[str, Value], int, list[Any], Tolerance | None]:
         nothing: tuple[Any, ...] = (None, None, "", None, {}, 0, [], None)
-        known = ", ".join(sorted(registry.CALCULATORS))
+        known = ", ".join(sorted(book.current().calculators))
         if "check" not in values:
             self.add_at(
                 (),
@@ -197,10 +197,10 @@ class ExerciseReader(Reader):
         if raw is None:
             self.add_at(at, f"{label} has no 'calculator' (expected one of: {known})")
             return nothing
-        if not isinstance(raw, str) or raw not in registry.CALCULATORS:
+        if not isinstance(raw, str) or raw not in book.current().calculators:
             self.add_at((*at, "calculator"), f"{name}: unknown calculator {_got(raw)} (expected one of: {known})")
             return nothing
-        calculator = registry.CALCULATORS[raw]
+        calculator = book.current().calculators[raw]
         numbers = ", ".join(output.key for output in calculator.outputs if output.format != "text")
         key = fields.get("output")
         output = output_spec(calculator, str(key)) if key is not None else None

@@ -9,7 +9,7 @@ The cases are the calculator's own: each parameter of the function is one of its
 for them within the input's declared range (around its default, so the numbers look like the lesson's), the fixed
 cases the author lists come first, and the expected value of each is the calculator's output for it. A case for which
 the output is text ("never: ...") expects None. The build writes the cases into the page; the reader's code is then
-run on them in the browser by `calculators.exercise_run`, the same code that checked the solution at build.
+run on them in the browser by `calckit.exercise_run`, the same code that checked the solution at build.
 """
 
 from __future__ import annotations

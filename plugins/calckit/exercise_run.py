@@ -1,11 +1,11 @@
 """Running a reader's Python for an exercise: in its own namespace, its output captured, its errors located.
 
-The browser's worker calls `run_code` (the Run button) and `check_code` (Check) through `calculators.api`; the build
+The browser's worker calls `run_code` (the Run button) and `check_code` (Check) through `calckit.api`; the build
 calls `check_code` on each exercise's solution, so the reader's code and the author's are judged by the same lines.
 Everything returned is plain JSON data. Nothing here stops a runaway loop: the page does, by ending the worker.
 
 The reader's code gets a fresh namespace and a copy of the builtins whose `__import__` refuses the modules that reach
-outside Python (`js`, `pyodide` and kin: the worker's JavaScript, hence the network) and the calculators package
+outside Python (`js`, `pyodide` and kin: the worker's JavaScript, hence the network) and the book's package
 itself (the reference the code is checked against). It is a guard against accidents, not a security boundary: the
 boundary is the worker, which has no page to touch.
 """
@@ -26,7 +26,8 @@ __all__ = ["BLOCKED_MODULES", "FILENAME", "OUTPUT_LIMIT", "check_code", "run_cod
 
 FILENAME = "<exercise>"  # how the reader's code is named in its tracebacks
 OUTPUT_LIMIT = 20_000  # characters of printed output kept; the rest is cut, so a print in a loop cannot fill memory
-BLOCKED_MODULES = frozenset({"js", "pyodide", "pyodide_js", "_pyodide", "micropip", "calculators"})
+# And calckit and the book's own package (see _blocked): the reference that the code is checked against.
+BLOCKED_MODULES = frozenset({"js", "pyodide", "pyodide_js", "_pyodide", "micropip", "calckit"})
 
 
 class _Output:
@@ -61,9 +62,15 @@ def _guarded_import(
     fromlist: Sequence[str] = (),
     level: int = 0,
 ) -> Any:
-    if level == 0 and name.split(".")[0] in BLOCKED_MODULES:
+    if level == 0 and _blocked(name.split(".")[0]):
         raise ImportError(f"exercises cannot import '{name}': the code runs on its own, away from the page")
     return builtins.__import__(name, globals, locals, fromlist, level)
+
+
+def _blocked(top: str) -> bool:
+    from . import book
+
+    return top in BLOCKED_MODULES or (book.current().package == top if book.in_use() else False)
 
 
 def _namespace() -> dict[str, Any]:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from . import registry
+from . import book
 from .errors import InputError
 from .spec import Calculator, Input, Output, Value
 from .units import format_number
@@ -245,7 +245,7 @@ class NumericQuestion:
     kind: Literal["numeric"] = "numeric"
 
     def _calculator(self) -> Calculator:
-        return registry.get(self.calculator)
+        return book.calculator(self.calculator)
 
     def inputs_for(self, given: Mapping[str, Value]) -> dict[str, Value]:
         """Every input of the calculator for these given ones (defaults, and a chip's figures, filled in)."""
