@@ -9,7 +9,7 @@ A book's package is any importable package whose `__init__` provides:
 The plugin's `package` option names it in mkdocs.yml. The build and the browser's worker call `use(name)` once;
 every function of calckit (a calculator block's run, a quiz's numeric answer, an exercise's check) then finds
 calculators through `calculator(name)`. This book's `calculators` package is the first to implement the contract;
-`docs/contributing/own-book.md` starts another from an empty folder.
+`docs/own-book.md` starts another from an empty folder.
 """
 
 from __future__ import annotations

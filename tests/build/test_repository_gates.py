@@ -3,6 +3,7 @@ book's configuration refuses a page that no reader could find."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -53,3 +54,40 @@ def test_a_page_left_out_of_nav_stops_the_books_build(tmp_path: Path) -> None:
     build = build_fixture(tmp_path, files, nav=[{"Home": "index.md"}], validation=validation)
     assert build.returncode != 0
     assert 'are not included in the "nav" configuration:\n  - chapters/28-new.md' in build.output
+
+
+def test_the_plugin_names_no_books_package_but_in_its_option() -> None:
+    """The plugin and calckit reach a book only through the `package` option: no module imports this book's package,
+    and the name 'calculators' as a string appears once, as that option's default (issue 14)."""
+    import ast
+
+    imports, literals = [], []
+    for path in sorted((ROOT / "plugins").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Import):
+                imports += [where for alias in node.names if alias.name.split(".")[0] == "calculators"]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("calculators"):
+                imports.append(where)
+            elif isinstance(node, ast.Constant) and node.value == "calculators":
+                literals.append(where)
+    assert imports == []
+    assert literals == ["plugins/mkdocs_calculators/config.py:12"]
+    # The browser side too: the worker and the snapshot script import the package they are told, and calckit.
+    for script in ("mkdocs_calculators/assets/worker.js", "mkdocs_calculators/snapshot.mjs"):
+        text = (ROOT / "plugins" / script).read_text(encoding="utf-8")
+        assert not re.search(r"import calculators|calculators\.(api|CALCULATORS)|modules\.get\('calculators'\)", text)
+
+
+def test_the_plugin_is_its_own_distribution() -> None:
+    """plugins/ installs on its own (its own name, version and dependencies: no theme, nothing of this book), and the
+    book depends on it like any other plugin."""
+    import tomllib
+
+    plugin = tomllib.loads((ROOT / "plugins/pyproject.toml").read_text(encoding="utf-8"))["project"]
+    book = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert plugin["name"] == "mkdocs-calculators" and plugin["version"] == "0.1.0"
+    assert [re.split(r"[<>=]", dependency)[0] for dependency in plugin["dependencies"]] == ["mkdocs", "PyYAML"]
+    assert plugin["entry-points"]["mkdocs.plugins"] == {"calculators": "mkdocs_calculators.plugin:CalculatorsPlugin"}
+    assert "mkdocs-calculators==0.1.0" in book["dependencies"]
+    assert "entry-points" not in book

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import calculators
-from mkdocs_calculators.wheel import build_wheel
+from mkdocs_calculators.wheel import build_wheel, package_files
 from tests.support import ROOT
 
 PACKAGE = Path(calculators.__file__).parent
@@ -142,3 +142,27 @@ def test_metadata_carries_the_version_in_the_name(wheel: Path) -> None:
         metadata = archive.read(f"calculators-{version}.dist-info/METADATA").decode()
     assert f"\nVersion: {version}\n" in metadata
     assert version.startswith(f"{VERSION}+")
+
+
+def test_the_plugins_distribution_installs_on_its_own(tmp_path: Path) -> None:
+    """pip's wheel of plugins/ alone holds the plugin (every asset the build copies) and calckit, exactly the calckit
+    files the browser gets, and nothing of this book."""
+    project = tmp_path / "plugins"
+    shutil.copytree(ROOT / "plugins", project, ignore=shutil.ignore_patterns("__pycache__"))
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", "dist", "."]
+    result = subprocess.run(command, cwd=project, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    (pip_wheel,) = (project / "dist").glob("*.whl")
+    assert pip_wheel.name == "mkdocs_calculators-0.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(pip_wheel) as archive:
+        names = set(archive.namelist())
+    assert {name.split("/")[0] for name in names if not name.startswith("mkdocs_calculators-")} == {
+        "calckit",
+        "mkdocs_calculators",
+    }
+    plugin = ROOT / "plugins/mkdocs_calculators"
+    shipped = {f"mkdocs_calculators/{path.relative_to(plugin).as_posix()}" for path in package_files(plugin)}
+    assert shipped <= names
+    with zipfile.ZipFile(build_wheel(project / "calckit", VERSION, tmp_path / "ours")) as archive:
+        browser = {name for name in archive.namelist() if name.startswith("calckit/")}
+    assert {name for name in names if name.startswith("calckit/")} == browser

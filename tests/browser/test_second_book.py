@@ -1,0 +1,63 @@
+"""Any book can use the plugin, in the browser too: the second book (tests/second_book, package `circuits`) boots its
+own wheels from its memory snapshot, recomputes a calculator as CPython's `circuits` does, and after one visit does
+the same offline, with no server at all."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from calckit import book
+from tests.browser.calculator_page import expected, texts, wait_for_texts
+from tests.browser.conftest import Network, new_context
+from tests.browser.test_offline import Served, start_calculators, wait_until_cached
+from tests.support import SECOND_BOOK, build_second_book
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def circuits_site(tmp_path: Path) -> Iterator[Served]:
+    with ExitStack() as stack:
+        served = Served(stack, tmp_path / "site")
+        result = build_second_book(served.site)
+        assert result.returncode == 0, result.stderr
+        yield served
+
+
+def test_the_second_book_recomputes_through_its_snapshot_and_offline(
+    browser: Any, circuits_site: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(SECOND_BOOK))
+    book.use("circuits")  # CPython's answers, from the second book's own package
+    network = Network(circuits_site.url)
+    context = new_context(browser, network)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{circuits_site.url}/")
+    assert start_calculators(page)["mode"] == "snapshot"
+    page.fill("#calc-1-ohms", "300")
+    want = expected("ohms-law", volts=9, ohms=300)
+    assert want == {"amps": "0.03 A", "watts": "0.27 W"}  # 9 V / 300 Ω; 9 V × 0.03 A
+    wait_for_texts(page, want, "#calc-1")
+    wheels = sorted(url.rsplit("/", 1)[1].split("-")[0] for url in network.requests if url.endswith(".whl"))
+    assert wheels == ["calckit", "circuits"]
+
+    wait_until_cached(page, circuits_site)
+    context.set_offline(True)
+    circuits_site.stop()  # no server: what loads now comes from the service worker's caches
+    page.goto(f"{circuits_site.url}/")
+    assert start_calculators(page)["mode"] == "snapshot"
+    page.fill("#calc-2-nanofarads", "10")
+    want = expected("rc-filter", kilohms=10, nanofarads=10)
+    assert want["cutoff_hz"] == "1,590 Hz"  # 1 / (2π × 10 kΩ × 10 nF) = 1,591.5 Hz, to three figures
+    wait_for_texts(page, want, "#calc-2")
+    assert texts(page, "#calc-2") == want
+    assert errors == []
+    context.close()
+    assert network.foreign == [], f"requests left 127.0.0.1: {network.foreign}"

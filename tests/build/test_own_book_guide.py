@@ -1,0 +1,122 @@
+""" "Start your own book" (docs/own-book.md) works as written: in an empty temporary folder, its files and its
+commands, run as the page gives them (a fresh virtual environment, pip, npm, a strict build, then `mkdocs serve`),
+give a served book whose calculator shows the results its package computes."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.support import ROOT, SECOND_BOOK
+
+GUIDE = ROOT / "docs/own-book.md"
+FILE_BLOCK = re.compile(r"^\*\*`(?P<path>[^`]+)`\*\*\n\n(?P<fence>`{3,})\w+\n(?P<body>.*?)^(?P=fence)$", re.M | re.S)
+SHELL_BLOCK = re.compile(r"^```sh\n(?P<body>.*?)^```$", re.M | re.S)
+PIP_AND_NPM_TIMEOUT = 600  # seconds: a fresh environment from PyPI and npm's caches on a busy machine
+
+
+def guide_files() -> dict[str, str]:
+    return {match["path"]: match["body"] for match in FILE_BLOCK.finditer(GUIDE.read_text(encoding="utf-8"))}
+
+
+def guide_commands() -> list[str]:
+    """Every command line of the page's shell blocks, in order, comments dropped."""
+    lines = []
+    for block in SHELL_BLOCK.finditer(GUIDE.read_text(encoding="utf-8")):
+        for line in block["body"].splitlines():
+            command = line.split("  #")[0].strip()
+            if command:
+                lines.append(command)
+    return lines
+
+
+def test_the_guide_shows_every_file_of_its_tree() -> None:
+    assert sorted(guide_files()) == [
+        "circuits/__init__.py",
+        "circuits/ohm.py",
+        "docs/index.md",
+        "mkdocs.yml",
+        "pyproject.toml",
+    ]
+
+
+def test_its_calculator_is_the_second_books() -> None:
+    """The page's calculator is the one the second book's tests check in the build and the browser layers."""
+    assert guide_files()["circuits/ohm.py"] == (SECOND_BOOK / "circuits/ohm.py").read_text(encoding="utf-8")
+
+
+def _a_readers_environment() -> dict[str, str]:
+    """This process's environment without what the test run adds: no virtual environment, no Python path."""
+    return {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_following_the_guide_gives_a_served_book(tmp_path: Path) -> None:
+    commands = guide_commands()
+    assert commands[:2] == ["export COURSE_BOOK=~/src/course-book", "mkdir my-book && cd my-book"]
+    assert commands[-1] == ".venv/bin/mkdocs serve"
+    book = tmp_path / "my-book"
+    # The page's first two lines, for this clone: COURSE_BOOK is this repository, and the folder starts empty.
+    book.mkdir()
+    for path, text in guide_files().items():
+        (book / path).parent.mkdir(parents=True, exist_ok=True)
+        (book / path).write_text(text, encoding="utf-8")
+    script = "set -euo pipefail\n" + "\n".join(commands[2:-1])
+    setup = subprocess.run(
+        ["bash", "-c", script],
+        cwd=book,
+        env={**_a_readers_environment(), "COURSE_BOOK": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=PIP_AND_NPM_TIMEOUT,
+        check=False,
+    )
+    assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
+    assert "Documentation built" in setup.stderr
+    built = (book / "site/index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<output for="calc-1-form">([^<]*)</output>', built) == ["0.02 A", "0.18 W"]  # 9 V, 450 Ω
+    assert sorted(path.name.split("-")[0] for path in (book / "site/assets/calculators").glob("*.whl")) == [
+        "calckit",
+        "circuits",
+    ]
+
+    port = _free_port()
+    serve = subprocess.Popen(
+        [*commands[-1].split(), "--dev-addr", f"127.0.0.1:{port}"],
+        cwd=book,
+        env=_a_readers_environment(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        page = ""
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and "calc-1" not in page:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                    page = response.read().decode("utf-8")
+            except OSError:
+                time.sleep(0.5)
+        assert "0.02 A" in page, "mkdocs serve did not serve the book's page"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/reference/calculators/", timeout=5) as response:
+            assert 'id="ohms-law"' in response.read().decode("utf-8")
+    finally:
+        serve.terminate()
+        try:
+            serve.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+            pytest.fail("mkdocs serve did not stop")
