@@ -11,8 +11,7 @@ Every figure links to its numbered source on the database page, so a reader can 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -81,23 +80,17 @@ COLUMNS: dict[str, Column] = {
     "bandwidth": ("Bandwidth (TB/s)", lambda chip, links: _figure(chip.bandwidth_tbs, links)),
     "sram": ("SRAM (MB)", lambda chip, links: _figure(chip.sram_mb, links)),
     "power": ("Power (W)", lambda chip, links: _figure(chip.power_w, links)),
+    "price": ("Cloud price (USD per chip-hour)", lambda chip, links: _figure(chip.price_per_hour, links)),
     "interconnect": ("Interconnect", lambda chip, _: _text(chip.interconnect)),
 }
 DEFAULT_COLUMNS = ("year", "bf16", "memory", "bandwidth", "power")
-_DATE = re.compile(r"\d{4}(?:-\d{2}){0,2}")
-
-
-def _figures(chip: Chip) -> Iterator[Figure]:
-    for figure in (chip.memory_gb, chip.bandwidth_tbs, chip.power_w, chip.sram_mb, *chip.peak_tflops.values()):
-        if figure is not None:
-            yield figure
-            yield from figure.alternatives
 
 
 def as_of(chips: list[Chip]) -> str:
-    """The newest date among the sources of these chips' figures (a living document's is the day it was checked)."""
-    dates = [match.group() for chip in chips for f in _figures(chip) if (match := _DATE.search(f.source.date))]
-    return max(dates, default="")
+    """The newest date among the sources of these chips' figures (calculators.chips.as_of)."""
+    from calculators.chips import as_of as figures_as_of
+
+    return figures_as_of(chips)
 
 
 def chip_table(

@@ -73,15 +73,16 @@ def chips_page() -> str:
 
     chips = list(load_chips().values())
     precisions = tuple(p for p in PRECISIONS if any(p in chip.peak_tflops for chip in chips))
-    columns = ("year", *precisions, "memory", "bandwidth", "sram", "power")
+    columns = ("year", *precisions, "memory", "bandwidth", "sram", "power", "price")
     table = chip_table(chips, columns, SourceLinks(source_numbers()), label="Chip database", details=True)
     items = "".join(_source_item(source) for source in load_sources().values())
     return f"""# Chip database
 
 The figures behind every chip picker in the book, generated from `calculators/chips.toml`. Peaks are **dense**: where a
 vendor's headline counts 2:4 structured sparsity, the table shows the dense figure and notes the sparse one. Each
-figure links to its source; where good sources disagree, the alternative is shown with its own. Select a column's
-heading to sort by it.
+figure links to its source; where good sources disagree, the alternative is shown with its own. A cloud price is one
+chip's share of a published instance price, and its source says which kind of price it is (on-demand or a
+reservation). Select a column's heading to sort by it.
 
 {table}
 
