@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .hardware import chip_input, fill_from_chip, power_input
+from .hardware import chip_input, figures_as_of, fill_from_chip, power_input
 from .spec import Calculator, Input, Output, Result, Value, number
 from .units import format_number
 
@@ -23,7 +23,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     cost = energy_kwh * number(inputs, "price_per_kwh")
     summary = (
         f"{_text('average_power', facility)} drawn for {format_number(number(inputs, 'hours'), 'h', digits=4)} "
-        f"is {_text('energy', energy_kwh)}, costing {_text('cost', cost)}."
+        f"is {_text('energy', energy_kwh)}, costing {_text('cost', cost)}." + figures_as_of(inputs)
     )
     return Result({"average_power": facility, "energy": energy_kwh, "cost": cost}, summary)
 

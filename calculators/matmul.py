@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .hardware import bandwidth_input, chip_input, fill_from_chip, peak_input, precision_input
+from .hardware import bandwidth_input, chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
 from .roofline import NO_FIGURE, limit
 from .spec import Calculator, Choice, Input, Output, Result, Value, number, text
 from .units import format_number
@@ -65,6 +65,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             else f"above the critical batch of {_text('critical_batch', exact)}"
         )
         + f"; it runs at {_text('fraction', attainable / peak)} of peak at best."
+        + figures_as_of(inputs)
     )
     return Result(
         {

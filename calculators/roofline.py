@@ -11,7 +11,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from .charts import POINT_COLOR, decade_domain, layered, log_axis
-from .hardware import BYTES_PER_VALUE, bandwidth_input, chip_input, fill_from_chip, peak_input, precision_input
+from .hardware import (
+    BYTES_PER_VALUE,
+    bandwidth_input,
+    chip_input,
+    figures_as_of,
+    fill_from_chip,
+    peak_input,
+    precision_input,
+)
 from .spec import Calculator, Choice, Input, Output, Result, Value, number, text
 
 __all__ = ["ROOFLINE"]
@@ -76,7 +84,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     summary = (
         f"{lead}: at {_text('workload_intensity', intensity)} the chip can reach "
         f"{_text('attainable', attainable)}, {_text('fraction', fraction)} of its peak; the ridge point is "
-        f"{_text('ridge', ridge)}."
+        f"{_text('ridge', ridge)}." + figures_as_of(inputs)
     )
     return Result(
         values={

@@ -20,6 +20,7 @@ from .charts import decade_domain, layered, log_axis
 from .hardware import (
     bandwidth_input,
     chip_input,
+    figures_as_of,
     fill_from_chip,
     peak_input,
     power_input,
@@ -113,7 +114,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         f"{_text('throughput', batch / step)} in all and {_text('per_sequence', 1 / step)} per sequence "
         f"({'memory' if memory_bound else 'compute'}-bound); a million tokens cost "
         f"{_text('cost_per_million', cost_per_token * 1e6)} and "
-        f"{_text('energy_per_million', joules_per_token * 1e6 / KWH)}."
+        f"{_text('energy_per_million', joules_per_token * 1e6 / KWH)}." + figures_as_of(inputs)
     )
     return Result(
         {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .hardware import chip_input, fill_from_chip, peak_input, precision_input
+from .hardware import chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
 from .spec import Calculator, Input, Output, Result, Value, number
 from .units import format_si
 
@@ -30,7 +30,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     seconds = flops / rate
     summary = (
         f"{_text('flops', flops)} at {format_si(rate, 'FLOP/s')} take {_text('days', seconds / DAY)}, "
-        f"or {_text('chip_hours', seconds * chips / 3600)} chip-hours."
+        f"or {_text('chip_hours', seconds * chips / 3600)} chip-hours." + figures_as_of(inputs)
     )
     return Result({"flops": flops, "days": seconds / DAY, "chip_hours": seconds * chips / 3600}, summary)
 
