@@ -80,7 +80,7 @@ COLUMNS: dict[str, Column] = {
     "bandwidth": ("Bandwidth (TB/s)", lambda chip, links: _figure(chip.bandwidth_tbs, links)),
     "sram": ("SRAM (MB)", lambda chip, links: _figure(chip.sram_mb, links)),
     "power": ("Power (W)", lambda chip, links: _figure(chip.power_w, links)),
-    "price": ("Cloud price (USD per chip-hour)", lambda chip, links: _figure(chip.price_per_hour, links)),
+    "price": ("Price per chip-hour (USD)", lambda chip, links: _figure(chip.price_per_hour, links)),
     "interconnect": ("Interconnect", lambda chip, _: _text(chip.interconnect)),
 }
 DEFAULT_COLUMNS = ("year", "bf16", "memory", "bandwidth", "power")

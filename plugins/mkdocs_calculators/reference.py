@@ -80,8 +80,8 @@ def chips_page() -> str:
 
 The figures behind every chip picker in the book, generated from `calculators/chips.toml`. Peaks are **dense**: where a
 vendor's headline counts 2:4 structured sparsity, the table shows the dense figure and notes the sparse one. Each
-figure links to its source; where good sources disagree, the alternative is shown with its own. A cloud price is one
-chip's share of a published instance price, and its source says which kind of price it is (on-demand or a
+figure links to its source; where good sources disagree, the alternative is shown with its own. A price per chip-hour is
+one chip's share of a cloud's published instance price, and its source says which kind of price it is (on-demand or a
 reservation). Select a column's heading to sort by it.
 
 {table}
