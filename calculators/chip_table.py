@@ -40,6 +40,7 @@ _COLUMNS: dict[str, tuple[str, Callable[[Chip], Cell | None]]] = {
     "bandwidth": ("Bandwidth (TB/s)", lambda chip: _cell(chip.bandwidth_tbs)),
     "sram": ("SRAM (MB)", lambda chip: _cell(chip.sram_mb)),
     "power": ("Power (W)", lambda chip: _cell(chip.power_w)),
+    "price": ("Price per chip-hour (USD)", lambda chip: _cell(chip.price_per_hour)),
     "interconnect": ("Interconnect", lambda chip: Cell(chip.interconnect)),
 }
 
@@ -59,8 +60,9 @@ def _sources() -> Mapping[str, Source]:
 
 _INTRO = """The figures behind every chip picker in the book, generated from `calculators/chips.toml`. Peaks are
 **dense**: where a vendor's headline counts 2:4 structured sparsity, the table shows the dense figure and notes the
-sparse one. Each figure links to its source; where good sources disagree, the alternative is shown with its own.
-Select a column's heading to sort by it."""
+sparse one. Each figure links to its source; where good sources disagree, the alternative is shown with its own. A
+price per chip-hour is one chip's share of a cloud's published instance price, and its source says which kind of price
+it is (on-demand or a reservation). Select a column's heading to sort by it."""
 
 TABLE = DataTable(
     name="chips",
@@ -68,7 +70,7 @@ TABLE = DataTable(
     intro=_INTRO,
     columns=tuple(Column(key, heading) for key, (heading, _) in _COLUMNS.items()),
     default_columns=("year", "bf16", "memory", "bandwidth", "power"),
-    reference_columns=("year", *PRECISIONS, "memory", "bandwidth", "sram", "power"),
+    reference_columns=("year", *PRECISIONS, "memory", "bandwidth", "sram", "power", "price"),
     rows=_rows,
     sources=_sources,
     row_label="chip",

@@ -17,7 +17,7 @@ import functools
 import math
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from types import MappingProxyType
@@ -35,6 +35,7 @@ __all__ = [
     "ChipDatabase",
     "Figure",
     "Source",
+    "as_of",
     "get_chip",
     "load_chips",
     "load_sources",
@@ -58,7 +59,13 @@ _URL = re.compile(r"https?://\S+")
 
 _SOURCE_KEYS: Final = {"id": True, "title": True, "url": True, "date": False, "note": False}
 _TEXT_KEYS: Final = ("id", "name", "vendor", "form_factor", "memory_type", "interconnect")
-_FIGURE_UNITS: Final = {"memory_gb": "GB", "bandwidth_tbs": "TB/s", "power_w": "W", "sram_mb": "MB"}
+_FIGURE_UNITS: Final = {
+    "memory_gb": "GB",
+    "bandwidth_tbs": "TB/s",
+    "power_w": "W",
+    "sram_mb": "MB",
+    "price_per_hour": "USD per chip-hour",
+}
 _CHIP_KEYS: Final = frozenset(
     {*_TEXT_KEYS, "year", "note", *_FIGURE_UNITS, "peak_tflops", "other"},
 )
@@ -75,6 +82,8 @@ PLAUSIBLE: Final[Mapping[str, tuple[float, float]]] = MappingProxyType(
         "bandwidth_tbs": (0.05, 30),  # memory off the chip: LPDDR's 0.1 TB/s to HBM's 8 TB/s
         "power_w": (1, 30_000),  # a phone's NPU to a wafer-scale system
         "sram_mb": (0.1, 100_000),  # to a wafer's 44 GB
+        # One chip's share of a cloud instance: an instance's price (8 to 16 chips, tens of dollars) stays outside.
+        "price_per_hour": (0.05, 25),
         "peak_tflops.fp32": (0.1, 10_000),
         "peak_tflops.bf16": (1, 100_000),
         "peak_tflops.fp8": (1, 200_000),
@@ -171,6 +180,13 @@ class Chip:
     peak_tflops: Mapping[str, Figure]
     other: Mapping[str, Figure] = field(default_factory=lambda: MappingProxyType({}))
     note: str = ""
+    price_per_hour: Figure | None = None
+
+    def figures(self) -> tuple[Figure, ...]:
+        """Every figure of the chip and their alternatives: what its "as of" date is taken from."""
+        mains = (self.memory_gb, self.bandwidth_tbs, self.power_w, self.sram_mb, self.price_per_hour)
+        found = [f for f in (*mains, *self.peak_tflops.values(), *self.other.values()) if f is not None]
+        return tuple(figure for main in found for figure in (main, *main.alternatives))
 
     @property
     def precisions(self) -> tuple[str, ...]:
@@ -264,6 +280,16 @@ def get_chip(chip_id: str) -> Chip:
         raise KeyError(f"no chip {chip_id!r}; known chips: {', '.join(chips)}") from None
 
 
+_DATE = re.compile(r"\d{4}(?:-\d{2}){0,2}")
+
+
+def as_of(chips: Iterable[Chip]) -> str:
+    """The newest date among the sources of these chips' figures, as "YYYY-MM-DD" (or "YYYY-MM", "YYYY"); "" if
+    none is dated. A living document's date is the day its figures were last checked ("checked YYYY-MM-DD")."""
+    dates = [match.group() for chip in chips for f in chip.figures() if (match := _DATE.search(f.source.date))]
+    return max(dates, default="")
+
+
 @functools.cache
 def _database() -> ChipDatabase:
     package = __package__ or "calculators"
@@ -350,6 +376,7 @@ class _Parser:
             bandwidth_tbs=self.figure("bandwidth_tbs", raw["bandwidth_tbs"], _FIGURE_UNITS["bandwidth_tbs"]),
             power_w=self.optional("power_w"),
             sram_mb=self.optional("sram_mb"),
+            price_per_hour=self.optional("price_per_hour"),
             peak_tflops=self.peaks(),
             other=self.others(),
         )

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
 from calckit.units import format_number, format_si
 
-from .hardware import chip_input, fill_from_chip, peak_input, precision_input
+from .hardware import chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
 
 __all__ = ["ALLREDUCE"]
 
@@ -40,7 +40,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     summary = (
         f"{bound}: on {format_number(n)} chips the multiply takes {format_si(compute, 's')} and the all-reduce "
         f"{format_si(communication, 's')} ({format_number(ratio, 'times')} as long); the all-reduce stays shorter "
-        f"only while F is above {format_number(min_f)}."
+        f"only while F is above {format_number(min_f)}." + figures_as_of(inputs)
     )
     return Result(
         {

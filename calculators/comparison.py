@@ -9,7 +9,7 @@ from calckit.charts import POINT_COLOR, decade_domain, layered, log_axis
 from calckit.spec import Calculator, Input, Output, Result, Table, Value, number, text, texts
 from calckit.units import format_number, format_si
 
-from .chips import PRECISION_LABELS, Chip, load_chips
+from .chips import PRECISION_LABELS, Chip, as_of, load_chips
 from .hardware import bytes_per_param_input, chip_choices, precision_input
 
 __all__ = ["COMPARISON"]
@@ -68,7 +68,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             for row in rows
         ),
         caption=f"Dense peak at {named}; models at {format_number(size)} bytes per parameter, "
-        f"decode for a {format_number(params / GIGA)} B-parameter model on one chip.",
+        f"decode for a {format_number(params / GIGA)} B-parameter model on one chip."
+        + (f" Figures as of {dated}." if (dated := as_of(row["chip"] for row in rows)) else ""),
     )
     with_peak = [row for row in rows if row["peak"]]
     # A chip that cannot hold the model does not serve it at all, however fast its memory: rank those that do.

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from calckit.spec import Calculator, Input, Output, Result, Value, number
 from calckit.units import format_number
 
-from .hardware import chip_input, fill_from_chip, power_input
+from .hardware import chip_input, figures_as_of, fill_from_chip, power_input
 
 __all__ = ["ENERGY"]
 
@@ -24,7 +24,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     cost = energy_kwh * number(inputs, "price_per_kwh")
     summary = (
         f"{_text('average_power', facility)} drawn for {format_number(number(inputs, 'hours'), 'h', digits=4)} "
-        f"is {_text('energy', energy_kwh)}, costing {_text('cost', cost)}."
+        f"is {_text('energy', energy_kwh)}, costing {_text('cost', cost)}." + figures_as_of(inputs)
     )
     return Result({"average_power": facility, "energy": energy_kwh, "cost": cost}, summary)
 

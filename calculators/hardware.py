@@ -3,12 +3,12 @@ database, a precision picker, and the figures themselves for "custom" hardware."
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from calckit.errors import InputError
 from calckit.spec import CUSTOM, Choice, Input, Value, text
 
-from .chips import PRECISION_LABELS, PRECISIONS, load_chips
+from .chips import PRECISION_LABELS, PRECISIONS, as_of, load_chips
 
 __all__ = [
     "BYTES_PER_VALUE",
@@ -16,10 +16,13 @@ __all__ = [
     "bytes_per_param_input",
     "chip_choices",
     "chip_input",
+    "figures_as_of",
     "fill_from_chip",
     "peak_input",
     "power_input",
     "precision_input",
+    "price_input",
+    "price_note",
     "transformer_inputs",
 ]
 
@@ -74,6 +77,43 @@ def power_input(default: float, help: str) -> Input:
     return Input("power_w", "Power per chip", unit="W", default=default, min=0.1, max=1e6, filled_by="chip", help=help)
 
 
+def price_input(default: float) -> Input:
+    """What one chip costs per hour, filled from the database where a cloud publishes a price for it; for a chip
+    without one, the field keeps what it holds and `price_note` says so."""
+    return Input(
+        "price_per_hour",
+        "Price per chip-hour",
+        unit="USD",
+        default=default,
+        min=0.0001,
+        max=1e5,
+        filled_by="chip",
+        help="Filled from the chip database where a cloud publishes a price for the chip (its source says which "
+        "kind of price); type what you pay.",
+    )
+
+
+def price_note(values: Mapping[str, Value]) -> str:
+    """A note for a cost computed from the price field while the chip picked has no price in the database."""
+    chip = text(values, "chip")
+    if chip == CUSTOM or load_chips()[chip].price_per_hour is not None:
+        return ""
+    return (
+        f"No published price for the {load_chips()[chip].name} is in the chip database: this uses the price in the "
+        "field. Type what you pay."
+    )
+
+
+def figures_as_of(values: Mapping[str, Value]) -> str:
+    """' NVIDIA H100 SXM figures as of 2022-03.': how recent the picked chip's figures are, for the end of a
+    summary (the newest date among their sources in the database); '' for custom figures."""
+    chip = text(values, "chip")
+    if chip == CUSTOM:
+        return ""
+    dated = as_of([load_chips()[chip]])
+    return f" {load_chips()[chip].name} figures as of {dated}." if dated else ""
+
+
 def transformer_inputs(*, params_b: float, layers: int, hidden: int) -> tuple[Input, ...]:
     """A decoder-only transformer's size and shape, what its weights and KV cache take, and the precisions of both
     (8 KV heads of 128 by default, as in the Llama 3 family)."""
@@ -126,7 +166,10 @@ _FIGURES: dict[str, Callable[[str, str], float | None]] = {
     "bandwidth_tbs": lambda chip, _: load_chips()[chip].bandwidth_tbs.value,
     "memory_gb": lambda chip, _: load_chips()[chip].memory_gb.value,
     "power_w": lambda chip, _: figure.value if (figure := load_chips()[chip].power_w) else None,
+    "price_per_hour": lambda chip, _: figure.value if (figure := load_chips()[chip].price_per_hour) else None,
 }
+# Fields a chip may leave empty: the field keeps the reader's value (the calculator notes it), rather than an error.
+_OPTIONAL = frozenset({"price_per_hour"})
 
 
 def fill_from_chip(*keys: str) -> Callable[[dict[str, Value]], dict[str, Value]]:
@@ -159,6 +202,8 @@ def fill_from_chip(*keys: str) -> Callable[[dict[str, Value]], dict[str, Value]]
                     + " or ".join(PRECISION_LABELS[key] for key in offered)
                     + ".",
                 ) from None
+            if figure is None and key in _OPTIONAL:
+                continue
             if figure is None:
                 what = key.split("_")[0]
                 raise InputError(

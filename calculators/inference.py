@@ -21,6 +21,7 @@ from .chips import load_chips
 from .hardware import (
     bandwidth_input,
     chip_input,
+    figures_as_of,
     fill_from_chip,
     peak_input,
     precision_input,
@@ -88,6 +89,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         f"{_text('total_memory', total)}, {_text('memory_share', total / chip_memory)} of one chip's memory"
         + (f" (at least {_text('chips', float(chips))} chips)" if chips > 1 else "")
         + f". {prefill_text} decode step at least {_text('decode_time', decode)}."
+        + figures_as_of(inputs)
     )
     return Result(
         {

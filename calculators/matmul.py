@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
 from calckit.units import format_number
 
-from .hardware import bandwidth_input, chip_input, fill_from_chip, peak_input, precision_input
+from .hardware import bandwidth_input, chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
 from .roofline import NO_FIGURE, limit
 
 __all__ = ["MATMUL"]
@@ -66,6 +66,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             else f"above the critical batch of {_text('critical_batch', exact)}"
         )
         + f"; it runs at {_text('fraction', attainable / peak)} of peak at best."
+        + figures_as_of(inputs)
     )
     return Result(
         {

@@ -13,7 +13,15 @@ from typing import Any
 from calckit.charts import POINT_COLOR, decade_domain, layered, log_axis
 from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
 
-from .hardware import BYTES_PER_VALUE, bandwidth_input, chip_input, fill_from_chip, peak_input, precision_input
+from .hardware import (
+    BYTES_PER_VALUE,
+    bandwidth_input,
+    chip_input,
+    figures_as_of,
+    fill_from_chip,
+    peak_input,
+    precision_input,
+)
 
 __all__ = ["ROOFLINE"]
 
@@ -77,7 +85,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     summary = (
         f"{lead}: at {_text('workload_intensity', intensity)} the chip can reach "
         f"{_text('attainable', attainable)}, {_text('fraction', fraction)} of its peak; the ridge point is "
-        f"{_text('ridge', ridge)}."
+        f"{_text('ridge', ridge)}." + figures_as_of(inputs)
     )
     return Result(
         values={

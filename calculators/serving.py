@@ -5,7 +5,8 @@ does 2 N FLOPs per sequence for the weights plus 4 x layers x context x hidden f
 share the work (tensor parallelism, communication left out), a step takes at least the longer of its bytes over the
 chips' bandwidth and its FLOPs over their peak. Memory bounds the batch: the weights plus B caches must fit in the
 chips' memory. Energy is the chips' rated power times the PUE for the step's duration; cost is the chips' price per
-hour for the same time. Both are divided by the B tokens the step produces.
+hour for the same time (the chip database's price where a cloud publishes one). Both are divided by the B tokens the
+step produces.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ from calckit.units import format_number, format_si
 from .hardware import (
     bandwidth_input,
     chip_input,
+    figures_as_of,
     fill_from_chip,
     peak_input,
     power_input,
     precision_input,
+    price_input,
+    price_note,
     transformer_inputs,
 )
 from .inference import NEVER
@@ -111,7 +115,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         f"{_text('throughput', batch / step)} in all and {_text('per_sequence', 1 / step)} per sequence "
         f"({'memory' if memory_bound else 'compute'}-bound); a million tokens cost "
         f"{_text('cost_per_million', cost_per_token * 1e6)} and "
-        f"{_text('energy_per_million', joules_per_token * 1e6 / KWH)}."
+        f"{_text('energy_per_million', joules_per_token * 1e6 / KWH)}." + figures_as_of(inputs)
     )
     return Result(
         {
@@ -129,7 +133,10 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         },
         summary,
         chart=_chart(plan, batch, most, summary),
-        notes={} if headroom > 0 else {"compute_bound_batch": NEVER},
+        notes={
+            **({} if headroom > 0 else {"compute_bound_batch": NEVER}),
+            **({"cost_per_million": note} if (note := price_note(inputs)) else {}),
+        },
     )
 
 
@@ -197,18 +204,7 @@ SERVING = Calculator(
         *transformer_inputs(params_b=70.0, layers=80, hidden=8192),
         Input("context", "Context per sequence", unit="tokens", kind="integer", default=8192, min=1, max=1e8),
         Input("batch", "Batch", unit="sequences", kind="integer", default=64, min=1, max=1e6),
-        Input(
-            "price_per_hour",
-            "Price per chip-hour",
-            unit="USD",
-            default=5.41,
-            min=0.0001,
-            max=1e5,
-            help=(
-                "Default: AWS's published EC2 Capacity Block rate per H200 (p5e.48xlarge, US East (Ohio)), late "
-                "2024; not an on-demand price. Use your own."
-            ),
-        ),
+        price_input(5.408),
         Input("pue", "PUE", default=1.0, min=1.0, max=5.0, step=0.01, help="Facility power per watt of chips."),
     ),
     outputs=(
@@ -225,5 +221,5 @@ SERVING = Calculator(
         Output("cost_per_million", "Cost per million tokens", unit="USD", format="money"),
     ),
     compute=_compute,
-    resolve=fill_from_chip("peak_tflops", "bandwidth_tbs", "memory_gb", "power_w"),
+    resolve=fill_from_chip("peak_tflops", "bandwidth_tbs", "memory_gb", "power_w", "price_per_hour"),
 )

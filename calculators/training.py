@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from calckit.spec import Calculator, Input, Output, Result, Value, number
 from calckit.units import format_si
 
-from .hardware import chip_input, fill_from_chip, peak_input, precision_input
+from .hardware import chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
 
 __all__ = ["TRAINING"]
 
@@ -31,7 +31,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     seconds = flops / rate
     summary = (
         f"{_text('flops', flops)} at {format_si(rate, 'FLOP/s')} take {_text('days', seconds / DAY)}, "
-        f"or {_text('chip_hours', seconds * chips / 3600)} chip-hours."
+        f"or {_text('chip_hours', seconds * chips / 3600)} chip-hours." + figures_as_of(inputs)
     )
     return Result({"flops": flops, "days": seconds / DAY, "chip_hours": seconds * chips / 3600}, summary)
 

@@ -14,7 +14,15 @@ from collections.abc import Mapping
 from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
 from calckit.units import format_si
 
-from .hardware import bandwidth_input, bytes_per_param_input, chip_input, fill_from_chip, peak_input, precision_input
+from .hardware import (
+    bandwidth_input,
+    bytes_per_param_input,
+    chip_input,
+    figures_as_of,
+    fill_from_chip,
+    peak_input,
+    precision_input,
+)
 from .roofline import NO_FIGURE, limit
 
 __all__ = ["UTILIZATION"]
@@ -65,7 +73,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             "bound": "Compute-bound",
         }
         notes = {**TRAINING_NOTES, **_notes({"mfu": mfu})}
-        return Result(values, summary + _beyond(mfu, "compute"), notes=notes)
+        return Result(values, summary + _beyond(mfu, "compute") + figures_as_of(inputs), notes=notes)
     batch = number(inputs, "batch")
     step_bytes = weights + number(inputs, "kv_cache_gb") * GIGA  # read once per decode step
     achieved = step_bytes * rate  # one step per output token of each sequence
@@ -79,7 +87,9 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     )
     values = {"achieved_bandwidth": achieved, "mbu": mbu, "achieved_flops": flops, "mfu": mfu, "bound": bound}
     return Result(
-        values, summary + _beyond(mbu, "bandwidth") + _beyond(mfu, "compute"), notes=_notes({"mbu": mbu, "mfu": mfu})
+        values,
+        summary + _beyond(mbu, "bandwidth") + _beyond(mfu, "compute") + figures_as_of(inputs),
+        notes=_notes({"mbu": mbu, "mfu": mfu}),
     )
 
 

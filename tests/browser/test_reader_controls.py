@@ -53,6 +53,21 @@ class TestChipPicker:
         wait_for_texts(page, expected("roofline", chip="custom", peak_tflops=989.4, bandwidth_tbs=2), ROOFLINE)
         assert page.input_value(f"{ROOFLINE}-chip") == "custom"  # type: ignore[attr-defined]
 
+    def test_a_chip_without_a_price_keeps_the_field_and_says_so(self, page: object, base_url: str) -> None:
+        """Serving: the H200's 5.408 USD stays in the price field for the MI300X, which has no price in the database,
+        and the cost carries the calculator's note; back on the H200 there is no note."""
+        serving = f"#calc-{list(CALCULATORS).index('serving') + 1}"
+        open_page(page, base_url + PAGE, serving)
+        page.select_option(f"{serving}-chip", "mi300x")  # type: ignore[attr-defined]
+        wait_for_texts(page, expected("serving", chip="mi300x"), serving)
+        assert page.input_value(f"{serving}-price_per_hour") == "5.408"  # type: ignore[attr-defined]
+        note = page.locator(f"{serving} [data-output=cost_per_million] .calc-note")  # type: ignore[attr-defined]
+        assert note.text_content() == run("serving", {"chip": "mi300x"})["outputs"][-1]["note"]
+        assert note.text_content().startswith("No published price for the AMD Instinct MI300X")
+        page.select_option(f"{serving}-chip", "h200-sxm")  # type: ignore[attr-defined]
+        wait_for_texts(page, expected("serving", chip="h200-sxm"), serving)
+        assert note.is_hidden()
+
     def test_a_precision_the_chip_lacks_is_named_next_to_the_field(self, page: object, base_url: str) -> None:
         open_page(page, base_url + PAGE)
         page.select_option(f"{MBU}-precision", "fp8")  # A100 has no FP8  # type: ignore[attr-defined]
@@ -190,7 +205,8 @@ class TestChipDatabase:
     def test_the_chip_column_sorts_as_text(self, page: object, base_url: str) -> None:
         """Names sort by their letters, not by the digits inside them ("Cerebras WSE-3" is not number 3)."""
         page.goto(base_url + "/reference/chips/")  # type: ignore[attr-defined]
-        page.get_by_role("button", name="Chip").click()  # type: ignore[attr-defined]
+        # The column headed "Chip" (the price column's heading mentions a chip-hour).
+        page.get_by_role("button", name=re.compile(r"^Chip")).click()  # type: ignore[attr-defined]
         names = page.eval_on_selector_all(  # type: ignore[attr-defined]
             "table[data-sortable] tbody th[scope=row]", "cells => cells.map(c => c.firstChild.textContent.trim())"
         )

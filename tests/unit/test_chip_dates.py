@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+from calckit.book import calculator as get
 from calckit.table import Row, as_of
-from calculators import TABLE
-from calculators.chips import load_sources
+from calculators import CALCULATORS, TABLE
+from calculators.chips import as_of as chips_as_of
+from calculators.chips import get_chip, load_sources
 from mkdocs_calculators.tables import SourceLinks, data_table, source_numbers
 
 
@@ -43,3 +45,22 @@ def test_tables_say_as_of_in_their_caption() -> None:
     assert "<caption>TPUs. Figures as of 2026-11-29.</caption>" in html
     bare = data_table(TABLE, chips, ("bf16",), links, label="TPUs", details=False)
     assert "<caption>Figures as of 2026-11-29.</caption>" in bare
+
+
+def test_a_calculator_summary_dates_the_chip_it_used() -> None:
+    """The H100 SXM's figures come from NVIDIA's 2022 data sheet and Hopper whitepaper (2022-03); the TPU v5e's from
+    Google's living page, checked 2026-11-29; typed figures carry no date."""
+    assert get("roofline").run({"chip": "h100-sxm"}).summary.endswith(" NVIDIA H100 SXM figures as of 2022-03.")
+    assert get("matmul").run({"chip": "tpu-v5e"}).summary.endswith(" Google TPU v5e figures as of 2026-11-29.")
+    typed = get("roofline").run({"peak_tflops": 989.4, "bandwidth_tbs": 3.35}).summary
+    assert "as of" not in typed
+
+
+def test_every_calculator_that_fills_from_a_chip_dates_it() -> None:
+    """Each of them, at its default chip, ends its summary with that chip's date from the database."""
+    for calculator in CALCULATORS.values():
+        if "chip" not in calculator.input_keys:
+            continue
+        chip = get_chip(str(calculator.defaults["chip"]))
+        summary = calculator.run({}).summary
+        assert summary.endswith(f" {chip.name} figures as of {chips_as_of([chip])}."), (calculator.name, summary)

@@ -60,6 +60,7 @@ def figures(chip: Chip) -> list[tuple[str, Figure]]:
         ("bandwidth_tbs", chip.bandwidth_tbs),
         ("power_w", chip.power_w),
         ("sram_mb", chip.sram_mb),
+        ("price_per_hour", chip.price_per_hour),
         *((f"peak_tflops.{p}", f) for p, f in chip.peak_tflops.items()),
         *((f"other.{k}", f) for k, f in chip.other.items()),
     ]
@@ -568,3 +569,37 @@ class TestLoadingErrors:
         database = parse_database(VALID)
         assert list(database.sources) == ["vendor-sheet", "other-sheet"]
         assert list(database.chips) == ["test-chip"]
+
+
+class TestPrices:
+    def test_a_price_per_chip_hour_is_read_with_its_source(self, tmp_path: Path) -> None:
+        text = VALID.replace(
+            'note = "TDP" }\n', 'note = "TDP" }\nprice_per_hour = { value = 5.408, source = "other-sheet" }\n'
+        )
+        chip = write_and_parse(tmp_path, text)["test-chip"]
+        assert chip.price_per_hour is not None
+        assert (chip.price_per_hour.value, chip.price_per_hour.unit) == (5.408, "USD per chip-hour")
+        assert chip.price_per_hour.source.id == "other-sheet"
+
+    def test_an_instance_price_left_undivided_stops_at_its_line(self, tmp_path: Path) -> None:
+        """$43.26 is a p5e.48xlarge's hour, 8 chips' worth: outside one chip's plausible 0.05 to 25 USD."""
+        text = VALID.replace(
+            'note = "TDP" }\n', 'note = "TDP" }\nprice_per_hour = { value = 43.26, source = "other-sheet" }\n'
+        )
+        with pytest.raises(
+            ValueError,
+            match=re.escape(
+                "23: chip 'test-chip', field 'price_per_hour': 43.26 USD per chip-hour is outside the plausible range "
+                "0.05 to 25 USD per chip-hour"
+            ),
+        ):
+            write_and_parse(tmp_path, text)
+
+    def test_the_h200_price_is_awss_capacity_block_rate_per_gpu(self) -> None:
+        """43.26 USD per p5e.48xlarge-hour / 8 H200s = 5.4075, as the page rounds it, 5.408; no other chip has one."""
+        price = CHIPS["h200-sxm"].price_per_hour
+        assert price is not None
+        assert price.value == pytest.approx(43.26 / 8, abs=1e-3)
+        assert price.source.id == "aws-ec2-capacity-blocks-pricing"
+        assert "not on-demand" in price.note
+        assert [chip.id for chip in CHIPS.values() if chip.price_per_hour] == ["h200-sxm"]

@@ -84,3 +84,14 @@ def test_every_line_of_equal_ridge_is_named_where_it_leaves_the_chart() -> None:
         assert end["tflops"] == pytest.approx(ridge * end["bandwidth"])
         on_edge = end["bandwidth"] == pytest.approx(x_domain[1]) or end["tflops"] == pytest.approx(y_domain[1])
         assert on_edge and x_domain[0] <= end["bandwidth"] <= x_domain[1]
+
+
+def test_the_table_says_how_old_its_figures_are() -> None:
+    """The newest date among the compared chips' sources: H100 SXM from NVIDIA's 2022 data sheet and whitepaper
+    (2022-03), the Groq LPU from a February 2024 report, so 2024-02; with Gaudi 3 (Bekman's book, 2026-08-22) the
+    newer date wins."""
+    old = CALCULATORS["compare"].run({"chips": ["h100-sxm", "groq-lpu"]}).table
+    newer = CALCULATORS["compare"].run({"chips": ["h100-sxm", "groq-lpu", "gaudi-3"]}).table
+    assert old is not None and newer is not None
+    assert old.caption.endswith("decode for a 70 B-parameter model on one chip. Figures as of 2024-02.")
+    assert newer.caption.endswith("Figures as of 2026-08-22.")

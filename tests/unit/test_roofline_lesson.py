@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from calckit.book import calculator as get
+from calculators.chips import get_chip
 
 ROOFLINE, MATMUL, ALLREDUCE = get("roofline"), get("matmul"), get("allreduce")
 MLP_70B = {"d_model": 8192, "d_ff": 28672}
@@ -75,6 +76,11 @@ class TestCriticalBatch:
 
 
 class TestMemoryLevels:
+    def test_the_peak_implies_the_clock(self) -> None:
+        """The lesson's 1.83 GHz: the database's 989.4 TFLOP/s over 132 SMs x 4,096 dense FLOPs per clock."""
+        clock = get_chip("h100-sxm").peak("bf16").value * 1e12 / (132 * 4096)
+        assert clock / 1e9 == pytest.approx(1.83, abs=0.005)
+
     def test_shared_memory_roof(self) -> None:
         """132 SMs x 128 B x 1.83 GHz = 30.9 TB/s; ridge 989.4 / 30.9 = 32; a 64-fold reuse is compute-bound."""
         smem = {"chip": "custom", "peak_tflops": 989.4, "bandwidth_tbs": 30.9}

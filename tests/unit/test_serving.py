@@ -28,7 +28,8 @@ def test_three_h200s() -> None:
     """Step: 311.8 GB / (3 x 4.8 TB/s) = 21.65 ms (the FLOPs need only 3.5 ms): 2,956 tokens/s, 46.2 per sequence.
 
     Energy: 3 x 700 W x 21.65 ms / 64 tokens = 0.7105 J per token, 1.41 tokens per joule, 0.197 kWh per million.
-    Cost at 5.41 USD per chip-hour: 3 x 5.41 x 21.65 ms / 3,600 / 64 x 1e6 = 1.525 USD per million tokens.
+    Cost at the H200's price in the chip database, 5.408 USD per chip-hour (AWS's Capacity Block rate, $43.26 per
+    p5e.48xlarge-hour / 8): 3 x 5.408 x 21.653 ms / 3,600 / 64 x 1e6 = 1.5247 USD per million tokens.
     """
     values = SERVING.run({"chip": "h200-sxm", "chips": 3}).values
     step = (140e9 + 64 * KV_8K) / (3 * 4.8e12)
@@ -41,7 +42,7 @@ def test_three_h200s() -> None:
     assert values["per_sequence"] == pytest.approx(46.18, abs=0.01)
     assert values["tokens_per_joule"] == pytest.approx(64 / (3 * 700 * step))
     assert values["energy_per_million"] == pytest.approx(0.1974, abs=1e-4)
-    assert values["cost_per_million"] == pytest.approx(1.5253, abs=1e-4)
+    assert values["cost_per_million"] == pytest.approx(1.5247, abs=1e-4)
 
 
 def test_two_mi300x_fit_the_same_batch() -> None:
@@ -99,7 +100,7 @@ def test_serving_lesson_table() -> None:
     assert (round(h200["per_sequence"], 1), round(mi300x["per_sequence"], 1)) == (46.2, 34.0)
     assert (round(h200["energy_per_million"], 2), round(mi300x["energy_per_million"], 2)) == (0.20, 0.19)
     assert (round(h200["tokens_per_joule"], 2), round(mi300x["tokens_per_joule"], 2)) == (1.41, 1.45)
-    assert (round(h200["cost_per_million"], 2), round(mi300x["cost_per_million"], 2)) == (1.53, 1.38)
+    assert (round(h200["cost_per_million"], 2), round(mi300x["cost_per_million"], 2)) == (1.52, 1.38)
 
 
 def test_more_chips_do_not_change_energy_per_token_while_memory_bound() -> None:
@@ -107,3 +108,32 @@ def test_more_chips_do_not_change_energy_per_token_while_memory_bound() -> None:
     four = SERVING.run({"chip": "h200-sxm", "chips": 4, "batch": 32}).values
     assert two["energy_per_million"] == pytest.approx(four["energy_per_million"])
     assert four["per_sequence"] == pytest.approx(2 * two["per_sequence"])
+
+
+def test_the_price_defaults_to_the_chips_price_in_the_database() -> None:
+    """The H200's 5.408 USD fills the field whatever it held: 1.5247 USD per million tokens, as at the default."""
+    typed = SERVING.run({"chip": "h200-sxm", "chips": 3, "price_per_hour": 99.0})
+    values, _ = SERVING.check({"chip": "h200-sxm", "price_per_hour": 99.0})
+    assert values["price_per_hour"] == 5.408
+    assert typed.values["cost_per_million"] == pytest.approx(1.5247, abs=1e-4)
+    assert "cost_per_million" not in typed.notes
+
+
+def test_a_chip_without_a_price_keeps_the_field_and_says_so() -> None:
+    """The MI300X has no price in the database: the field's 2 USD stays, 2 x 2 x 29.415 ms / 3,600 / 64 x 1e6 =
+    0.5107 USD per million tokens, with a note that names the chip."""
+    result = SERVING.run({"chip": "mi300x", "chips": 2, "price_per_hour": 2.0})
+    assert result.values["cost_per_million"] == pytest.approx(0.5107, abs=1e-4)
+    assert result.notes["cost_per_million"] == (
+        "No published price for the AMD Instinct MI300X is in the chip database: this uses the price in the field. "
+        "Type what you pay."
+    )
+
+
+def test_custom_figures_use_the_typed_price_without_a_note() -> None:
+    result = SERVING.run(
+        {"peak_tflops": 989, "bandwidth_tbs": 4.8, "memory_gb": 141, "power_w": 700, "price_per_hour": 10.816}
+    )
+    h200 = SERVING.run({"chip": "h200-sxm"})
+    assert result.values["cost_per_million"] == pytest.approx(2 * h200.values["cost_per_million"])
+    assert "cost_per_million" not in result.notes
