@@ -48,9 +48,9 @@ def test_tables_say_as_of_in_their_caption() -> None:
 
 
 def test_a_calculator_summary_dates_the_chip_it_used() -> None:
-    """The H100 SXM's figures come from NVIDIA's 2022 data sheet and Hopper whitepaper (2022-03); the TPU v5e's from
-    Google's living page, checked 2026-11-29; typed figures carry no date."""
-    assert get("roofline").run({"chip": "h100-sxm"}).summary.endswith(" NVIDIA H100 SXM figures as of 2022-03.")
+    """The H100 SXM's newest source is AWS's price page of late 2024 (its peaks and bandwidth are NVIDIA's of 2022);
+    the TPU v5e's is Google's living page, checked 2026-11-29; typed figures carry no date."""
+    assert get("roofline").run({"chip": "h100-sxm"}).summary.endswith(" NVIDIA H100 SXM figures as of 2024.")
     assert get("matmul").run({"chip": "tpu-v5e"}).summary.endswith(" Google TPU v5e figures as of 2026-11-29.")
     typed = get("roofline").run({"peak_tflops": 989.4, "bandwidth_tbs": 3.35}).summary
     assert "as of" not in typed

@@ -596,10 +596,18 @@ class TestPrices:
             write_and_parse(tmp_path, text)
 
     def test_the_h200_price_is_awss_capacity_block_rate_per_gpu(self) -> None:
-        """43.26 USD per p5e.48xlarge-hour / 8 H200s = 5.4075, as the page rounds it, 5.408; no other chip has one."""
+        """43.26 USD per p5e.48xlarge-hour / 8 H200s = 5.4075, as the page rounds it, 5.408; only the H100 has another."""
         price = CHIPS["h200-sxm"].price_per_hour
         assert price is not None
         assert price.value == pytest.approx(43.26 / 8, abs=1e-3)
         assert price.source.id == "aws-ec2-capacity-blocks-pricing"
         assert "not on-demand" in price.note
-        assert [chip.id for chip in CHIPS.values() if chip.price_per_hour] == ["h200-sxm"]
+        assert [chip.id for chip in CHIPS.values() if chip.price_per_hour] == ["h100-sxm", "h200-sxm"]
+
+    def test_the_h100_price_is_the_same_pages_rate_per_gpu(self) -> None:
+        """39.33 USD per p5.48xlarge-hour / 8 H100s = 4.916: the same page and kind of price as the H200's."""
+        price = CHIPS["h100-sxm"].price_per_hour
+        assert price is not None
+        assert price.value == pytest.approx(39.33 / 8, abs=1e-3)
+        assert price.source.id == "aws-ec2-capacity-blocks-pricing"
+        assert "not on-demand" in price.note
