@@ -66,7 +66,10 @@ def load(package: str) -> Book:
         if not isinstance(value, Calculator):
             raise ContractError(f"{where}: CALCULATORS['{name}'] is a {type(value).__name__}, not a Calculator")
         if value.name != name:
-            raise ContractError(f"{where}: CALCULATORS['{name}'] is the calculator named '{value.name}'")
+            raise ContractError(
+                f"{where}: CALCULATORS['{name}'] is the calculator named '{value.name}' (key each calculator by its "
+                "own name: {calculator.name: calculator})"
+            )
     version = getattr(module, "__version__", None)
     if not isinstance(version, str) or not version:
         raise ContractError(f"{where} has no __version__ in its __init__.py (expected text such as '0.1.0')")

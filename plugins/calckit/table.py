@@ -18,11 +18,13 @@ Standard library only: the package runs at build and in Pyodide alike.
 
 from __future__ import annotations
 
+import difflib
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-__all__ = ["Cell", "Column", "DataTable", "Row", "Source", "as_of"]
+__all__ = ["Cell", "Column", "DataTable", "Row", "Source", "TableError", "as_of", "check_table"]
 
 _DATE = re.compile(r"\d{4}(?:-\d{2}){0,2}")
 
@@ -124,3 +126,29 @@ def as_of(rows: list[Row], sources: Mapping[str, Source]) -> str:
         if source_id in sources and (match := _DATE.search(sources[source_id].date))
     ]
     return max(dates, default="")
+
+
+class TableError(ValueError):
+    """A data table whose rows do not fit its declaration, said in one line naming the table, row and column."""
+
+
+def check_table(table: DataTable) -> None:
+    """Load the table's rows and sources and check that they fit: each row under its own id, each cell in a declared
+    column, every number finite, every source it cites declared. TableError names the first that does not."""
+    rows, sources = table.rows(), table.sources()
+    columns = table.column_keys
+    for row_id, row in rows.items():
+        where = f"data table '{table.name}', {table.row_label} '{row_id}'"
+        if row.id != row_id:
+            raise TableError(f"{where}: its Row has the id '{row.id}' (give it the id it is listed under)")
+        for key, cell in row.cells.items():
+            if key not in columns:
+                raise TableError(f"{where}: unknown column '{key}' (columns: {', '.join(columns)})")
+            for figure in (cell, *cell.alternatives):
+                if isinstance(figure.value, float | int) and not math.isfinite(figure.value):
+                    raise TableError(f"{where}, column '{key}': {figure.value} is not a number a reader can use")
+            for source in cell.sources():
+                if source not in sources:
+                    close = difflib.get_close_matches(source, list(sources), n=1)
+                    hint = f"did you mean '{close[0]}'?" if close else f"sources: {', '.join(sources)}"
+                    raise TableError(f"{where}, column '{key}': unknown source '{source}' ({hint})")

@@ -247,6 +247,7 @@ def _load_package(package: str, root: Path, *, reload: bool) -> str:
     it works). `reload` drops the package's modules imported before, as `mkdocs serve` must to pick up edits.
     """
     from calckit import book
+    from calckit.table import TableError, check_table
 
     if reload:
         for name in [name for name in sys.modules if name == package or name.startswith(f"{package}.")]:
@@ -259,9 +260,8 @@ def _load_package(package: str, root: Path, *, reload: bool) -> str:
             )
         table = book.use(package).table
         if table:
-            table.rows()
-            table.sources()
-    except book.ContractError as error:
+            check_table(table)
+    except (book.ContractError, TableError) as error:
         return f"calculators: {error}"
     except Exception as error:
         return located(error, root)

@@ -596,7 +596,8 @@ class TestPrices:
             write_and_parse(tmp_path, text)
 
     def test_the_h200_price_is_awss_capacity_block_rate_per_gpu(self) -> None:
-        """43.26 USD per p5e.48xlarge-hour / 8 H200s = 5.4075, as the page rounds it, 5.408; only the H100 has another."""
+        """43.26 USD per p5e.48xlarge-hour / 8 H200s = 5.4075, as the page rounds it, 5.408; the H100 has the only
+        other price."""
         price = CHIPS["h200-sxm"].price_per_hour
         assert price is not None
         assert price.value == pytest.approx(43.26 / 8, abs=1e-3)
