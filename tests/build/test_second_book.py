@@ -153,3 +153,16 @@ class TestAnAuthorsMistakes:
         result = build_second_book(tmp_path / "site", root)
         assert result.returncode == 1
         assert "wires block: unknown wire 'awg-41' (expected one of: awg-10, awg-12, awg-14)" in result.stderr
+
+    def test_a_source_id_with_a_typo_in_the_table(self, tmp_path: Path) -> None:
+        root = copy_of_the_book(tmp_path)
+        edit(
+            root / "circuits/wires.py", '"diameter": Cell(diameter, _SOURCE)', '"diameter": Cell(diameter, "awg-tabel")'
+        )
+        result = build_second_book(tmp_path / "site", root)
+        assert result.returncode == 1
+        assert (
+            "calculators: data table 'wires', wire 'awg-10', column 'diameter': unknown source 'awg-tabel' (did you "
+            "mean 'awg-table'?)"
+        ) in result.stderr
+        assert "Traceback" not in result.stderr + result.stdout
