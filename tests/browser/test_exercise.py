@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.calculator_page import expected, wait_for_texts
+from tests.browser.calculator_page import expected, wait_for_texts, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.support import _Handler
 
@@ -88,7 +88,7 @@ def test_the_editor_loads_only_when_a_reader_reaches_an_exercise(browser: Any, b
     asked: list[str] = []  # by the page itself (its service worker may cache the editor for reading offline)
     page.on("request", lambda request: asked.append(request.url) if not request.service_worker else None)
     page.goto(base_url + PAGE)
-    page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")
+    page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")  # exercises mount at once, off screen too
     page.wait_for_timeout(1000)
     assert asked and not [url for url in asked if "/assets/calculators/editor" in url]
     assert page.get_attribute(f"{ROOFLINE} .exercise-editor code", "contenteditable") == "plaintext-only"
@@ -110,7 +110,7 @@ def test_what_is_typed_before_the_editor_arrives_is_kept(browser: Any, base_url:
     held: list[Any] = []
     page.route("**/assets/calculators/editor.js", lambda route: held.append(route))  # the editor is slow to come
     page.goto(base_url + PAGE)
-    page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")
+    page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")  # exercises mount at once, off screen too
     page.focus(f"{ROOFLINE} .exercise-editor code")
     page.keyboard.press("Control+a")
     page.keyboard.press("Delete")
@@ -312,7 +312,7 @@ def test_pages_without_an_exercise_load_no_editor(page: Any, base_url: str, netw
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url) if not request.service_worker else None)
     page.goto(base_url + "/lessons/roofline/")
-    page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+    wait_mounted(page, "#calc-1")
     page.fill("#calc-1-intensity", "20")
     wait_for_texts(page, expected("roofline", intensity=20), "#calc-1")
     assert asked and not [url for url in asked if any(part in url for part in editor)]

@@ -20,7 +20,7 @@ import pytest
 from mkdocs_calculators.service_worker import write_service_worker
 
 from calculators import run
-from tests.browser.calculator_page import expected, texts
+from tests.browser.calculator_page import expected, texts, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.support import NODE_MODULES, ROOT, build_site, serve
 
@@ -109,7 +109,7 @@ def start_calculators(page: Any) -> dict[str, Any]:
     """Touch the page's first calculator (they boot on first interaction), wait until the runtime is ready and say
     how it started ({mode: "snapshot" | "plain", ms})."""
     first = page.get_attribute("[data-calculator]", "id")
-    page.wait_for_selector(f"#{first}[data-mounted]", state="attached")
+    wait_mounted(page, f"#{first}")
     page.focus(f"#{first} .calc-form input:not([type=hidden])")
     page.evaluate("async (url) => { await (await import(url)).bootRuntime(); }", page.evaluate(RUNTIME_JS))
     worker = next(worker for worker in page.workers if worker.url.endswith("/assets/calculators/worker.js"))
@@ -166,7 +166,7 @@ class TestOffline:
                 assert start_calculators(page)["mode"] == "snapshot"
                 assert_every_calculator_computes(page)
         page.goto(f"{book.url}/{CALCULATOR_PAGE}")
-        page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+        wait_mounted(page, "#calc-1")
         recompute_roofline(page)
         assert errors == [], errors
         context.close()
@@ -182,7 +182,7 @@ class TestOffline:
         book.stop()
         page.click(f"article a[href$='{CALCULATOR_PAGE.rstrip('/').split('/')[-1]}/']")
         page.wait_for_url(f"{book.url}/{CALCULATOR_PAGE}")
-        page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+        wait_mounted(page, "#calc-1")
         assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
         context.close()
 
@@ -239,7 +239,7 @@ class TestNewBuild:
             context = new_context(browser, network)
             page = context.new_page()
             page.goto(f"{served.url}/")
-            page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+            wait_mounted(page, "#calc-1")
             start_calculators(page)
             wait_until_cached(page, served)
             before = cache_sizes(page)
