@@ -29,7 +29,6 @@ SHIFTS = """() => new Promise((resolve) => {
     const moved = counted.flatMap((shift) => shift.sources.map((source) => source.node));
     resolve({
       score: counted.reduce((sum, shift) => sum + shift.value, 0),
-
       inQuiz: moved.filter((node) => node?.parentElement?.closest(".quiz")).map((node) => node.outerHTML.slice(0, 80)),
     });
   }, 200);
