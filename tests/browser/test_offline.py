@@ -8,13 +8,16 @@ that nothing leaves 127.0.0.1 covers precaching too: `test_service_worker_reques
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
 import re
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from mkdocs_calculators.service_worker import write_service_worker
@@ -22,7 +25,7 @@ from mkdocs_calculators.service_worker import write_service_worker
 from calculators import run
 from tests.browser.calculator_page import expected, texts, wait_mounted
 from tests.browser.conftest import Network, new_context
-from tests.support import NODE_MODULES, ROOT, build_site, serve
+from tests.support import NODE_MODULES, ROOT, _Handler, build_site, serve
 
 pytestmark = pytest.mark.browser
 
@@ -317,3 +320,50 @@ class TestStalledNetwork:
         context.unroute_all(behavior="ignoreErrors")
         context.close()
         assert network.foreign == []
+
+
+class _Counting(_Handler):
+    """A static host that counts the requests for each path, conditional ones included, and is slow to send sw.js,
+    so that a first visit boots its runtime before the service worker controls the page."""
+
+    asked: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        path = self.path.split("?")[0]
+        type(self).asked.append(path)
+        if path == "/sw.js":
+            time.sleep(4)
+        super().do_GET()
+
+
+class TestFirstVisitDownloads:
+    def test_a_runtime_booted_before_the_service_worker_is_downloaded_once(self, browser: Any, tmp_path: Path) -> None:
+        """R4's first visit: the calculators boot before the service worker takes control, then the service worker
+        caches the whole runtime for offline reading. Each file of the runtime reaches the server once: the service
+        worker takes what the page already has from the browser's cache, Pyodide's module and Vega included. (The
+        context is not routed: Playwright's routing would turn that cache off.)"""
+        site = tmp_path / "site"
+        _Counting.asked = []
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Counting, directory=str(site)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        try:
+            result = build_site(ROOT / "mkdocs.yml", site, SITE_URL=url + "/")
+            assert result.returncode == 0, result.stderr
+            served = Served(ExitStack(), site)  # its manifest (its own server goes unused)
+            served.stop()
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(f"{url}/{CALCULATOR_PAGE}")
+            assert start_calculators(page)["mode"] in ("snapshot", "plain")
+            assert page.evaluate("navigator.serviceWorker.controller") is None  # booted before the control
+            recompute_roofline(page)  # draws the chart: Vega is loaded
+            wait_until_cached(page, served)
+            context.close()
+        finally:
+            server.shutdown()
+            server.server_close()
+        runtime = [path for path, _ in served.manifest()["runtime"]]
+        assert [path for path in runtime if path.endswith("pyodide.asm.mjs")] and [p for p in runtime if "vega" in p]
+        counts = {path: _Counting.asked.count("/" + path) for path in runtime}
+        assert counts == dict.fromkeys(runtime, 1)
