@@ -67,10 +67,11 @@
   let observers = [];
 
   /**
-   * Calculators and quizzes come alive as each nears the viewport (within half a screen), or as a reader touches or
-   * focuses one first: a long page does not make every form, quiz and chart live at once while it loads, which held
-   * a phone's main thread for a second. Nothing a reader does first is lost: a calculator's mount reads its form,
-   * and recomputes when the reader changed it meanwhile. Each module loads with its first mount.
+   * Calculators and quizzes come alive as each nears the viewport (within half a screen), as a reader touches,
+   * focuses or changes one first, or at once when the address links to it: a long page does not make every form,
+   * quiz and chart live at once while it loads, which held a phone's main thread for a second. Nothing a reader does
+   * first is lost: a calculator's mount reads its form, and recomputes when the reader changed it meanwhile. Each
+   * module loads with its first mount.
    * @param {string} selector @param {string} module @param {string} mount
    */
   function mountNearViewport(selector, module, mount) {
@@ -92,12 +93,12 @@
       mountNow(elements);
       return elements;
     }
+    const events = ["focusin", "pointerdown", "input", "change"];
     /** @param {Element[]} batch */
     const reached = (batch) => {
       for (const element of batch) {
         observer.unobserve(element);
-        element.removeEventListener("focusin", touched, true);
-        element.removeEventListener("pointerdown", touched, true);
+        for (const event of events) element.removeEventListener(event, touched, true);
       }
       mountNow(/** @type {HTMLElement[]} */ (batch));
     };
@@ -112,12 +113,17 @@
     function touched(event) {
       reached([/** @type {Element} */ (event.currentTarget)]);
     }
+    // A link to one (its #id, or its inputs as a shared link gives them, ?calc-1.intensity=50) mounts it at once.
+    const query = [...new URLSearchParams(location.search).keys()];
+    const linked = elements.filter(
+      (element) => location.hash === `#${element.id}` || query.some((key) => key.startsWith(`${element.id}.`)),
+    );
     for (const element of elements) {
       observer.observe(element);
-      element.addEventListener("focusin", touched, true);
-      element.addEventListener("pointerdown", touched, true);
+      for (const event of events) element.addEventListener(event, touched, true);
     }
     observers.push(observer);
+    if (linked.length) reached(linked);
     return elements;
   }
 
