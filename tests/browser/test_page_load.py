@@ -117,3 +117,23 @@ def test_what_a_reader_types_before_a_calculator_is_live_is_computed(
     shows_form(page, LAST)
     assert page.input_value(f"{LAST}-count") == "7"
     context.close()
+
+
+def test_a_quiz_waiting_far_down_the_page_covers_nothing(browser: Any, base_url: str, network: Network) -> None:
+    """A quiz not yet mounted holds what it shows in its box: nothing of it spills over the text after it (as with
+    content-visibility, whose stand-in size let its Check buttons cover that text: Lighthouse's target-size audit)."""
+    context = new_context(browser, network)
+    page = context.new_page()
+    page.goto(base_url + LONG_PAGE)
+    page.wait_for_load_state("load")
+    waiting = page.evaluate(
+        """() => [...document.querySelectorAll(".quiz:not([data-mounted])")].map((quiz) => {
+          const box = quiz.getBoundingClientRect();
+          const shown = [...quiz.querySelectorAll(".quiz-question")].filter((form) => form.offsetParent !== null);
+          const bottom = Math.max(...shown.map((form) => form.getBoundingClientRect().bottom));
+          return { id: quiz.id, shown: shown.length, spills: bottom > box.bottom + 0.5 };
+        })"""
+    )
+    assert waiting, "every quiz on the long page was mounted at load"
+    assert all(quiz["shown"] and not quiz["spills"] for quiz in waiting), waiting
+    context.close()
