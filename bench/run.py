@@ -57,7 +57,11 @@ def main() -> int:
 
     print(f"\nmachine: {json.dumps(results['machine'])}")
     print(f"raw numbers: above, and all of them in {RESULTS.relative_to(ROOT)}")
-    print(f"\nFigures of the design brief ({results['seconds']:.0f} s, {results['when']}):\n")
+    load = results["machine"]["load_average_1min"]
+    print(
+        f"\nFigures of the design brief ({results['seconds']:.0f} s, {results['when']}; load average over 1 min "
+        f"{load['start']:.2f} before, {load['end']:.2f} after, on {results['machine']['cpus']} cores):\n"
+    )
     print(table(figures))
     return 1 if any(figure.error for figure in figures) else 0
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .fences import Fence
-from .yaml_errors import describe_yaml_error
+from .yaml_errors import compose, describe_yaml_error
 
 if TYPE_CHECKING:
     from calckit.spec import Calculator, Value
@@ -88,17 +88,17 @@ def load_mapping(
     """A block's top-level mapping, keyed as the author wrote the keys, and the file line of each key; or the first
     problem. Messages name the block's `kind`, what an empty one `expected`, and what its mapping `holds`."""
     first_body_line = fence_line + 1
-    loader = yaml.SafeLoader(body)
     try:
-        node = loader.get_single_node()
-        if isinstance(node, yaml.MappingNode):
-            loader.construct_mapping(node, deep=True)  # rejects unhashable keys; merges `<<` keys into node.value
-            pairs = [(key_node, loader.construct_object(value, deep=True)) for key_node, value in node.value]
+        loader, node = compose(body)
+        try:
+            if isinstance(node, yaml.MappingNode):
+                loader.construct_mapping(node, deep=True)  # rejects unhashable keys; merges `<<` keys into node.value
+                pairs = [(key_node, loader.construct_object(value, deep=True)) for key_node, value in node.value]
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as error:
         line, message = describe_yaml_error(error, body)
         return Problem(first_body_line + line, f"{kind} block is {message}")
-    finally:
-        loader.dispose()
     if node is None:
         return Problem(fence_line, f"{kind} block is empty (expected {expected})")
     if not isinstance(node, yaml.MappingNode):

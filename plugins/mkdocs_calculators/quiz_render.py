@@ -49,8 +49,9 @@ def render_quiz(uid: str, quiz: Quiz, key: str) -> str:
         f'<div class="quiz" id="{uid}" role="group" aria-labelledby="{uid}-title" data-quiz="{escape(quiz.id)}" '
         f'data-quiz-key="{escape(key)}" data-quiz-version="{version}" data-quiz-data="{escape(data)}">'
         f'<p class="quiz-title" id="{uid}-title">{escape(quiz.title or "Quiz")}</p>{intro}'
-        '<p class="quiz-note">Answers are checked by a script on this page, which needs the site served over http.</p>'
         f'<div class="quiz-questions">{questions}</div>'
+        # After the questions, so that hiding it as the quiz mounts moves none of them.
+        '<p class="quiz-note">Answers are checked by a script on this page, which needs the site served over http.</p>'
         '<div class="quiz-footer" hidden>'
         '<div class="quiz-nav">'
         '<button type="button" class="quiz-prev md-button">Previous</button>'

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .fences import Fence
-from .yaml_errors import describe_yaml_error
+from .yaml_errors import Loader, compose, describe_yaml_error
 
 if TYPE_CHECKING:
     from calckit.quiz import Quiz, Where
@@ -117,21 +117,21 @@ def _line(where: Where, lines: dict[Where, int]) -> int:
 def _load(text: str, first_line: int, what: str, block: str = "quiz") -> tuple[Any, dict[Where, int]]:
     """The YAML's data, keyed as written (`yes:` is 'yes'), and the file line of every key and list entry; `block`
     names the kind of block in messages."""
-    loader = yaml.SafeLoader(text)
     try:
-        node = loader.get_single_node()
-        lines: dict[Where, int] = {}
-        data = _construct(loader, node, (), lines, first_line, block) if node is not None else None
+        loader, node = compose(text)
+        try:
+            lines: dict[Where, int] = {}
+            data = _construct(loader, node, (), lines, first_line, block) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as error:
         line, message = describe_yaml_error(error, text)
         raise _Broken(first_line + line, f"{what} is {message}") from None
-    finally:
-        loader.dispose()
     return data, lines
 
 
 def _construct(
-    loader: yaml.SafeLoader, node: yaml.Node, where: Where, lines: dict[Where, int], first: int, block: str = "quiz"
+    loader: Loader, node: yaml.Node, where: Where, lines: dict[Where, int], first: int, block: str = "quiz"
 ) -> Any:
     if isinstance(node, yaml.MappingNode):
         mapping: dict[str, Any] = {}

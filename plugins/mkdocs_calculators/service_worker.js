@@ -159,6 +159,25 @@ async function fromRuntime(path, hash) {
   return [(await response).clone(), stored];
 }
 
+/**
+ * A runtime file as the browser's HTTP cache holds it, when that copy is this build's (its SHA-256 starts with
+ * `hash`, as the manifest's digests do); else null. A runtime that booted before this worker controlled the page
+ * fetched pyodide.asm.mjs (which Pyodide imports) and Vega (which the page loads) itself, past worker.js's cache:
+ * taken from there, they are not downloaded a second time, nor even revalidated.
+ * @param {string} path @param {string} hash @returns {Promise<Response | null>}
+ */
+async function fromHttpCache(path, hash) {
+  try {
+    const response = await fetch(absolute(path), { cache: "only-if-cached", mode: "same-origin" });
+    if (!response.ok) return null;
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", await response.clone().arrayBuffer()));
+    const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+    return hex.startsWith(hash) ? response : null;
+  } catch {
+    return null; // not in the HTTP cache
+  }
+}
+
 /** @type {Promise<void> | null} */
 let caching = null;
 
@@ -167,8 +186,11 @@ function cacheRuntime() {
   caching ??= (async () => {
     const runtime = await caches.open(RUNTIME_CACHE);
     for (const [path, hash] of MANIFEST.runtime) {
-      if (await runtime.match(runtimeKey(encoded(path), hash))) continue;
-      await download(encoded(path), hash).stored; // a failure (offline) is tried again on the next request
+      const key = runtimeKey(encoded(path), hash);
+      if (await runtime.match(key)) continue;
+      const kept = await fromHttpCache(encoded(path), hash);
+      if (kept) await runtime.put(key, kept);
+      else await download(encoded(path), hash).stored; // a failure (offline) is tried again on the next request
     }
   })().finally(() => {
     caching = null;

@@ -1,20 +1,36 @@
 """PyYAML's errors said for authors: the line where the mistake starts, what is wrong, and how to mend it.
 
 PyYAML reports where it noticed a problem, which is often lines after the cause, in its own words ("mapping values
-are not allowed here"). Every block kind reads YAML through this one translation.
+are not allowed here"). Every block kind reads YAML through this one translation, and composes it with `compose`.
 """
 
 from __future__ import annotations
 
 import yaml
 
-__all__ = ["describe_yaml_error"]
+__all__ = ["Loader", "compose", "describe_yaml_error"]
+
+Loader = yaml.SafeLoader | yaml.CSafeLoader
+_FAST: type[Loader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml, where PyYAML was built with it
 
 QUOTE_HINT = "text that contains ': ' must be in quotes, as in: text: \"Ratio: FLOP per byte?\""
 INDENT_HINT = "this line is indented under a key that already has a value: check its indentation"
 TAB_HINT = "YAML indents with spaces, not tabs: replace the tab with spaces"
 QUOTE_OPEN_HINT = "a quote opened here is never closed"
 BRACKET_HINT = "a [ or { opened here is not closed, or its items lack commas"
+
+
+def compose(text: str) -> tuple[Loader, yaml.Node | None]:
+    """A loader and the single document of `text`, composed by libyaml: twenty times faster than PyYAML's own parser,
+    which was most of what the plugin added to a build. On a syntax error, the text is composed again by PyYAML's
+    parser, whose error (raised) the messages here are written for. The caller disposes of the loader."""
+    fast = _FAST(text)
+    try:
+        return fast, fast.get_single_node()
+    except yaml.MarkedYAMLError:
+        fast.dispose()
+    slow = yaml.SafeLoader(text)
+    return slow, slow.get_single_node()
 
 
 def describe_yaml_error(error: yaml.MarkedYAMLError, text: str) -> tuple[int, str]:

@@ -22,10 +22,17 @@ def expected(name: str, **inputs: object) -> dict[str, str]:
     return {out["key"]: out["text"] for out in result["outputs"]}
 
 
+def wait_mounted(page: object, selector: str) -> None:
+    """Scroll to a calculator, quiz or exercise and wait until its script has made it live: each is mounted as it
+    comes near the screen (entry.js), as a reader scrolling to it would find it."""
+    page.locator(selector).first.scroll_into_view_if_needed()  # type: ignore[attr-defined]
+    page.wait_for_selector(f"{selector}[data-mounted]", state="attached")  # type: ignore[attr-defined]
+
+
 def open_page(page: object, url: str, calculator: str = "#calc-1") -> None:
-    """Go to `url` and wait until its calculators are live (the component module has mounted them)."""
+    """Go to `url` and wait until `calculator` is live (the component module has mounted it)."""
     page.goto(url)  # type: ignore[attr-defined]
-    page.wait_for_selector(f"{calculator}[data-mounted]", state="attached")  # type: ignore[attr-defined]
+    wait_mounted(page, calculator)
 
 
 def wait_for_texts(page: object, wanted: dict[str, str], calculator: str) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from calculators import CALCULATORS
+from tests.browser.calculator_page import wait_mounted
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -64,7 +65,7 @@ CONTRASTS = """svg => {
 
 def first(page: Any, name: str) -> str:
     """The selector of the page's first calculator called `name`."""
-    page.wait_for_selector(f".calc[data-calculator={name}][data-mounted]", state="attached")
+    wait_mounted(page, f".calc[data-calculator={name}]")
     return "#" + page.eval_on_selector(f".calc[data-calculator={name}]", "el => el.id")  # type: ignore[no-any-return]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.calculator_page import expected, wait_for_texts
+from tests.browser.calculator_page import expected, wait_for_texts, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.support import _Handler
 
@@ -33,8 +33,19 @@ WRONG = "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return band
 
 
 def open_exercises(page: Any, url: str) -> None:
+    """Open the page and scroll to the first exercise, which loads its editor (it loads when a reader reaches it)."""
     page.goto(url)
+    page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached", timeout=30_000)
+    page.locator(ROOFLINE).scroll_into_view_if_needed()
     page.wait_for_selector(f"{ROOFLINE} .cm-content", timeout=30_000)
+
+
+# Where the first exercise's status line and the exercise after it sit on the page, and the code's box.
+PLACES = f"""() => {{
+  const top = (selector) => document.querySelector(selector).getBoundingClientRect().top + scrollY;
+  const code = document.querySelector("{ROOFLINE} .exercise-editor").getBoundingClientRect();
+  return {{ status: top("{ROOFLINE} .exercise-status"), next: top("#exercise-3"), height: code.height }};
+}}"""
 
 
 def type_code(page: Any, exercise: str, code: str) -> None:
@@ -67,6 +78,58 @@ def test_without_scripts_the_prompt_starter_and_hints_are_in_the_page(site: Any)
     assert "def attainable(peak_tflops, bandwidth_tbs, intensity):" in html
     assert "<summary>Hint 1</summary>" in html
     assert "min(peak_tflops, memory_roof)" not in html.split("data-exercise-data")[0]  # the solution is not shown
+
+
+def test_the_editor_loads_only_when_a_reader_reaches_an_exercise(browser: Any, base_url: str, network: Network) -> None:
+    """On a phone, an exercise below the fold costs no editor byte until it is scrolled to; then its editor takes the
+    place of the pre-rendered code without moving anything on the page."""
+    context = new_context(browser, network, viewport={"width": 390, "height": 844})
+    page = context.new_page()  # type: ignore[attr-defined]
+    asked: list[str] = []  # by the page itself (its service worker may cache the editor for reading offline)
+    page.on("request", lambda request: asked.append(request.url) if not request.service_worker else None)
+    page.goto(base_url + PAGE)
+    page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")  # exercises mount at once, off screen too
+    page.wait_for_timeout(1000)
+    assert asked and not [url for url in asked if "/assets/calculators/editor" in url]
+    assert page.get_attribute(f"{ROOFLINE} .exercise-editor code", "contenteditable") == "plaintext-only"
+    assert page.is_visible(f"{ROOFLINE} .exercise-run")  # Run and Check work on the plain code meanwhile
+    before = page.evaluate(PLACES)
+    page.locator(ROOFLINE).scroll_into_view_if_needed()
+    page.wait_for_selector(f"{ROOFLINE} .cm-content")
+    assert [url for url in asked if url.endswith("/editor/codemirror-view.js")]
+    assert page.evaluate(PLACES) == before
+    assert page.locator("#exercise-3 .cm-content").count() == 0  # still below the screen: not made yet
+    context.close()  # type: ignore[attr-defined]
+
+
+def test_what_is_typed_before_the_editor_arrives_is_kept(browser: Any, base_url: str, network: Network) -> None:
+    """A reader who tabs into the pre-rendered code and types while the editor is still loading loses nothing: the
+    editor comes with that code, the focus and the caret where they were, and Check checks it."""
+    context = new_context(browser, network, viewport={"width": 390, "height": 844})
+    page = context.new_page()  # type: ignore[attr-defined]
+    held: list[Any] = []
+    page.route("**/assets/calculators/editor.js", lambda route: held.append(route))  # the editor is slow to come
+    page.goto(base_url + PAGE)
+    page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")  # exercises mount at once, off screen too
+    page.focus(f"{ROOFLINE} .exercise-editor code")
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.type("def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return min(peak_tflops, ")
+    assert page.locator(f"{ROOFLINE} .cm-content").count() == 0
+    for _ in range(100):  # focusing asked for the editor: up to 5 s for the request to arrive
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_selector(f"{ROOFLINE} .cm-content")
+    assert page.evaluate("document.activeElement.classList.contains('cm-content')")
+    page.keyboard.type("bandwidth_tbs * intensity)")  # where the caret was
+    code = page.text_content(f"{ROOFLINE} .cm-content")
+    assert code == RIGHT.replace("\n", "", 1).rstrip("\n")  # .cm-content's text runs its lines together
+    press(page, ROOFLINE, "check")
+    assert result_text(page, ROOFLINE).startswith("All ")
+    context.close()  # type: ignore[attr-defined]
 
 
 def test_a_right_answer_passes_and_is_remembered(page: Any, base_url: str) -> None:
@@ -249,7 +312,7 @@ def test_pages_without_an_exercise_load_no_editor(page: Any, base_url: str, netw
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url) if not request.service_worker else None)
     page.goto(base_url + "/lessons/roofline/")
-    page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+    wait_mounted(page, "#calc-1")
     page.fill("#calc-1-intensity", "20")
     wait_for_texts(page, expected("roofline", intensity=20), "#calc-1")
     assert asked and not [url for url in asked if any(part in url for part in editor)]

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from calckit.api import run
-from tests.browser.calculator_page import expected, texts
+from tests.browser.calculator_page import expected, texts, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_quiz import CHECK, answer_key, first_index, open_quiz, question, verdict
 
@@ -68,7 +68,7 @@ def broken(browser: Any, network: Network) -> Iterator[Callable[[str, Callable[[
 def open_calculators(page: Any, url: str) -> dict[str, str]:
     """Open the calculator page; return what the first calculator shows before any script computes."""
     page.goto(url)
-    page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+    wait_mounted(page, "#calc-1")
     return texts(page, "#calc-1")
 
 
@@ -101,7 +101,7 @@ def assert_unavailable(page: Any, before: dict[str, str], reason: str) -> None:
     page.wait_for_url("**/")
     page.click("article a[href$='roofline/']")
     page.wait_for_url(f"**{PAGE}")
-    page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+    wait_mounted(page, "#calc-1")
     assert texts(page, "#calc-1") == before
 
 

@@ -8,21 +8,24 @@ that nothing leaves 127.0.0.1 covers precaching too: `test_service_worker_reques
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
 import re
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 from calckit.api import run
 from mkdocs_calculators.service_worker import write_service_worker
-from tests.browser.calculator_page import expected, texts
+from tests.browser.calculator_page import expected, texts, wait_mounted
 from tests.browser.conftest import Network, new_context
-from tests.support import NODE_MODULES, ROOT, build_site, serve
+from tests.support import NODE_MODULES, ROOT, _Handler, build_site, serve
 
 pytestmark = pytest.mark.browser
 
@@ -109,7 +112,7 @@ def start_calculators(page: Any) -> dict[str, Any]:
     """Touch the page's first calculator (they boot on first interaction), wait until the runtime is ready and say
     how it started ({mode: "snapshot" | "plain", ms})."""
     first = page.get_attribute("[data-calculator]", "id")
-    page.wait_for_selector(f"#{first}[data-mounted]", state="attached")
+    wait_mounted(page, f"#{first}")
     page.focus(f"#{first} .calc-form input:not([type=hidden])")
     page.evaluate("async (url) => { await (await import(url)).bootRuntime(); }", page.evaluate(RUNTIME_JS))
     worker = next(worker for worker in page.workers if worker.url.endswith("/assets/calculators/worker.js"))
@@ -166,7 +169,7 @@ class TestOffline:
                 assert start_calculators(page)["mode"] == "snapshot"
                 assert_every_calculator_computes(page)
         page.goto(f"{book.url}/{CALCULATOR_PAGE}")
-        page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+        wait_mounted(page, "#calc-1")
         recompute_roofline(page)
         assert errors == [], errors
         context.close()
@@ -182,7 +185,7 @@ class TestOffline:
         book.stop()
         page.click(f"article a[href$='{CALCULATOR_PAGE.rstrip('/').split('/')[-1]}/']")
         page.wait_for_url(f"{book.url}/{CALCULATOR_PAGE}")
-        page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+        wait_mounted(page, "#calc-1")
         assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
         context.close()
 
@@ -239,7 +242,7 @@ class TestNewBuild:
             context = new_context(browser, network)
             page = context.new_page()
             page.goto(f"{served.url}/")
-            page.wait_for_selector("#calc-1[data-mounted]", state="attached")
+            wait_mounted(page, "#calc-1")
             start_calculators(page)
             wait_until_cached(page, served)
             before = cache_sizes(page)
@@ -317,3 +320,50 @@ class TestStalledNetwork:
         context.unroute_all(behavior="ignoreErrors")
         context.close()
         assert network.foreign == []
+
+
+class _Counting(_Handler):
+    """A static host that counts the requests for each path, conditional ones included, and is slow to send sw.js,
+    so that a first visit boots its runtime before the service worker controls the page."""
+
+    asked: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        path = self.path.split("?")[0]
+        type(self).asked.append(path)
+        if path == "/sw.js":
+            time.sleep(4)
+        super().do_GET()
+
+
+class TestFirstVisitDownloads:
+    def test_a_runtime_booted_before_the_service_worker_is_downloaded_once(self, browser: Any, tmp_path: Path) -> None:
+        """R4's first visit: the calculators boot before the service worker takes control, then the service worker
+        caches the whole runtime for offline reading. Each file of the runtime reaches the server once: the service
+        worker takes what the page already has from the browser's cache, Pyodide's module and Vega included. (The
+        context is not routed: Playwright's routing would turn that cache off.)"""
+        site = tmp_path / "site"
+        _Counting.asked = []
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Counting, directory=str(site)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        try:
+            result = build_site(ROOT / "mkdocs.yml", site, SITE_URL=url + "/")
+            assert result.returncode == 0, result.stderr
+            served = Served(ExitStack(), site)  # its manifest (its own server goes unused)
+            served.stop()
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(f"{url}/{CALCULATOR_PAGE}")
+            assert start_calculators(page)["mode"] in ("snapshot", "plain")
+            assert page.evaluate("navigator.serviceWorker.controller") is None  # booted before the control
+            recompute_roofline(page)  # draws the chart: Vega is loaded
+            wait_until_cached(page, served)
+            context.close()
+        finally:
+            server.shutdown()
+            server.server_close()
+        runtime = [path for path, _ in served.manifest()["runtime"]]
+        assert [path for path in runtime if path.endswith("pyodide.asm.mjs")] and [p for p in runtime if "vega" in p]
+        counts = {path: _Counting.asked.count("/" + path) for path in runtime}
+        assert counts == dict.fromkeys(runtime, 1)

@@ -13,6 +13,7 @@ import pytest
 
 from calckit.api import run
 from calckit.units import format_number
+from tests.browser.calculator_page import wait_mounted
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -25,8 +26,8 @@ BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
 
 def open_quiz(page: Any, url: str) -> None:
     page.goto(url)
-    page.wait_for_selector(f"{SORT}[data-mounted]", state="attached")
-    page.wait_for_selector(f"{CHECK}[data-mounted]", state="attached")
+    wait_mounted(page, SORT)
+    wait_mounted(page, CHECK)
 
 
 def answer_key(page: Any, quiz: str) -> list[dict[str, Any]]:
@@ -372,7 +373,7 @@ class TestOptionOrder:
         chance = 0.0
         for path in (PAGE, "/lessons/102-ai-accelerators/"):
             page.goto(base_url + path)
-            page.wait_for_selector(".quiz[data-mounted]", state="attached")
+            wait_mounted(page, ".quiz")
             for quiz in page.eval_on_selector_all(".quiz", "els => els.map(e => '#' + e.id)"):
                 orders = shown_orders(page)
                 for number, key in enumerate(answer_key(page, quiz), 1):
@@ -472,7 +473,7 @@ class TestProgress:
         page.wait_for_url(base_url + "/")
         page.click(f"nav a[href$='{PAGE.strip('/').split('/')[-1]}/']")
         page.wait_for_url(base_url + PAGE)
-        page.wait_for_selector(f"{CHECK}[data-mounted]", state="attached")
+        wait_mounted(page, CHECK)
         assert page.evaluate("window.stayedOnThisDocument") is True  # no full reload happened
         assert verdict(page, question(CHECK, 1)) == "✓ Correct."
         page.click(f"{CHECK} .quiz-next")  # and the remounted quiz still answers
@@ -602,7 +603,7 @@ class TestEscaping:
             dialogs: list[str] = []
             page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
             page.goto(url + "/")
-            page.wait_for_selector("#quiz-1[data-mounted]", state="attached")
+            wait_mounted(page, "#quiz-1")
             page.click("#quiz-1-q1 .quiz-choice[data-choice='0']")  # the one with an explanation
             page.click("#quiz-1-q1 .quiz-check")
             assert page.text_content("#quiz-1-q1 .quiz-explanation") == EVIL

@@ -10,7 +10,7 @@ import pytest
 
 from calckit.api import run
 from calculators import CALCULATORS
-from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, texts, wait_for_texts
+from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, texts, wait_for_texts, wait_mounted
 
 pytestmark = pytest.mark.browser
 
@@ -150,7 +150,7 @@ class TestBadLinks:
     def test_an_unknown_chip_falls_back_to_the_default_with_a_note(self, page: object, base_url: str) -> None:
         """The picker keeps its default, the link's other inputs are used, and a note names what was ignored."""
         page.goto(base_url + PAGE + "?calc-1.chip=nonexistent&calc-1.intensity=50")  # type: ignore[attr-defined]
-        page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")  # type: ignore[attr-defined]
+        wait_mounted(page, ROOFLINE)
         assert page.input_value(f"{ROOFLINE}-chip") == "h100-sxm"  # type: ignore[attr-defined]
         note = page.locator(f"{ROOFLINE} .calc-link-note")  # type: ignore[attr-defined]
         assert note.text_content() == (
@@ -162,7 +162,7 @@ class TestBadLinks:
 
     def test_unknown_chips_in_a_list_are_dropped_and_named(self, page: object, base_url: str) -> None:
         page.goto(base_url + PAGE + "?calc-3.chips=h100-sxm,nope,mi300x&calc-3.zzz=1")  # type: ignore[attr-defined]
-        page.wait_for_selector(f"{COMPARE}[data-mounted]", state="attached")  # type: ignore[attr-defined]
+        wait_mounted(page, COMPARE)
         note = page.locator(f"{COMPARE} .calc-link-note")  # type: ignore[attr-defined]
         assert note.text_content() == (
             "Part of this link was ignored: Chips “nope” (not in the list); “zzz” (not an input of this calculator). "

@@ -60,6 +60,7 @@ const theme = EditorView.theme({
  * @property {(code: string) => void} replace put other code in (reset, a solution)
  * @property {(line: number) => void} goToLine focus the editor with the cursor at the start of `line`
  * @property {() => void} focus
+ * @property {(offset: number) => void} focusAt focus the editor with the cursor `offset` characters into the code
  */
 
 /**
@@ -109,5 +110,9 @@ export function createEditor({ parent, code, labelledBy, describedBy, onChange }
       view.focus();
     },
     focus: () => view.focus(),
+    focusAt(offset) {
+      view.dispatch({ selection: EditorSelection.cursor(Math.min(Math.max(offset, 0), view.state.doc.length)) });
+      view.focus();
+    },
   };
 }

@@ -13,6 +13,8 @@
     "Answers are checked by a script that needs the site served over http (for example with make preview): opened " +
     "as a file, this quiz shows its questions but cannot check them.";
   let generation = 0;
+  const STATIC = "calculators-static"; // on <html>: the components' scripts cannot run here (quiz.css)
+  if (location.protocol !== "file:") document.documentElement.classList.add("calculators-live"); // they will
   const SERVICE_WORKER = "__CALCULATORS_SERVICE_WORKER__"; // replaced at build: "sw.js", or "" under mkdocs serve
 
   /** Opened from a file: say why the calculator is still, and keep its results readable. @param {HTMLElement[]} elements */
@@ -35,6 +37,7 @@
    * the answer, and its note says why.
    */
   function fileMode() {
+    document.documentElement.classList.add(STATIC); // quizzes show their options at once, in the build's order
     for (const link of /** @type {HTMLAnchorElement[]} */ ([...document.querySelectorAll("a[href]")])) {
       const url = new URL(link.href);
       if (url.protocol === "file:" && url.pathname.endsWith("/")) {
@@ -60,17 +63,85 @@
     import(new URL(module, base).href).then((loaded) => loaded[mount](elements, current));
   }
 
+  /** @type {IntersectionObserver[]} */
+  let observers = [];
+
+  /**
+   * Calculators and quizzes come alive as each nears the viewport (within half a screen), as a reader touches,
+   * focuses or changes one first, or at once when the address links to it: a long page does not make every form,
+   * quiz and chart live at once while it loads, which held a phone's main thread for a second. Nothing a reader does
+   * first is lost: a calculator's mount reads its form, and recomputes when the reader changed it meanwhile. Each
+   * module loads with its first mount.
+   * @param {string} selector @param {string} module @param {string} mount
+   */
+  function mountNearViewport(selector, module, mount) {
+    const elements = /** @type {HTMLElement[]} */ ([...document.querySelectorAll(selector)]);
+    if (elements.length === 0) return elements;
+    const current = generation;
+    /** @type {Promise<any> | null} */
+    let loaded = null;
+    /** @param {HTMLElement[]} batch */
+    const mountNow = (batch) => {
+      if (current !== generation) return;
+      loaded ??= import(new URL(module, base).href);
+      loaded.then(
+        (component) => component[mount](batch, current),
+        () => document.documentElement.classList.add(STATIC), // offline, never cached: the page as the build wrote it
+      );
+    };
+    if (!("IntersectionObserver" in window)) {
+      mountNow(elements);
+      return elements;
+    }
+    const events = ["focusin", "pointerdown", "input", "change"];
+    /** @param {Element[]} batch */
+    const reached = (batch) => {
+      for (const element of batch) {
+        observer.unobserve(element);
+        for (const event of events) element.removeEventListener(event, touched, true);
+      }
+      mountNow(/** @type {HTMLElement[]} */ (batch));
+    };
+    const observer = new IntersectionObserver(
+      (entries) => {
+        const near = entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target);
+        if (near.length) reached(near);
+      },
+      { rootMargin: "50% 0px" },
+    );
+    /** @param {Event} event */
+    function touched(event) {
+      reached([/** @type {Element} */ (event.currentTarget)]);
+    }
+    // A link to one (its #id, or its inputs as a shared link gives them, ?calc-1.intensity=50) mounts it at once.
+    const query = [...new URLSearchParams(location.search).keys()];
+    const linked = elements.filter(
+      (element) => location.hash === `#${element.id}` || query.some((key) => key.startsWith(`${element.id}.`)),
+    );
+    for (const element of elements) {
+      observer.observe(element);
+      for (const event of events) element.addEventListener(event, touched, true);
+    }
+    observers.push(observer);
+    if (linked.length) reached(linked);
+    return elements;
+  }
+
   function mountPage() {
     generation += 1;
-    mountComponent("[data-quiz]", "quiz.js", "mountQuizzes");
+    for (const observer of observers) observer.disconnect();
+    observers = [];
+    if (location.protocol === "file:") {
+      const elements = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("[data-calculator]")]);
+      return explainFileMode(elements);
+    }
+    mountNearViewport("[data-quiz]", "quiz.js", "mountQuizzes");
     mountComponent("table[data-sortable]", "sortable.js", "mountSortable");
     mountComponent("[data-exercise]", "exercise.js", "mountExercises"); // the editor loads only with an exercise
-    const elements = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("[data-calculator]")]);
-    if (elements.length === 0) return;
-    if (location.protocol === "file:") return explainFileMode(elements);
-    const current = generation;
-    import(new URL("calculator.js", base).href).then(({ mountCalculators }) => mountCalculators(elements, current));
-    if (SERVICE_WORKER) import(new URL("offline.js", base).href).then((offline) => offline.keepRuntimeOffline());
+    const elements = mountNearViewport("[data-calculator]", "calculator.js", "mountCalculators");
+    if (elements.length && SERVICE_WORKER) {
+      import(new URL("offline.js", base).href).then((offline) => offline.keepRuntimeOffline());
+    }
   }
 
   /**

@@ -8,6 +8,10 @@
  * expected value and what came back. Either stops after TIME_LIMIT_MS: the worker is then ended and started again, and
  * the calculators on the page carry on. The code, whether it passed and how many honest attempts were made are kept in
  * localStorage under `data-exercise-key`; after HONEST_ATTEMPTS failing checks of changed code, a solution can be shown.
+ *
+ * The editor (CodeMirror, about 300 kB) loads only when a reader reaches for an exercise: a pointer over it, a touch
+ * or a focus inside it, or the exercise scrolled into view. Until then the pre-rendered code is itself editable
+ * (plain text), Run and Check use it, and the editor takes over what was typed there, with the caret, when it arrives.
  */
 import { TimeLimitError, callPythonWithin, setPageGeneration, watchRuntime } from "./runtime.js";
 import { keepRuntimeOffline } from "./offline.js";
@@ -42,9 +46,68 @@ export function mountExercises(elements, generation) {
     const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: STYLESHEET });
     document.head.append(link);
   }
-  editorModule ??= import("./editor.js");
   for (const element of elements) mountExercise(element);
   keepRuntimeOffline();
+}
+
+/** The editor's module, loaded once, on the first exercise a reader reaches for. */
+function loadEditorModule() {
+  editorModule ??= import("./editor.js");
+  return editorModule;
+}
+
+/**
+ * Call `wanted` once, when the reader reaches for `root`: a pointer over it or a touch, a focus inside it, or `root`
+ * entering the viewport.
+ * @param {HTMLElement} root @param {() => void} wanted
+ */
+function whenReachedFor(root, wanted) {
+  const events = ["pointerover", "pointerdown", "focusin"];
+  const observer = "IntersectionObserver" in window ? new IntersectionObserver(seen) : null;
+  function seen(/** @type {IntersectionObserverEntry[]} */ entries) {
+    if (entries.some((entry) => entry.isIntersecting)) reached();
+  }
+  function reached() {
+    for (const event of events) root.removeEventListener(event, reached);
+    observer?.disconnect();
+    wanted();
+  }
+  for (const event of events) root.addEventListener(event, reached);
+  if (observer) observer.observe(root);
+  else reached();
+}
+
+/**
+ * The pre-rendered code as a plain-text field: labelled like the editor, typed into before the editor arrives.
+ * @param {HTMLElement} code @param {string} labelledBy @param {string} describedBy
+ */
+function makeEditable(code, labelledBy, describedBy) {
+  try {
+    code.contentEditable = "plaintext-only";
+  } catch {
+    code.contentEditable = "true"; // a browser without plaintext-only: the text is still read as text
+  }
+  const attributes = {
+    role: "textbox",
+    "aria-multiline": "true",
+    "aria-labelledby": labelledBy,
+    "aria-describedby": describedBy,
+    spellcheck: "false",
+    autocapitalize: "off",
+    autocorrect: "off",
+    tabindex: "0",
+  };
+  for (const [name, value] of Object.entries(attributes)) code.setAttribute(name, value);
+}
+
+/** Where the caret is in `code`, as an offset into its text; null when it is not there. @param {HTMLElement} code */
+function caretIn(code) {
+  const selection = getSelection();
+  if (!selection?.rangeCount || !code.contains(selection.focusNode)) return null;
+  const before = document.createRange();
+  before.setStart(code, 0);
+  before.setEnd(/** @type {Node} */ (selection.focusNode), selection.focusOffset);
+  return before.toString().length;
 }
 
 /** @param {string} key @param {string} version @returns {Progress} */
@@ -125,24 +188,52 @@ function mountExercise(root) {
   setStatus(progress.passed ? "You passed this exercise on an earlier visit." : "");
   if (progress.attempts >= HONEST_ATTEMPTS) solution.hidden = false;
 
-  /** @type {Promise<typeof import("./editor.js")>} */ (editorModule).then(
-    ({ createEditor }) => {
-      if (!root.isConnected) return;
-      holder.textContent = "";
-      editor = createEditor({
-        parent: holder,
-        code,
-        labelledBy: label.id,
-        describedBy: keys.id,
-        onChange(text) {
-          code = text;
-          remember();
-        },
-      });
-      controls.hidden = false;
-    },
-    () => setStatus("The code editor could not be loaded; reload the page to try again."),
-  );
+  const plain = /** @type {HTMLElement} */ (holder.querySelector("code"));
+  if (plain.textContent !== code) plain.textContent = code;
+  makeEditable(plain, label.id, keys.id);
+  plain.addEventListener("input", () => {
+    code = plain.textContent ?? "";
+    remember();
+  });
+  controls.hidden = false;
+
+  /** @type {Promise<import("./editor.js").Editor> | null} */
+  let editorReady = null;
+  /** The editor, created on first need, with what the reader typed in the plain code and the caret where it was. */
+  function ensureEditor() {
+    editorReady ??= loadEditorModule().then(
+      ({ createEditor }) => {
+        const focused = plain.contains(document.activeElement);
+        const caret = caretIn(plain);
+        code = plain.textContent ?? "";
+        holder.textContent = "";
+        editor = createEditor({
+          parent: holder,
+          code,
+          labelledBy: label.id,
+          describedBy: keys.id,
+          onChange(text) {
+            code = text;
+            remember();
+          },
+        });
+        if (focused) editor.focusAt(caret ?? 0);
+        return editor;
+      },
+      (error) => {
+        setStatus("The code editor could not be loaded; your code can still be edited here as plain text.");
+        throw error;
+      },
+    );
+    return editorReady;
+  }
+  whenReachedFor(root, () => ensureEditor().catch(() => {}));
+  /** Put `text` in, in the editor or the plain code, whichever holds it now. @param {string} text */
+  const replaceCode = (text) => {
+    code = text;
+    if (editor) editor.replace(text);
+    else plain.textContent = text;
+  };
 
   const stopWatching = watchRuntime(({ stage, error }) => {
     if (!root.isConnected) return stopWatching();
@@ -190,7 +281,7 @@ function mountExercise(root) {
     if (error.line) {
       const line = /** @type {number} */ (error.line);
       const go = element("button", { type: "button", class: "exercise-line" }, [`Line ${line}`]);
-      go.addEventListener("click", () => editor?.goToLine(line));
+      go.addEventListener("click", () => ensureEditor().then((ready) => ready.goToLine(line), () => plain.focus()));
       parts.push(go, ": ");
     }
     parts.push(`${error.type}: ${error.message}`);
@@ -271,12 +362,12 @@ function mountExercise(root) {
   });
   confirm.querySelector(".exercise-reset-yes")?.addEventListener("click", () => {
     confirm.hidden = true;
-    editor?.replace(data.starter);
-    code = data.starter;
+    replaceCode(data.starter);
     remember();
     result.replaceChildren();
     setStatus("Your code is back to the starter.");
-    editor?.focus();
+    if (editor) editor.focus();
+    else plain.focus();
   });
   confirm.querySelector(".exercise-reset-no")?.addEventListener("click", () => {
     confirm.hidden = true;

@@ -1,0 +1,139 @@
+"""What a page costs while it loads, in Chromium: nothing moves as its components come alive, calculators and quizzes
+far down a long page wait until a reader nears them, and nothing a reader does before that is lost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from calckit.api import run
+from tests.browser.calculator_page import wait_for_texts, wait_mounted
+from tests.browser.conftest import Network, new_context
+
+pytestmark = pytest.mark.browser
+
+QUIZ_PAGE = "/lessons/roofline-quiz/"
+LONG_PAGE = "/lessons/102-ai-accelerators/"  # five calculators and several quizzes
+LAST = "#calc-6"  # the energy calculator, far down the page
+PHONE = {"width": 390, "height": 844}
+
+# The page's layout shifts so far, as Chromium's Layout Instability API scores them (what CLS adds up), and the
+# elements that moved inside a quiz.
+SHIFTS = """() => new Promise((resolve) => {
+  const shifts = [];
+  const observer = new PerformanceObserver((list) => shifts.push(...list.getEntries()));
+  observer.observe({ type: "layout-shift", buffered: true });
+  setTimeout(() => {
+    const counted = shifts.filter((shift) => !shift.hadRecentInput);
+    const moved = counted.flatMap((shift) => shift.sources.map((source) => source.node));
+    resolve({
+      score: counted.reduce((sum, shift) => sum + shift.value, 0),
+      inQuiz: moved.filter((node) => node?.parentElement?.closest(".quiz")).map((node) => node.outerHTML.slice(0, 80)),
+    });
+  }, 200);
+})"""
+
+# A calculator's form as the page would send it (calculator.js's readInputs, for fields of one value).
+FORM = """(root) => Object.fromEntries([...root.querySelectorAll("[data-input]")].map((field) =>
+  [field.dataset.input, field.querySelector("input:not(.calc-slider):not(.calc-filter), select")?.value ?? ""]))"""
+
+
+def shows_form(page: Any, calculator: str) -> None:
+    """Wait until `calculator` shows what CPython's package computes for its form as it stands."""
+    result = run(page.get_attribute(calculator, "data-calculator"), page.eval_on_selector(calculator, FORM))
+    assert result["ok"], result
+    wait_for_texts(page, {out["key"]: out["text"] for out in result["outputs"]}, calculator)
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1350, "height": 940}, PHONE], ids=["desktop", "phone"])
+def test_a_quiz_moves_nothing_as_it_mounts(browser: Any, base_url: str, network: Network, viewport: Any) -> None:
+    """The quiz at the top of its page is laid out from the first paint as it is once mounted (one question, the
+    footer's place kept, the options in the reader's order before they show): nothing in it moves."""
+    context = new_context(browser, network, viewport=viewport)
+    page = context.new_page()
+    page.goto(base_url + QUIZ_PAGE)
+    wait_mounted(page, "#quiz-1")
+    page.wait_for_timeout(500)
+    shifts = page.evaluate(SHIFTS)
+    assert shifts["inQuiz"] == []
+    # At most the heading after the quiz, rising into view as its other questions fold away (about 0.02; the
+    # options' reordering made it 0.27).
+    assert shifts["score"] < 0.05
+    assert page.is_visible("#quiz-1 .quiz-question:first-of-type .quiz-choice")
+    assert not page.is_visible("#quiz-1 .quiz-note")
+    assert page.locator("#quiz-1 .quiz-question:visible").count() == 1
+    context.close()
+
+
+def test_with_scripts_off_a_quizs_options_still_show(browser: Any, base_url: str, network: Network) -> None:
+    """The options wait hidden for the script that orders them, but not forever: with no script they show."""
+    context = new_context(browser, network, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(base_url + QUIZ_PAGE)
+    choice = "#quiz-1 .quiz-question:first-of-type .quiz-choice"
+    page.wait_for_timeout(3500)
+    assert page.is_visible(choice)
+    assert page.is_visible("#quiz-1 .quiz-note")
+    context.close()
+
+
+def test_calculators_far_down_a_page_come_alive_as_a_reader_nears_them(
+    browser: Any, base_url: str, network: Network
+) -> None:
+    """On a phone, the long lesson mounts none of the calculators below the screen while it loads; scrolling to the
+    last one mounts it, and it computes."""
+    context = new_context(browser, network, viewport=PHONE)
+    page = context.new_page()
+    page.goto(base_url + LONG_PAGE)
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(1000)
+    assert page.get_attribute(LAST, "data-mounted") is None
+    assert page.evaluate(f"getComputedStyle(document.querySelector('{LAST}')).contentVisibility") == "auto"
+    wait_mounted(page, LAST)
+    page.fill(f"{LAST}-count", "3")
+    shows_form(page, LAST)
+    context.close()
+
+
+def test_what_a_reader_types_before_a_calculator_is_live_is_computed(
+    browser: Any, base_url: str, network: Network
+) -> None:
+    """A reader who jumps to a calculator and types before its script has arrived gets the result for what they
+    typed: the mount reads the form and recomputes."""
+    context = new_context(browser, network, viewport=PHONE)
+    page = context.new_page()
+    held: list[Any] = []
+    page.route("**/assets/calculators/calculator.js", lambda route: held.append(route))  # a slow network
+    page.goto(base_url + LONG_PAGE)
+    page.fill(f"{LAST}-count", "7")  # scrolls to it, focuses and types, as a reader would
+    for _ in range(100):  # the focus asked for the calculator's script: up to 5 s for the request to arrive
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    assert page.get_attribute(LAST, "data-mounted") is None
+    held[0].continue_()
+    shows_form(page, LAST)
+    assert page.input_value(f"{LAST}-count") == "7"
+    context.close()
+
+
+def test_a_quiz_waiting_far_down_the_page_covers_nothing(browser: Any, base_url: str, network: Network) -> None:
+    """A quiz not yet mounted holds what it shows in its box: nothing of it spills over the text after it (as with
+    content-visibility, whose stand-in size let its Check buttons cover that text: Lighthouse's target-size audit)."""
+    context = new_context(browser, network)
+    page = context.new_page()
+    page.goto(base_url + LONG_PAGE)
+    page.wait_for_load_state("load")
+    waiting = page.evaluate(
+        """() => [...document.querySelectorAll(".quiz:not([data-mounted])")].map((quiz) => {
+          const box = quiz.getBoundingClientRect();
+          const shown = [...quiz.querySelectorAll(".quiz-question")].filter((form) => form.offsetParent !== null);
+          const bottom = Math.max(...shown.map((form) => form.getBoundingClientRect().bottom));
+          return { id: quiz.id, shown: shown.length, spills: bottom > box.bottom + 0.5 };
+        })"""
+    )
+    assert waiting, "every quiz on the long page was mounted at load"
+    assert all(quiz["shown"] and not quiz["spills"] for quiz in waiting), waiting
+    context.close()
