@@ -40,7 +40,13 @@ def test_the_second_book_recomputes_through_its_snapshot_and_offline(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{circuits_site.url}/")
-    assert start_calculators(page)["mode"] == "snapshot"
+    boot = start_calculators(page)
+    assert boot["mode"] == "snapshot"
+    # The boot by stage (make bench reports it): each stage ends after the one it waits for, and "ready" ends it.
+    chain = ["snapshot downloaded", "wasm compiled and memory restored", "wheels installed", "package imported", "ready"]
+    ends = [boot["stages"][stage] for stage in chain]
+    assert ends == sorted(ends) and boot["stages"]["ready"] == max(boot["stages"].values())
+    assert boot["stages"]["wheels downloaded"] <= boot["stages"]["wheels installed"]
     page.fill("#calc-1-ohms", "300")
     want = expected("ohms-law", volts=9, ohms=300)
     assert want == {"amps": "0.03 A", "watts": "0.27 W"}  # 9 V / 300 Ω; 9 V × 0.03 A

@@ -50,6 +50,15 @@ let api = null;
 /** @type {Int32Array | null} */
 let interrupt = null;
 
+/** When each stage of the boot ended, in ms since it started: sent with "ready", for `make bench` (T2 by stage). */
+/** @type {Record<string, number>} */
+const stages = {};
+let bootStarted = 0;
+/** @param {string} name */
+function mark(name) {
+  stages[name] ??= Math.round(performance.now() - bootStarted);
+}
+
 /** @param {string} stage */
 function progress(stage) {
   postMessage({ type: "progress", stage });
@@ -79,6 +88,7 @@ async function required(name) {
     const response = await fetchRuntime(name);
     if (!response.ok) throw new Unavailable(`${file} could not be loaded: HTTP ${response.status}`);
     if (name.endsWith(".wasm")) await checkWasm(response, file);
+    mark(`${file} answered`);
     return response;
   } catch (error) {
     const failure = error instanceof Unavailable ? error : new Unavailable(`${file} could not be downloaded`);
@@ -111,10 +121,12 @@ async function fetchSnapshot() {
   const response = await fetchRuntime(SNAPSHOT);
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   let bytes = new Uint8Array(await response.arrayBuffer());
+  mark("snapshot downloaded");
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     // A server may also have decompressed it already (Content-Encoding), hence the check.
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    mark("snapshot decompressed");
   }
   if (bytes.length < 64 || new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) !== SNAPSHOT_MAGIC) {
     throw new Error("not a Pyodide memory snapshot");
@@ -152,6 +164,7 @@ async function restore(wheels) {
   const snapshot = fetchSnapshot();
   snapshot.catch(() => {}); // Pyodide sees the failure when it gets to the snapshot; not unhandled before that
   const pyodide = await unlessAborted(loadPyodide({ indexURL: INDEX_URL, _loadSnapshot: snapshot }));
+  mark("wasm compiled and memory restored");
   progress("package");
   installWheels(pyodide, await wheels);
   const origin = pyodide.runPython(`import sys; getattr(sys.modules.get(${JSON.stringify(PACKAGE)}), '__file__', '')`);
@@ -162,10 +175,14 @@ async function restore(wheels) {
 
 async function boot() {
   const started = performance.now();
+  bootStarted = started;
   progress("runtime");
   const wheels = Promise.all(
     WHEELS.map((name) => required(name).then(async (response) => new Uint8Array(await response.arrayBuffer()))),
-  );
+  ).then((bytes) => {
+    mark("wheels downloaded");
+    return bytes;
+  });
   wheels.catch(() => {});
   let pyodide = null;
   let mode = "snapshot";
@@ -180,17 +197,21 @@ async function boot() {
   if (!pyodide) {
     mode = "plain";
     pyodide = await unlessAborted(loadPyodide({ indexURL: INDEX_URL }));
+    mark("Python booted");
     progress("package");
     installWheels(pyodide, await wheels);
   }
+  mark("wheels installed");
   if (interrupt) pyodide.setInterruptBuffer(interrupt);
   pyodide.pyimport("calckit.book").use(PACKAGE); // already in use after a restore: then it only looks again
   const module = pyodide.pyimport("calckit.api");
+  mark("package imported");
   await Promise.allSettled(storing); // cached before "ready", which lets the page ask sw.js to cache the rest
   closeNetwork();
   const ms = performance.now() - started;
-  /** @type {any} */ (self).calculatorsBoot = { mode, ms }; // for tests and `make bench`
-  postMessage({ type: "ready", ms, boot: mode });
+  mark("ready");
+  /** @type {any} */ (self).calculatorsBoot = { mode, ms, stages }; // for tests and `make bench`
+  postMessage({ type: "ready", ms, boot: mode, stages });
   return module;
 }
 
