@@ -43,7 +43,13 @@ def test_the_second_book_recomputes_through_its_snapshot_and_offline(
     boot = start_calculators(page)
     assert boot["mode"] == "snapshot"
     # The boot by stage (make bench reports it): each stage ends after the one it waits for, and "ready" ends it.
-    chain = ["snapshot downloaded", "wasm compiled and memory restored", "wheels installed", "package imported", "ready"]
+    chain = [
+        "snapshot downloaded",
+        "wasm compiled and memory restored",
+        "wheels installed",
+        "package imported",
+        "ready",
+    ]
     ends = [boot["stages"][stage] for stage in chain]
     assert ends == sorted(ends) and boot["stages"]["ready"] == max(boot["stages"].values())
     assert boot["stages"]["wheels downloaded"] <= boot["stages"]["wheels installed"]
