@@ -90,7 +90,7 @@ class TestKnownValues:
         assert result["outputs"][-1]["note"] == "Needs a workload size: pick a matrix multiply or an LLM workload."
         assert result["summary"] == (
             "Memory-bound: at 100 FLOP/byte the chip can reach 335 TFLOP/s, 33.9% of its peak; "
-            "the ridge point is 295 FLOP/byte. NVIDIA H100 SXM figures as of 2022-03."
+            "the ridge point is 295 FLOP/byte. NVIDIA H100 SXM figures as of 2024."
         )
 
 
