@@ -23,7 +23,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
-from calckit.table import Source
+from calckit.table import Source, newest_date
 
 __all__ = [
     "PLAUSIBLE",
@@ -280,14 +280,9 @@ def get_chip(chip_id: str) -> Chip:
         raise KeyError(f"no chip {chip_id!r}; known chips: {', '.join(chips)}") from None
 
 
-_DATE = re.compile(r"\d{4}(?:-\d{2}){0,2}")
-
-
 def as_of(chips: Iterable[Chip]) -> str:
-    """The newest date among the sources of these chips' figures, as "YYYY-MM-DD" (or "YYYY-MM", "YYYY"); "" if
-    none is dated. A living document's date is the day its figures were last checked ("checked YYYY-MM-DD")."""
-    dates = [match.group() for chip in chips for f in chip.figures() if (match := _DATE.search(f.source.date))]
-    return max(dates, default="")
+    """The newest date among the sources of these chips' figures (calckit.table.newest_date); "" if none is dated."""
+    return newest_date(figure.source for chip in chips for figure in chip.figures())
 
 
 @functools.cache

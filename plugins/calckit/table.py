@@ -21,10 +21,10 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-__all__ = ["Cell", "Column", "DataTable", "Row", "Source", "TableError", "as_of", "check_table"]
+__all__ = ["Cell", "Column", "DataTable", "Row", "Source", "TableError", "as_of", "check_table", "newest_date"]
 
 _DATE = re.compile(r"\d{4}(?:-\d{2}){0,2}")
 
@@ -116,16 +116,16 @@ class DataTable:
         return next(column.heading for column in self.columns if column.key == key)
 
 
+def newest_date(sources: Iterable[Source]) -> str:
+    """The newest date among these sources ("YYYY-MM-DD", "YYYY-MM" or "YYYY"; a living document's is the day its
+    figures were last checked, "checked YYYY-MM-DD"); "" when none is dated."""
+    return max((match.group() for source in sources if (match := _DATE.search(source.date))), default="")
+
+
 def as_of(rows: list[Row], sources: Mapping[str, Source]) -> str:
-    """The newest date among the sources of these rows' cells (a living document's is the day it was checked)."""
-    dates = [
-        match.group()
-        for row in rows
-        for cell in row.cells.values()
-        for source_id in cell.sources()
-        if source_id in sources and (match := _DATE.search(sources[source_id].date))
-    ]
-    return max(dates, default="")
+    """The newest date among the sources of these rows' cells."""
+    cited = {source_id for row in rows for cell in row.cells.values() for source_id in cell.sources()}
+    return newest_date(sources[source_id] for source_id in cited if source_id in sources)
 
 
 class TableError(ValueError):
