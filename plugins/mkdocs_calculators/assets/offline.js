@@ -6,10 +6,10 @@
  * recomputes with the network off.
  *
  * A runtime that started before the service worker took control of the page downloads on its own (the worker then
- * caches what it fetches, see worker.js): the request waits until that runtime is ready, so that nothing, the 9 MB
+ * caches what it fetches, see worker.js): the request waits until that runtime has cached it, so that nothing, the 9 MB
  * wasm above all, is downloaded twice. A runtime started under control shares its downloads with the service worker.
  */
-import { startedUnderServiceWorker, watchRuntime } from "./runtime.js";
+import { runtimeDownloadsKept, startedUnderServiceWorker } from "./runtime.js";
 
 let asked = false;
 
@@ -27,13 +27,7 @@ export function keepRuntimeOffline() {
 }
 
 /** @param {ServiceWorker} controller */
-function askWhenQuiet(controller) {
-  let sent = false;
-  const stop = watchRuntime(({ stage }) => {
-    const downloadingAlone = startedUnderServiceWorker() === false && stage !== "ready" && stage !== "failed";
-    if (sent || downloadingAlone) return;
-    sent = true;
-    controller.postMessage({ type: "cache-runtime" });
-    queueMicrotask(() => stop()); // `stop` exists by then, even when this ran inside watchRuntime's first call
-  });
+async function askWhenQuiet(controller) {
+  if (startedUnderServiceWorker() === false) await runtimeDownloadsKept();
+  controller.postMessage({ type: "cache-runtime" });
 }

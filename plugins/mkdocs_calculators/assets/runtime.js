@@ -5,7 +5,7 @@
  *
  * To the worker:   {type: "boot", controlled, interrupt} | {type: "call", id, generation, function, arguments}
  * (a call with a time limit, callPythonWithin, ends the worker when it runs past it, and starts a new one)
- * From the worker: {type: "progress", stage} | {type: "ready", ms} | {type: "failed", error}
+ * From the worker: {type: "progress", stage} | {type: "ready", ms} | {type: "stored"} | {type: "failed", error}
  *                | {type: "result", id, generation, result} | {type: "error", id, generation, error}
  */
 
@@ -29,6 +29,10 @@ const interrupt = globalThis.crossOriginIsolated ? new Int32Array(new SharedArra
 const INTERRUPT_GRACE_MS = 1000; // how long Python may take to stop when asked, before the worker is ended
 /** Whether the service worker (sw.js) controlled the page when the worker started: it then caches its downloads. */
 let controlled = false;
+/** Settles once the worker has put what it downloaded into the offline cache, or has failed (see offline.js). */
+let downloadsKept = Promise.resolve();
+/** @type {() => void} */
+let keepDone = () => {};
 /** Calls sent and not yet answered, with their message, which a restarted worker is sent again. */
 /** @type {Map<number, {resolve: (value: any) => void, reject: (reason: Error) => void, message?: object}>} */
 const pending = new Map();
@@ -51,6 +55,11 @@ export function startedUnderServiceWorker() {
   return worker ? controlled : null;
 }
 
+/** Settles when what this tab's runtime downloaded by itself is in the offline cache (at once before it starts). */
+export function runtimeDownloadsKept() {
+  return downloadsKept;
+}
+
 /** Follow the runtime's loading stages; called at once with the current one. @param {(state: RuntimeState) => void} listener */
 export function watchRuntime(listener) {
   listeners.add(listener);
@@ -60,6 +69,7 @@ export function watchRuntime(listener) {
 
 /** @param {string} error */
 function fail(error) {
+  keepDone();
   setState({ stage: "failed", error });
   for (const { reject } of pending.values()) reject(new Error(error));
   pending.clear();
@@ -68,6 +78,9 @@ function fail(error) {
 /** Start the worker (once per tab) and resolve when Python and the calculators are loaded. */
 export function bootRuntime() {
   if (ready) return ready;
+  downloadsKept = new Promise((resolve) => {
+    keepDone = resolve;
+  });
   ready = new Promise((resolve, reject) => {
     try {
       worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "calculators" });
@@ -81,7 +94,8 @@ export function bootRuntime() {
       else if (data.type === "ready") {
         setState({ stage: "ready" });
         resolve();
-      } else if (data.type === "failed") {
+      } else if (data.type === "stored") keepDone();
+      else if (data.type === "failed") {
         fail(data.error);
         reject(new Error(data.error));
       } else if (data.type === "result" || data.type === "error") {
@@ -173,6 +187,7 @@ export async function callPythonWithin(name, args, limitMs) {
 /** End the worker and start another, then send it the calls the old one left unanswered. */
 function restartRuntime() {
   if (interrupt) Atomics.store(interrupt, 0, 0); // the new worker starts with no stop asked for
+  keepDone(); // whatever the old worker had not cached yet, sw.js may fetch now
   worker?.terminate();
   worker = null;
   ready = null;

@@ -108,26 +108,64 @@ async function checkWasm(response, file) {
   }
 }
 
-// Pyodide's own downloads go through `required`, so they are cached and checked like ours. When one fails, the boot
-// is already aborted with the reason, so Pyodide's request is left pending rather than rejected unhandled.
+/**
+ * Pyodide's own downloads, started when the boot starts (see `boot`) rather than when Pyodide gets to each: it asks
+ * for the wasm only once pyodide.asm.mjs has loaded and run, by which time the wasm could be half downloaded.
+ * @type {Map<string, Promise<Response>>}
+ */
+const early = new Map();
+
+// Pyodide's own downloads go through `required`, so they are cached and checked like ours; each early download is
+// handed out once (a plain boot after a failed restore asks again). When one fails, the boot is already aborted with
+// the reason, so Pyodide's request is left pending rather than rejected unhandled.
 self.fetch = (input, init) => {
   const url = input instanceof Request ? input.url : String(input);
   const name = PYODIDE_FILES.find((file) => new URL(file, import.meta.url).href === url);
-  return name ? required(name).catch(() => new Promise(() => {})) : network(input, init);
+  if (!name) return network(input, init);
+  const response = early.get(name) ?? required(name);
+  early.delete(name);
+  return response.catch(() => new Promise(() => {}));
 };
 
-/** The gzip-compressed snapshot, decompressed and checked. @returns {Promise<Uint8Array>} */
+// Marks the wasm's compile (Pyodide streams it from the download when it can, and compiles lazily), for `make bench`.
+for (const name of /** @type {const} */ (["instantiateStreaming", "instantiate"])) {
+  const native = WebAssembly[name];
+  WebAssembly[name] = /** @type {any} */ (
+    async (/** @type {any[]} */ ...args) => {
+      const result = await /** @type {any} */ (native)(...args);
+      if (result.instance) mark("wasm compiled");
+      return result;
+    }
+  );
+}
+
+/**
+ * The gzip-compressed snapshot, decompressed as it downloads, and checked. A server may also have decompressed it
+ * already (Content-Encoding), hence the look at its first bytes.
+ * @returns {Promise<Uint8Array>}
+ */
 async function fetchSnapshot() {
   const response = await fetchRuntime(SNAPSHOT);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  let bytes = new Uint8Array(await response.arrayBuffer());
-  mark("snapshot downloaded");
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    // A server may also have decompressed it already (Content-Encoding), hence the check.
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-    mark("snapshot decompressed");
-  }
+  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+  const reader = response.body.getReader();
+  const first = (await reader.read()).value ?? new Uint8Array();
+  /** @type {ReadableStream<Uint8Array>} */
+  let body = new ReadableStream({
+    start(controller) {
+      if (first.length) controller.enqueue(first);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        mark("snapshot downloaded");
+        controller.close();
+      } else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  if (first[0] === 0x1f && first[1] === 0x8b) body = body.pipeThrough(new DecompressionStream("gzip"));
+  const bytes = new Uint8Array(await new Response(body).arrayBuffer());
+  mark("snapshot decompressed");
   if (bytes.length < 64 || new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) !== SNAPSHOT_MAGIC) {
     throw new Error("not a Pyodide memory snapshot");
   }
@@ -164,7 +202,7 @@ async function restore(wheels) {
   const snapshot = fetchSnapshot();
   snapshot.catch(() => {}); // Pyodide sees the failure when it gets to the snapshot; not unhandled before that
   const pyodide = await unlessAborted(loadPyodide({ indexURL: INDEX_URL, _loadSnapshot: snapshot }));
-  mark("wasm compiled and memory restored");
+  mark("memory restored");
   progress("package");
   installWheels(pyodide, await wheels);
   const origin = pyodide.runPython(`import sys; getattr(sys.modules.get(${JSON.stringify(PACKAGE)}), '__file__', '')`);
@@ -177,6 +215,11 @@ async function boot() {
   const started = performance.now();
   bootStarted = started;
   progress("runtime");
+  for (const name of PYODIDE_FILES) {
+    const response = required(name);
+    response.catch(() => {}); // the boot is aborted with the reason; Pyodide's own request sees it
+    early.set(name, response);
+  }
   const wheels = Promise.all(
     WHEELS.map((name) => required(name).then(async (response) => new Uint8Array(await response.arrayBuffer()))),
   ).then((bytes) => {
@@ -206,12 +249,20 @@ async function boot() {
   pyodide.pyimport("calckit.book").use(PACKAGE); // already in use after a restore: then it only looks again
   const module = pyodide.pyimport("calckit.api");
   mark("package imported");
-  await Promise.allSettled(storing); // cached before "ready", which lets the page ask sw.js to cache the rest
   closeNetwork();
   const ms = performance.now() - started;
   mark("ready");
+  // Each download's last byte, from the browser's own timing (what `mark` cannot see: Pyodide's own script import).
+  for (const entry of /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType("resource"))) {
+    const file = new URL(entry.name).pathname.split("/").pop();
+    if (file && entry.startTime >= bootStarted && entry.responseEnd) {
+      stages[`${file} received`] ??= Math.round(entry.responseEnd - bootStarted);
+    }
+  }
   /** @type {any} */ (self).calculatorsBoot = { mode, ms, stages }; // for tests and `make bench`
   postMessage({ type: "ready", ms, boot: mode, stages });
+  // What this worker downloaded is in the offline cache: the page may now ask sw.js to cache the rest (offline.js).
+  Promise.allSettled(storing).then(() => postMessage({ type: "stored" }));
   return module;
 }
 
