@@ -137,3 +137,30 @@ def test_a_quiz_waiting_far_down_the_page_covers_nothing(browser: Any, base_url:
     assert waiting, "every quiz on the long page was mounted at load"
     assert all(quiz["shown"] and not quiz["spills"] for quiz in waiting), waiting
     context.close()
+
+
+# Of the page's elements with a box, those that Chromium skips at load (inside a content-visibility: auto block that
+# is off screen), and the plugin's blocks.
+SKIPPED_AT_LOAD = """() => {
+  const boxed = [...document.querySelectorAll("body *")].filter((element) => element.checkVisibility());
+  const blocks = [...document.querySelectorAll(".calc, .quiz, .calc-table-wrap")];
+  return {
+    boxed: boxed.length,
+    skipped: boxed.filter((element) => !element.checkVisibility({ contentVisibilityAuto: true })).length,
+    blocks: blocks.length,
+    skippable: blocks.filter((block) => getComputedStyle(block).contentVisibility === "auto").length,
+  };
+}"""
+
+
+def test_blocks_off_screen_cost_no_style_or_layout_at_load(browser: Any, base_url: str, network: Network) -> None:
+    """A long page's calculators, quizzes and data tables below the screen are skipped by style and layout until a
+    reader nears them (content-visibility): most of the elements styled at load are the theme's, not the plugin's."""
+    context = new_context(browser, network, viewport=PHONE)
+    page = context.new_page()
+    page.goto(base_url + LONG_PAGE)
+    page.wait_for_load_state("load")
+    counts = page.evaluate(SKIPPED_AT_LOAD)
+    assert counts["blocks"] >= 8 and counts["skippable"] == counts["blocks"], counts
+    assert counts["skipped"] > counts["boxed"] / 2, counts  # about 1,600 of 2,700 on this page
+    context.close()
