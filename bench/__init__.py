@@ -18,7 +18,12 @@ T2  Cold first interaction. In a fresh browser context (empty HTTP cache, no ser
     beside the site that does nothing but `await loadPyodide()`, timed on the page from `new Worker` to its reply
     (also in a fresh context). After one untimed bare boot (the browser's first), three of each, alternating; the
     figure is median(calculator) / median(bare). Target: 0.25, which needs Pyodide's memory snapshot. When the
-    calculators' worker was created and when each of its messages arrived are printed, to show where the time goes.
+    calculators' worker was created and when each of its messages arrived are printed, to show where the time goes,
+    and the worker's own stages (each download's first and last byte, the snapshot decompressed, the wasm compiled,
+    the memory restored, the package imported) as medians.
+    Repeat visit, reported: in a context that is not routed (so Chromium's HTTP cache works), the bare boot page
+    booted, reloaded and booted again, against the roofline page's first interaction, then the page opened again
+    once the service worker has cached the runtime and its first interaction timed; medians of three each.
 T3  Warm recompute. In the last of those tabs, once booted, 60 different intensities (1 to 2000), one after the
     other, each timed from the input event to outputs and summary updated. Targets: median 16 ms, p95 33 ms.
 T4  Instant navigation roofline -> home -> roofline (clicking the header logo, then the lesson's link), with a
@@ -38,8 +43,9 @@ T7  Lighthouse 12 on every page of the book, desktop (targets: performance >= 95
     practices >= 95) and mobile beside the same page of the book built without the plugin (target: within 3 points;
     each mobile score the best of two runs). See bench/lighthouse.py.
 
-Every site is served gzip-compressed, with the types a static host gives .mjs and .wasm (tests/support.py), since
-an uncompressed server measures the server rather than the book.
+Every site is served as GitHub Pages serves it (tests/support.py): gzip-compressed (each file compressed once and
+kept, as a CDN's edge keeps it), with the types a static host gives .mjs and .wasm, and `Cache-Control: max-age=600`;
+an uncompressed server, or one that compresses 10 MB on every request, measures the server rather than the book.
 R3  Requests to any host other than 127.0.0.1, over every page of the run, service workers included: failed and
     counted. Target: none.
 """

@@ -7,6 +7,7 @@ import os
 import random
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from bench.figures import BenchError, Figure, editor_figures, guarded, is_editor
 from bench.lighthouse import book_pages, lighthouse
 from calckit.api import run
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.support import ROOT, build_site, serve
+from tests.support import ROOT, build_site, serve, service_worker_manifest
 
 __all__ = ["measure_browser"]
 
@@ -37,6 +38,7 @@ SERVICE_WORKER = "/sw.js"  # written by the plugin at the site's root, when it w
 RUNTIME_KINDS = ("pyodide", "vega", "wheel", "other runtime")
 
 COLD_RUNS = 3
+REPEAT_RUNS = 3
 WARM_INPUTS = 60
 COLD_VALUE = "1000"  # the first intensity a reader types (the page starts at 100)
 BOOT_TIMEOUT_MS = 60_000  # a cold Pyodide boot on a busy 2-core machine
@@ -97,6 +99,15 @@ WORKER_SPY = """
   };
 })();
 """
+
+# Whether one of the origin's runtime caches (sw.js's and the worker's, "calculators-runtime:...") holds `count` files.
+RUNTIME_CACHED = """async (count) => {
+  for (const name of await caches.keys()) {
+    const kept = name.startsWith("calculators-runtime:") ? (await (await caches.open(name)).keys()).length : 0;
+    if (kept >= count) return true;
+  }
+  return false;
+}"""
 
 # Wait until the page's service worker, if it registered one, is active (so its install has finished precaching),
 # then a little longer for late requests.
@@ -178,12 +189,23 @@ class Lab:
         if request.url not in self.foreign and request.failure != "net::ERR_CACHE_MISS":
             self.errors.append(f"request failed: {request.url} ({request.failure})")
 
+    def _seen(self, request: Request, urls: list[str]) -> None:
+        urls.append(request.url)
+        scheme, netloc = urlsplit(request.url)[:2]
+        if scheme in ("http", "https", "ws", "wss") and netloc != self.host:
+            self.foreign.append(request.url)
+
     @contextmanager
-    def visit(self) -> Iterator[Visit]:
+    def visit(self, *, routed: bool = True) -> Iterator[Visit]:
+        """A fresh context; every request routed (and one to another host failed), or with `routed=False` only
+        watched, which keeps Chromium's HTTP cache on (routing turns it off) for a repeat visit."""
         context = self.browser.new_context()
         try:
             urls: list[str] = []
-            context.route("**/*", lambda route: self._route(route, urls))
+            if routed:
+                context.route("**/*", lambda route: self._route(route, urls))
+            else:
+                context.on("request", lambda request: self._seen(request, urls))
             page = context.new_page()
             visit = Visit(page, self.base_url, urls)
             context.on("requestfinished", lambda request: visit.finished.append(request))
@@ -208,7 +230,8 @@ def served_book(**env: str) -> Iterator[tuple[str, Path]]:
     """
     with tempfile.TemporaryDirectory(prefix="bench-served-") as folder:
         site = Path(folder)
-        with serve(site, compress=True) as base_url:  # gzip, as GitHub Pages and other static hosts serve
+        # gzip and ten minutes' max-age, as GitHub Pages serves (the repeat visits of T2 use the HTTP cache)
+        with serve(site, compress=True, max_age=600) as base_url:
             result = build_site(ROOT / "mkdocs.yml", site, SITE_URL=base_url + "/", **env)
             if result.returncode != 0:
                 raise BenchError(f"the book's strict build fails: {problems(result.stderr)}")
@@ -216,16 +239,22 @@ def served_book(**env: str) -> Iterator[tuple[str, Path]]:
             yield base_url, site
 
 
+def boot_bare(page: Page) -> dict[str, float]:
+    """On the bare-boot page: {page_ms: `new Worker` to the reply, worker_ms: the worker's start to booted, load_ms:
+    loadPyodide alone}."""
+    result: dict[str, float] = page.evaluate(
+        """timeout => Promise.race([bootBare(), new Promise((_, reject) =>
+            setTimeout(() => reject(new Error(`no bare boot within ${timeout} ms`)), timeout))])""",
+        BOOT_TIMEOUT_MS,
+    )
+    return result
+
+
 def bare_boot(lab: Lab) -> dict[str, float]:
-    """{page_ms: `new Worker` to the reply, worker_ms: the worker's start to booted, load_ms: loadPyodide alone}."""
+    """A bare boot in a fresh context (see boot_bare)."""
     with lab.visit() as visit:
         visit.page.goto(lab.base_url + BARE)
-        result: dict[str, float] = visit.page.evaluate(
-            """timeout => Promise.race([bootBare(), new Promise((_, reject) =>
-                setTimeout(() => reject(new Error(`no bare boot within ${timeout} ms`)), timeout))])""",
-            BOOT_TIMEOUT_MS,
-        )
-    return result
+        return boot_bare(visit.page)
 
 
 def first_interaction(visit: Visit) -> dict[str, Any]:
@@ -235,6 +264,11 @@ def first_interaction(visit: Visit) -> dict[str, Any]:
     already started the worker.
     """
     visit.page.add_init_script(WORKER_SPY)
+    return interaction_on_load(visit)
+
+
+def interaction_on_load(visit: Visit) -> dict[str, Any]:
+    """First interaction as in first_interaction, on a page that already has WORKER_SPY (a repeat visit)."""
     visit.open_calculators()
     measured = visit.change_intensity(COLD_VALUE, BOOT_TIMEOUT_MS)
     log: list[tuple[str, float]] = visit.page.evaluate("window.__benchWorkerLog")
@@ -352,6 +386,59 @@ def _boot_stages(cold: list[dict[str, Any]]) -> Figure:
     ends = {name: median([sample["boot_stages"][name] for sample in cold]) for name in names}
     detail = ", ".join(f"{name} {at:,.0f}" for name, at in sorted(ends.items(), key=lambda item: item[1]))
     return Figure("T2", "cold boot by stage, inside the worker", None, ends.get("ready"), "ms", detail)
+
+
+def runtime_cached(page: Page, files: int) -> None:
+    """Wait until the page's service worker controls it and its runtime cache holds `files` files."""
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=BOOT_TIMEOUT_MS)
+    deadline = time.monotonic() + BOOT_TIMEOUT_MS / 1000
+    while not page.evaluate(RUNTIME_CACHED, files):
+        if time.monotonic() > deadline:
+            raise BenchError(f"the service worker did not cache the {files} runtime files within {BOOT_TIMEOUT_MS} ms")
+        page.wait_for_timeout(250)
+
+
+def repeat_visits(lab: Lab, site: Path) -> dict[str, list[Any]]:
+    """T2 on a repeat visit, without routing so that Chromium's HTTP cache works as a reader's does. Bare: the
+    bare-boot page, booted once, reloaded and booted again (Pyodide from the HTTP cache). Calculators: the roofline
+    page, its first interaction, then (once the service worker has cached the runtime) the page opened again and its
+    first interaction timed (the runtime from the service worker's cache)."""
+    files = len(service_worker_manifest(site)["runtime"])
+    bare: list[dict[str, float]] = []
+    calculator: list[dict[str, Any]] = []
+    for _ in range(REPEAT_RUNS):
+        with lab.visit(routed=False) as visit:
+            visit.page.goto(lab.base_url + BARE)
+            boot_bare(visit.page)
+            visit.page.reload()
+            bare.append(boot_bare(visit.page))
+        with lab.visit(routed=False) as visit:
+            first_interaction(visit)
+            runtime_cached(visit.page, files)
+            calculator.append(interaction_on_load(visit))
+        print(
+            f"T2 repeat visit: bare boot {bare[-1]['page_ms']:.0f} ms; calculator {calculator[-1]['ms']:.0f} ms "
+            f"(inside the worker: {', '.join(f'{k} {v}' for k, v in calculator[-1]['boot_stages'].items())})",
+            flush=True,
+        )
+    return {"bare": bare, "calculator": calculator}
+
+
+def _repeat(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
+    repeat = raw["T2 repeat"] = repeat_visits(lab, site)
+    bare_ms = median([sample["page_ms"] for sample in repeat["bare"]])
+    cold_ms = median([sample["ms"] for sample in repeat["calculator"]])
+    return [
+        Figure(
+            "T2",
+            "repeat visit: first interaction / bare Pyodide boot",
+            None,
+            cold_ms / bare_ms,
+            "x",
+            f"calculator {cold_ms:,.0f} ms (runtime from the service worker's cache), bare boot {bare_ms:,.0f} ms "
+            f"(from the HTTP cache), medians of {REPEAT_RUNS}",
+        )
+    ]
 
 
 def _interaction(lab: Lab, raw: dict[str, Any]) -> list[Figure]:
@@ -498,6 +585,7 @@ def measure_browser() -> tuple[list[Figure], dict[str, Any]]:
             raw["chromium"] = browser.version
             figures = [
                 *guarded("T2 T3", "cold first interaction, warm recompute", lambda: _interaction(lab, raw)),
+                *guarded("T2", "repeat visit", lambda: _repeat(lab, site, raw)),
                 *guarded("T4", "instant navigation roofline -> home -> roofline", lambda: _navigation(lab, raw)),
                 *guarded("T5", "bytes of the home and roofline pages", lambda: _bytes(lab, site, raw)),
                 *guarded(

@@ -6,14 +6,16 @@ import functools
 import gzip
 import http.server
 import io
+import json
 import os
+import re
 import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, ClassVar
+from typing import Any, BinaryIO, ClassVar
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,8 +78,16 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         ".json": "application/json",
     }
 
+    server: _Server
+
     def log_message(self, format: str, *args: object) -> None:  # keep test output clean
         pass
+
+    def end_headers(self) -> None:
+        max_age = getattr(self.server, "max_age", None)  # a test's own server may have none
+        if max_age is not None:
+            self.send_header("Cache-Control", f"max-age={max_age}")
+        super().end_headers()
 
 
 # What a static host such as GitHub Pages compresses: text, scripts, data and wasm (not images, nor the memory
@@ -89,8 +99,6 @@ class _GzipHandler(_Handler):
     """Serves files gzip-compressed (Content-Encoding: gzip) to a client that accepts it, as a static host does: each
     file is compressed once and then served from memory, as a CDN's edge (GitHub Pages' Fastly) keeps it. Compressing
     on every request would put 0.6 s of this machine's CPU before the wasm's first byte, which no host does."""
-
-    server: _Server
 
     def send_head(self) -> io.BytesIO | BinaryIO | None:
         target = Path(self.translate_path(self.path))
@@ -111,6 +119,7 @@ class _GzipHandler(_Handler):
         self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Last-Modified", self.date_time_string(int(target.stat().st_mtime)))
         self.end_headers()
         return io.BytesIO(body)
 
@@ -124,20 +133,28 @@ class _GzipHandler(_Handler):
 
 
 class _Server(http.server.ThreadingHTTPServer):
-    """The server, with what _GzipHandler has compressed so far."""
+    """The server, with what _GzipHandler has compressed so far, and how long a browser may keep a file (max-age)."""
 
-    def __init__(self, address: tuple[str, int], handler: Callable[..., http.server.BaseHTTPRequestHandler]) -> None:
+    def __init__(
+        self,
+        address: tuple[str, int],
+        handler: Callable[..., http.server.BaseHTTPRequestHandler],
+        max_age: int | None,
+    ) -> None:
         super().__init__(address, handler)
+        self.max_age = max_age
         self.compressed: dict[tuple[Path, int, int], bytes] = {}  # (path, mtime, size): the gzip body
         self.lock = threading.Lock()
 
 
 @contextmanager
-def serve(directory: Path, *, compress: bool = False) -> Iterator[str]:
-    """Serve `directory` over http on a free port of 127.0.0.1 (gzip-compressed with `compress`, as a static host
-    does); yields the base URL."""
+def serve(directory: Path, *, compress: bool = False, max_age: int | None = None) -> Iterator[str]:
+    """Serve `directory` over http on a free port of 127.0.0.1 (gzip-compressed with `compress`, and with
+    `Cache-Control: max-age` when given, as a static host does); yields the base URL.
+
+    Tests leave max_age out: a browser then asks again for every file, so a rebuilt site is seen at once."""
     handler = functools.partial(_GzipHandler if compress else _Handler, directory=str(directory))
-    server = _Server(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler, max_age)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -145,3 +162,13 @@ def serve(directory: Path, *, compress: bool = False) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def service_worker_manifest(site: Path) -> dict[str, Any]:
+    """The manifest that the build wrote into a site's sw.js: {version, pages, runtime}, each a [path, hash] list."""
+    text = (site / "sw.js").read_text(encoding="utf-8")
+    match = re.search(r"^const MANIFEST = .*?JSON\.parse\((\".*\")\)\);$", text, re.MULTILINE)
+    if not match:
+        raise ValueError(f"no manifest in {site / 'sw.js'}")
+    manifest: dict[str, Any] = json.loads(json.loads(match.group(1)))
+    return manifest

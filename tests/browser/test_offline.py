@@ -25,7 +25,7 @@ from calckit.api import run
 from mkdocs_calculators.service_worker import write_service_worker
 from tests.browser.calculator_page import expected, texts, wait_mounted
 from tests.browser.conftest import Network, new_context
-from tests.support import NODE_MODULES, ROOT, _Handler, build_site, serve
+from tests.support import NODE_MODULES, ROOT, _Handler, build_site, serve, service_worker_manifest
 
 pytestmark = pytest.mark.browser
 
@@ -45,10 +45,7 @@ class Served:
         self._stack.close()
 
     def manifest(self) -> dict[str, Any]:
-        text = (self.site / "sw.js").read_text(encoding="utf-8")
-        match = re.search(r"^const MANIFEST = .*?JSON\.parse\((\".*\")\)\);$", text, re.MULTILINE)
-        assert match, "no manifest in sw.js"
-        return json.loads(json.loads(match.group(1)))  # type: ignore[no-any-return]
+        return service_worker_manifest(self.site)
 
     def pages(self) -> list[str]:
         """Every page's address relative to the root ('' for the home page), from the service worker's manifest."""
