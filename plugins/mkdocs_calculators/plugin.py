@@ -38,7 +38,9 @@ KINDS = frozenset({"calculator", "quiz", "exercise", GENERIC_KIND})  # and the b
 class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def __init__(self) -> None:
         self._serving = False
-        self._blocks: dict[str, str] = {}  # placeholder token -> HTML, for the page being built
+        self._blocks: dict[str, str] = {}  # placeholder token -> the block's HTML, until its page is written
+        self._tokens: dict[str, list[str]] = {}  # page (its source path) -> the tokens of its blocks
+        self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -95,9 +97,13 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         offset = _front_matter_lines(page, markdown)
         self._check_page(page, markdown, path, offset)
         fences = find_fences(markdown, KINDS | self._table_kinds())
+        for token in self._tokens.pop(page.file.src_uri, []):  # a page built again (mkdocs serve)
+            self._blocks.pop(token, None)
+            self._searched.discard(token)
         if not fences:
             return markdown
         replacements = []
+        searched: set[str] = set()  # quizzes, exercises, tables: what they say is found by search
         quiz_ids: set[str] = set()  # a page's quizzes need distinct ids: progress is saved by id
         exercise_ids: set[str] = set()  # and so do its exercises
         for number, fence in enumerate(fences, start=1):
@@ -119,15 +125,32 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             token = f"CALCBLOCK{uuid.uuid4().hex}"
             self._blocks[token] = html
             replacements.append((fence, token))
+            if fence.kind != "calculator":
+                searched.add(token)
+        self._tokens[page.file.src_uri] = [token for _, token in replacements]
+        self._searched |= searched
         return replace_fences(markdown, replacements)
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
-        if not self.config.enabled or not self._blocks:
-            return html
-        for token, block in self._blocks.items():
-            html = html.replace(f"<p>{token}</p>", block).replace(token, block)
-        self._blocks.clear()
+        # Quizzes, exercises and data tables go into the content, for search to index. A calculator stays an empty
+        # slot until the page is written (on_post_page): the search plugin, which parses every page's content, then
+        # skips its form, results and chart (much of a long page's HTML) unread, as it skipped them before (their
+        # HTML is marked data-search-exclude), and the build takes less time.
+        for token in self._tokens.get(page.file.src_uri, []):
+            content = self._blocks.pop(token) if token in self._searched else _slot(token)
+            html = html.replace(f"<p>{token}</p>", content).replace(token, content)
         return html
+
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
+        for token in self._tokens.pop(page.file.src_uri, []):
+            if token in self._searched:
+                self._searched.discard(token)
+                continue
+            block = self._blocks.pop(token)
+            if _slot(token) not in output:
+                log.error(f"{_display_path(page, config)}: a calculators block was lost (another plugin rewrote it)")
+            output = output.replace(_slot(token), block)
+        return output
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.config.enabled and not self._broken:
@@ -183,7 +206,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             return self._report(block, path)
         reference = get_relative_url(table_page_path(table).removesuffix(".md") + "/", page.url)
         links = SourceLinks(source_numbers(table), reference)
-        rows = [table.rows()[row] for row in block.rows]
+        every_row = table.rows()
+        rows = [every_row[row] for row in block.rows]
         label = block.caption or f"From the {table.title.lower()}"
         return data_table(table, rows, block.columns, links, label=label, details=False, caption=block.caption)
 
@@ -223,6 +247,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def _node_modules(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent / self.config.node_modules
+
+
+def _slot(token: str) -> str:
+    """Where a block's HTML goes in the written page (without its token, which the slot must not contain)."""
+    return f'<div data-search-exclude data-calculators-slot="{token.removeprefix("CALCBLOCK")}"></div>'
 
 
 def _display_path(page: Page, config: MkDocsConfig) -> str:

@@ -29,3 +29,37 @@ def test_forms_stay_out_of_the_index_and_prose_stays_in(tmp_path: Path) -> None:
     assert "separates memory-bound kernels" in text
     assert "the prose goes on about arithmetic intensity" in text  # the exclusion ends with the calculator
     assert "Reset to defaults" not in text and "Peak compute" not in text
+
+
+QUIZ = """
+```quiz
+id: intensity-check
+questions:
+  - id: ridge
+    kind: single
+    text: Which side of the ridge point is a batch-1 decode step on?
+    choices:
+      - text: The memory-bound side
+        correct: true
+        explanation: It reads every weight for about one FLOP per byte.
+      - text: The compute-bound side
+        explanation: That needs hundreds of FLOPs per byte.
+```
+"""
+
+
+def test_the_written_page_has_every_block_and_the_index_has_the_quiz(tmp_path: Path) -> None:
+    """A calculator reaches the written page whole (it is kept out of the content that search parses, then put in
+    its slot), while a quiz's questions are still found by search."""
+    plugins = ["search", {"calculators": {"node_modules": str(NODE_MODULES)}}]
+    build = build_fixture(tmp_path, {"docs/index.md": PAGE + QUIZ}, plugins=plugins)
+    assert build.returncode == 0, build.output
+    html = (build.site / "index.html").read_text(encoding="utf-8")
+    assert "data-calculators-slot" not in html and "CALCBLOCK" not in html
+    assert html.count('data-calculator="roofline"') == 1 and "Reset to defaults" in html
+    assert html.index("separates memory-bound kernels") < html.index('data-calculator="roofline"')
+    assert html.index('data-calculator="roofline"') < html.index("the prose goes on about arithmetic intensity")
+    index = json.loads((build.site / "search/search_index.json").read_text(encoding="utf-8"))
+    text = " ".join(doc["text"] for doc in index["docs"])
+    assert "Which side of the ridge point is a batch-1 decode step on?" in text
+    assert "Reset to defaults" not in text
