@@ -25,7 +25,10 @@ T2  Cold first interaction. In a fresh browser context (empty HTTP cache, no ser
     booted, reloaded and booted again, against the roofline page's first interaction, then the page opened again
     once the service worker has cached the runtime and its first interaction timed; medians of three each.
 T3  Warm recompute. In the last of those tabs, once booted, 60 different intensities (1 to 2000), one after the
-    other, each timed from the input event to outputs and summary updated. Targets: median 16 ms, p95 33 ms.
+    other, each timed from the input event to outputs and summary updated and the chart drawn again (vega.js counts
+    finished draws in the chart's data-drawn). Targets: median 16 ms, p95 33 ms. By stage (median and p95): the
+    input event to the call leaving the page, the worker's round trip and Python's share of it (the worker times
+    its call), the result received to the outputs written, the outputs to the chart drawn.
 T4  Instant navigation roofline -> home -> roofline (clicking the header logo, then the lesson's link), with a
     recompute before and after: calculator workers the tab created, and requests for pyodide.asm.wasm that reached
     the server (routing turns Chromium's HTTP cache off, so every fetch counts). Target: one of each. The number of

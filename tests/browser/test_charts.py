@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from calckit.api import run
 from calculators import CALCULATORS
 from tests.browser.calculator_page import wait_mounted
 from tests.browser.conftest import Network, new_context
@@ -140,4 +141,51 @@ def test_every_meaningful_mark_has_3_to_1_contrast(browser: Any, network: Networ
         # Marks 3:1 (WCAG 1.4.11); the labels of points and lines are text, 4.5:1 (WCAG 1.4.3).
         low = [(kind, round(ratio, 2)) for kind, ratio in contrasts if ratio < (4.5 if "mark-text" in kind else 3)]
         assert low == [], (path, scheme, low)
+    context.close()
+
+
+def point_x(svg: Any) -> float:
+    """Where the workload's point sits across the roofline chart (its symbol's translate x)."""
+    transform = svg.evaluate("s => s.querySelector('.mark-symbol.role-mark path').getAttribute('transform')")
+    return float(transform.removeprefix("translate(").split(",")[0])
+
+
+def test_a_recompute_moves_the_point_in_place_and_a_new_scheme_redraws(
+    browser: Any, network: Network, base_url: str
+) -> None:
+    """New numbers of the same chart change its data where it stands (the SVG is kept, and its description for
+    screen readers says what CPython says), also when the axis's range changes; Material's other colour scheme
+    draws it anew in that scheme's colours."""
+    context = new_context(browser, network)
+    page = context.new_page()
+    page.goto(base_url + "/lessons/roofline/")
+    calculator = first(page, "roofline")
+    svg = drawn(page, calculator, 1)
+    before = point_x(svg)
+    svg.evaluate("s => { s.dataset.first = 'yes'; }")
+    for value in ("1000", "0.5"):  # 0.5 FLOP/byte widens the x axis from 1 down to 0.1
+        draws = int(page.get_attribute(f"{calculator} .calc-chart-view", "data-drawn") or 0)
+        page.fill(f"{calculator}-intensity", value)
+        want = run("roofline", {"intensity": value})
+        page.wait_for_function(
+            "([sel, n]) => Number(document.querySelector(`${sel} .calc-chart-view`).dataset.drawn) > n",
+            arg=[calculator, draws],
+            timeout=DRAW_TIMEOUT,
+        )
+        svg = page.locator(f"{calculator} .calc-chart-view svg")
+        assert svg.evaluate("s => s.dataset.first") == "yes"  # the same SVG: changed in place, not drawn anew
+        assert page.get_attribute(f"{calculator} .calc-chart-view", "aria-label") == want["chart"]["description"]
+        if value == "1000":
+            assert point_x(svg) > before + 50  # a decade to the right on the log axis
+    ticks = svg.evaluate("s => [...s.querySelectorAll('.role-axis-label text')].map(t => t.textContent)")
+    assert "0.1" in ticks  # the new range reached the axis
+    light = svg.evaluate("s => getComputedStyle(s.querySelector('.role-axis-label text')).fill")
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    page.wait_for_function(
+        "sel => !document.querySelector(`${sel} .calc-chart-view svg`)?.dataset.first", arg=calculator
+    )
+    dark = page.locator(f"{calculator} .calc-chart-view svg").evaluate(
+        "s => getComputedStyle(s.querySelector('.role-axis-label text')).fill"
+    )
+    assert dark != light
     context.close()

@@ -81,8 +81,68 @@ function themeConfig(container) {
   };
 }
 
-/** @type {Map<HTMLElement, {view?: any, drawing?: Promise<void>, next?: object, spec?: object}>} */
+/**
+ * @type {Map<HTMLElement, {view?: any, shape?: string, palette?: string, config?: object, drawing?: Promise<void>,
+ *   next?: object, spec?: object}>}
+ */
 const charts = new Map();
+
+/**
+ * The spec with each inline dataset (`data: {values}`) given a name, and each numeric scale domain (`domain: [lo,
+ * hi]`) made of two parameters, the values gathered apart: a chart redrawn for new numbers of the same shape then
+ * only needs its datasets and parameters changed, not the whole spec compiled and drawn again.
+ * @param {any} spec
+ * @returns {{named: any, datasets: Record<string, unknown[]>, params: Record<string, number>}}
+ */
+function separateNumbers(spec) {
+  /** @type {Record<string, unknown[]>} */
+  const datasets = {};
+  /** @type {Record<string, number>} */
+  const params = {};
+  const walk = (/** @type {any} */ node, /** @type {string} */ key) => {
+    if (Array.isArray(node)) {
+      if (key === "domain" && node.every((value) => typeof value === "number")) {
+        return node.map((value) => {
+          const name = `calculator_domain_${Object.keys(params).length}`;
+          params[name] = value;
+          return { expr: name };
+        });
+      }
+      return node.map((item) => walk(item, ""));
+    }
+    if (!node || typeof node !== "object") return node;
+    if (key === "data" && Array.isArray(node.values) && Object.keys(node).length === 1) {
+      const name = `calculator_data_${Object.keys(datasets).length}`;
+      datasets[name] = node.values;
+      return { name };
+    }
+    return Object.fromEntries(Object.entries(node).map(([name, value]) => [name, walk(value, name)]));
+  };
+  const named = walk(spec, "");
+  const declared = Object.entries(params).map(([name, value]) => ({ name, value }));
+  if (declared.length) named.params = [...(named.params ?? []), ...declared];
+  return { named, datasets, params };
+}
+
+/**
+ * Give a drawn chart new datasets, parameters and description; false when the view cannot take them (it is then
+ * drawn anew).
+ * @param {any} view @param {ReturnType<typeof separateNumbers>} numbers @param {string | undefined} description
+ */
+async function updateInPlace(view, { datasets, params }, description) {
+  const vega = /** @type {any} */ (window).vega;
+  try {
+    for (const [name, value] of Object.entries(params)) view.signal(name, value);
+    for (const [name, values] of Object.entries(datasets)) {
+      view.change(name, vega.changeset().remove(vega.truthy).insert(values));
+    }
+    view.description(description);
+    await view.runAsync();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The colour the chart is drawn on: the first ancestor with a background of its own. @param {HTMLElement} container */
 function chartBackground(container) {
@@ -122,13 +182,17 @@ function declutter(container) {
     .map((element) => element.getBoundingClientRect())
     .filter((box) => box.width > 0);
   // Tick labels first: powers of ten keep their place, and a label between them that would touch one is hidden.
-  for (const axis of svg.querySelectorAll(".role-axis")) {
-    const labels = [...axis.querySelectorAll(".role-axis-label text")].filter(shown);
+  // Every box is read before any label is hidden (hiding moves nothing): one layout, not one per label.
+  const axes = [...svg.querySelectorAll(".role-axis")].map((axis) =>
+    [...axis.querySelectorAll(".role-axis-label text")].filter(shown),
+  );
+  for (const label of axes.flat()) label.removeAttribute("visibility");
+  const boxes = new Map(axes.flat().map((label) => [label, label.getBoundingClientRect()]));
+  for (const labels of axes) {
     const decade = (/** @type {Element} */ label) => /^(0\.0*1|10*)$/.test((label.textContent ?? "").replaceAll(",", ""));
     const kept = [];
     for (const label of [...labels.filter(decade), ...labels.filter((label) => !decade(label))]) {
-      label.removeAttribute("visibility");
-      const box = label.getBoundingClientRect();
+      const box = /** @type {DOMRect} */ (boxes.get(label));
       if (kept.some((other) => overlaps(box, other))) label.setAttribute("visibility", "hidden");
       else kept.push(box);
     }
@@ -211,18 +275,30 @@ export function drawChart(container, spec) {
   chart.drawing = (async () => {
     const vegaEmbed = await loadVega();
     while (chart.next) {
-      const latest = chart.next;
+      const latest = /** @type {any} */ (chart.next);
       chart.next = undefined;
-      const result = await vegaEmbed(container, latest, {
-        actions: false,
-        renderer: "svg",
-        config: themeConfig(container),
-      });
-      chart.view?.finalize();
-      chart.view = result.view;
-      declutter(container);
-      // The chart follows its container's width: after Vega redraws it at a new size, place the labels again.
-      result.view.addResizeListener(() => requestAnimationFrame(() => declutter(container)));
+      // The theme's colours are read again only when Material's palette changed (reading them costs a few ms).
+      const { mdColorScheme, mdColorPrimary, mdColorAccent } = document.body.dataset;
+      const palette = `${mdColorScheme} ${mdColorPrimary} ${mdColorAccent}`;
+      if (chart.palette !== palette || !chart.config) [chart.palette, chart.config] = [palette, themeConfig(container)];
+      const config = chart.config;
+      const numbers = separateNumbers(latest);
+      const { named, datasets } = numbers;
+      // What the chart looks like apart from its numbers and its description: the same, and only the numbers change.
+      const params = named.params?.map((/** @type {any} */ param) => ({ ...param, value: undefined }));
+      const shape = JSON.stringify([config, { ...named, params, description: undefined }]);
+      if (chart.view && chart.shape === shape && (await updateInPlace(chart.view, numbers, latest.description))) {
+        declutter(container);
+      } else {
+        const result = await vegaEmbed(container, { ...named, datasets }, { actions: false, renderer: "svg", config });
+        chart.view?.finalize();
+        chart.view = result.view;
+        chart.shape = shape;
+        declutter(container);
+        // The chart follows its container's width: after Vega redraws it at a new size, place the labels again.
+        result.view.addResizeListener(() => requestAnimationFrame(() => declutter(container)));
+      }
+      container.dataset.drawn = String(Number(container.dataset.drawn ?? 0) + 1); // draws finished (make bench, T3)
       for (const [other] of charts) if (!other.isConnected) charts.delete(other); // pages left behind
     }
   })().finally(() => {

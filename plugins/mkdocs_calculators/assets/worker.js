@@ -316,8 +316,9 @@ self.addEventListener("message", async ({ data }) => {
     try {
       const module = await booted();
       if (interrupt) Atomics.store(interrupt, 0, 0); // a stop asked for an earlier call is not for this one
+      const started = performance.now();
       const result = JSON.parse(module.call_json(data.function, JSON.stringify(data.arguments)));
-      postMessage({ type: "result", id, generation, result });
+      postMessage({ type: "result", id, generation, result, ms: performance.now() - started }); // ms: for make bench
     } catch (error) {
       postMessage({ type: "error", id, generation, error: describe(error) });
     }
