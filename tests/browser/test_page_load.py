@@ -143,7 +143,7 @@ def test_a_quiz_waiting_far_down_the_page_covers_nothing(browser: Any, base_url:
 # is off screen), and the plugin's blocks.
 SKIPPED_AT_LOAD = """() => {
   const boxed = [...document.querySelectorAll("body *")].filter((element) => element.checkVisibility());
-  const blocks = [...document.querySelectorAll(".calc, .quiz, .calc-table-wrap")];
+  const blocks = [...document.querySelectorAll(".calc, .calc-table-wrap")];
   return {
     boxed: boxed.length,
     skipped: boxed.filter((element) => !element.checkVisibility({ contentVisibilityAuto: true })).length,
@@ -154,13 +154,14 @@ SKIPPED_AT_LOAD = """() => {
 
 
 def test_blocks_off_screen_cost_no_style_or_layout_at_load(browser: Any, base_url: str, network: Network) -> None:
-    """A long page's calculators, quizzes and data tables below the screen are skipped by style and layout until a
-    reader nears them (content-visibility): most of the elements styled at load are the theme's, not the plugin's."""
+    """A long page's calculators and data tables below the screen are skipped by style and layout until a reader
+    nears them (content-visibility). Quizzes are not: an unmounted quiz shows all its questions, which would spill
+    out of a stand-in size (see the test above)."""
     context = new_context(browser, network, viewport=PHONE)
     page = context.new_page()
     page.goto(base_url + LONG_PAGE)
     page.wait_for_load_state("load")
     counts = page.evaluate(SKIPPED_AT_LOAD)
-    assert counts["blocks"] >= 8 and counts["skippable"] == counts["blocks"], counts
-    assert counts["skipped"] > counts["boxed"] / 2, counts  # about 1,600 of 2,700 on this page
+    assert counts["blocks"] >= 6 and counts["skippable"] == counts["blocks"], counts
+    assert counts["skipped"] >= 450, counts  # five calculators and a chips table off screen: about 580 elements
     context.close()
