@@ -165,3 +165,32 @@ def test_blocks_off_screen_cost_no_style_or_layout_at_load(browser: Any, base_ur
     assert counts["blocks"] >= 6 and counts["skippable"] == counts["blocks"], counts
     assert counts["skipped"] >= 450, counts  # five calculators and a chips table off screen: about 580 elements
     context.close()
+
+
+# How many of each unmounted quiz's questions are displayed, and whether its note for readers without scripts is.
+WAITING_QUIZZES = """() => Object.fromEntries([...document.querySelectorAll(".quiz:not([data-mounted])")].map((quiz) =>
+ [
+  quiz.id,
+  {
+    questions: [...quiz.querySelectorAll(".quiz-question")].filter((form) => form.checkVisibility()).length,
+    of: quiz.querySelectorAll(".quiz-question").length,
+    note: quiz.querySelector(".quiz-note").checkVisibility(),
+  },
+]))"""
+
+
+@pytest.mark.parametrize("scripts", [True, False], ids=["scripts", "no-scripts"])
+def test_a_long_quiz_waits_with_one_question(browser: Any, base_url: str, network: Network, scripts: bool) -> None:
+    """Far down the long lesson, a quiz of many questions waits for its script showing only its first (as it will
+    once mounted: a loading page styles one question, not all of them); with scripts off, it shows them all."""
+    context = new_context(browser, network, viewport=PHONE, java_script_enabled=scripts)
+    page = context.new_page()
+    page.goto(base_url + LONG_PAGE)
+    page.wait_for_load_state("load")
+    waiting = page.evaluate(WAITING_QUIZZES)
+    longest = max(waiting.values(), key=lambda quiz: quiz["of"])
+    assert longest["of"] >= 10, waiting
+    assert longest == ({"questions": 1, "of": longest["of"], "note": False} if scripts else longest | {"note": True})
+    if not scripts:
+        assert longest["questions"] == longest["of"]
+    context.close()
