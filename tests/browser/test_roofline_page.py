@@ -218,8 +218,11 @@ class TestLazyCharts:
         """On a page whose calculators sit below the fold, the page does not load Vega (800 kB of script to parse)
         until the reader scrolls to a chart. (The service worker may still fetch it in the background, for offline.)"""
         page.set_viewport_size({"width": 1280, "height": 400})  # type: ignore[attr-defined]
-        open_page(page, base_url + "/reference/calculators/")
-        page.wait_for_timeout(1500)  # type: ignore[attr-defined]  # idle time passes; the first chart is far below
+        page.goto(base_url + "/reference/calculators/")  # type: ignore[attr-defined]
+        # The first calculator's top at the top of the screen, as a link to it puts it (its chart is far below).
+        page.eval_on_selector("#calc-1", "el => el.scrollIntoView({block: 'start', behavior: 'instant'})")  # type: ignore[attr-defined]
+        page.wait_for_selector("#calc-1[data-mounted]", state="attached")  # type: ignore[attr-defined]
+        page.wait_for_timeout(1500)  # type: ignore[attr-defined]  # idle time passes
         assert page.evaluate("typeof window.vega") == "undefined"  # type: ignore[attr-defined]
         page.locator("#calc-1 .calc-chart-view").scroll_into_view_if_needed()  # type: ignore[attr-defined]
         page.wait_for_selector("#calc-1 .calc-chart-view svg")  # type: ignore[attr-defined]

@@ -84,6 +84,7 @@ async function fetchRuntime(name) {
 /** A file the runtime cannot start without; a failure aborts the boot with a message naming it. @param {string} name */
 async function required(name) {
   const file = name.split("/").pop();
+  mark(`${file} asked`);
   try {
     const response = await fetchRuntime(name);
     if (!response.ok) throw new Unavailable(`${file} could not be loaded: HTTP ${response.status}`);
