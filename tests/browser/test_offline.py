@@ -74,8 +74,18 @@ def poll(page: Any, script: str, arg: object, what: str) -> None:
     """Evaluate the async `script` until it is true (wait_for_function would take its promise for a true value)."""
     deadline = time.monotonic() + TIMEOUT / 1000
     while not page.evaluate(script, arg):
-        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        assert time.monotonic() < deadline, f"timed out waiting until {what}: {page.evaluate(STATE)}"
         page.wait_for_timeout(250)
+
+
+# What the origin holds, for a failure's message: its caches (with their sizes) and service workers.
+STATE = """async () => ({
+    caches: Object.fromEntries(await Promise.all((await caches.keys()).map(
+        async (name) => [name, (await (await caches.open(name)).keys()).length]))),
+    workers: (await navigator.serviceWorker.getRegistrations()).map((found) =>
+        [found.scope, found.active?.state, found.waiting?.state, found.installing?.state]),
+    controller: navigator.serviceWorker.controller?.scriptURL ?? null,
+})"""
 
 
 def wait_until_cached(page: Any, served: Served, *, runtime: bool = True) -> None:
@@ -279,11 +289,17 @@ class TestNewBuild:
             page.goto(f"{served.url}/other/")
             wait_until_cached(page, served, runtime=False)
 
-            write_service_worker(served.site, serving=True)  # what a `mkdocs serve` build writes
-            page.reload()  # the old worker serves it, and the browser finds the new sw.js
-            # When the browser checks for it is its own affair (a busy machine once took longer than the timeout):
-            # ask now, as the next navigation would.
-            page.evaluate("navigator.serviceWorker.getRegistration().then((found) => found?.update()).catch(() => {})")
+            # What a `mkdocs serve` build writes: the retiring sw.js, and an entry.js that registers none.
+            write_service_worker(served.site, serving=True)
+            entry = served.site / "assets/calculators/entry.js"
+            built = entry.read_text(encoding="utf-8")
+            entry.write_text(built.replace('SERVICE_WORKER = "sw.js"', 'SERVICE_WORKER = ""'), encoding="utf-8")
+            assert entry.read_text(encoding="utf-8") != built
+            page.reload()  # the old worker serves it, and the browser finds the new sw.js, which empties the caches
+            poll(page, "async () => (await caches.keys()).length === 0", None, "the old caches are gone")
+            # This page may have had the built entry.js from the old cache, whose registering sw.js again can keep
+            # the retired worker registered; the next page comes from the network, and its entry.js removes it.
+            page.reload()
             poll(
                 page,
                 """async () => (await caches.keys()).length === 0
