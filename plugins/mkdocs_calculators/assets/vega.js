@@ -162,72 +162,117 @@ const LABEL_PLACES = [
   [-14, -11, "end"], // one line higher, left
 ];
 
+/** @type {CanvasRenderingContext2D | null | undefined} */
+let measuring;
+/** @type {Map<string, [number, number]>} */
+const fontExtents = new Map();
+
+/**
+ * How far a font's glyphs reach above and below the baseline, in pixels, as the browser lays out a line of SVG text.
+ * @param {string} font a CSS font, as Vega writes it for an item
+ * @returns {[number, number]} [ascent, descent]
+ */
+function extent(font) {
+  let known = fontExtents.get(font);
+  if (!known) {
+    measuring ??= document.createElement("canvas").getContext("2d");
+    if (!measuring) return [0, 0];
+    measuring.font = font;
+    const metrics = measuring.measureText("Hg");
+    known = [metrics.fontBoundingBoxAscent, metrics.fontBoundingBoxDescent];
+    if (document.fonts.status === "loaded") fontExtents.set(font, known); // a font still loading measures as another
+  }
+  return known;
+}
+
+/** @typedef {{x1: number, y1: number, x2: number, y2: number}} Box in the chart's units, from the SVG's top left */
+
+/**
+ * Where Vega put an SVG element's scene item, in the chart's units, from Vega's own layout (no layout of the page is
+ * read). Text gets the height its font's glyphs take rather than Vega's one em, as the browser draws it.
+ * @param {any} view
+ * @param {Element} element
+ * @returns {Box | null}
+ */
+function itemBox(view, element) {
+  const item = /** @type {any} */ (element).__data__;
+  const bounds = item?.bounds;
+  if (!bounds || !(bounds.x2 > bounds.x1)) return null;
+  let [x, y] = view.origin();
+  for (let group = item.mark?.group; group; group = group.mark?.group) [x, y] = [x + (group.x ?? 0), y + (group.y ?? 0)];
+  const box = { x1: bounds.x1 + x, y1: bounds.y1 + y, x2: bounds.x2 + x, y2: bounds.y2 + y };
+  if (item.mark.marktype === "text" && !item.angle) {
+    // Vega's box spans the em from 0.8 of it above the baseline; the browser's spans the font's ascent and descent.
+    const size = vega.fontSize(item);
+    const baseline = box.y1 + Math.round(0.8 * size);
+    const [ascent, descent] = extent(vega.font(item));
+    if (ascent + descent > 0) [box.y1, box.y2] = [baseline - ascent, baseline + descent];
+  }
+  return box;
+}
+
 /**
  * Move the labels of a chart's points so that none covers another label, a point or an axis: each tries a few
  * places around its point, in order, and a label that fits nowhere is hidden (the point keeps its tooltip, and the
  * table beside the chart names every chip).
+ *
+ * Boxes come from Vega's scene (where it put each item), so nothing here makes the page lay itself out: the label
+ * placement costs sums, and the attributes written for labels whose place or visibility changes.
  * @param {HTMLElement} container
+ * @param {any} view
  */
-function declutter(container) {
+function declutter(container, view) {
   const svg = container.querySelector("svg");
   if (!svg) return;
-  const frame = svg.getBoundingClientRect();
+  const [width, height] = [svg.width.baseVal.value, svg.height.baseVal.value];
   const gap = 1;
-  const overlaps = (/** @type {DOMRect} */ a, /** @type {DOMRect} */ b) =>
-    a.left < b.right + gap && b.left < a.right + gap && a.top < b.bottom + gap && b.top < a.bottom + gap;
-  const inside = (/** @type {DOMRect} */ box) =>
-    box.left >= frame.left && box.right <= frame.right && box.top >= frame.top && box.bottom <= frame.bottom;
+  const overlaps = (/** @type {Box} */ a, /** @type {Box} */ b) =>
+    a.x1 < b.x2 + gap && b.x1 < a.x2 + gap && a.y1 < b.y2 + gap && b.y1 < a.y2 + gap;
+  const inside = (/** @type {Box} */ box) => box.x1 >= 0 && box.x2 <= width && box.y1 >= 0 && box.y2 <= height;
+  const visible = (/** @type {Element} */ element, /** @type {boolean} */ seen) => {
+    if (!seen) element.setAttribute("visibility", "hidden");
+    else if (element.hasAttribute("visibility")) element.removeAttribute("visibility");
+  };
   const shown = (/** @type {Element} */ element) => Number(element.getAttribute("opacity") ?? 1) > 0;
-  const taken = [...svg.querySelectorAll(".role-axis-title text, .mark-symbol path")]
-    .map((element) => element.getBoundingClientRect())
-    .filter((box) => box.width > 0);
-  // Tick labels first: powers of ten keep their place, and a label between them that would touch one is hidden.
-  // Every box is read before any label is hidden (hiding moves nothing): one layout, not one per label.
-  const axes = [...svg.querySelectorAll(".role-axis")].map((axis) =>
-    [...axis.querySelectorAll(".role-axis-label text")].filter(shown),
+  const taken = /** @type {Box[]} */ (
+    [...svg.querySelectorAll(".role-axis-title text, .mark-symbol path")].map((e) => itemBox(view, e)).filter(Boolean)
   );
-  for (const label of axes.flat()) label.removeAttribute("visibility");
-  const boxes = new Map(axes.flat().map((label) => [label, label.getBoundingClientRect()]));
-  for (const labels of axes) {
-    const decade = (/** @type {Element} */ label) => /^(0\.0*1|10*)$/.test((label.textContent ?? "").replaceAll(",", ""));
+  // Tick labels first: powers of ten keep their place, and a label between them that would touch one is hidden.
+  const decade = (/** @type {Element} */ label) => /^(0\.0*1|10*)$/.test((label.textContent ?? "").replaceAll(",", ""));
+  for (const axis of svg.querySelectorAll(".role-axis")) {
+    const labels = [...axis.querySelectorAll(".role-axis-label text")].filter(shown);
     const kept = [];
     for (const label of [...labels.filter(decade), ...labels.filter((label) => !decade(label))]) {
-      const box = /** @type {DOMRect} */ (boxes.get(label));
-      if (kept.some((other) => overlaps(box, other))) label.setAttribute("visibility", "hidden");
-      else kept.push(box);
+      const box = itemBox(view, label);
+      const free = !box || !kept.some((other) => overlaps(box, other));
+      if (box && free) kept.push(box);
+      visible(label, free);
     }
     taken.push(...kept);
   }
   for (const label of /** @type {SVGTextElement[]} */ ([...svg.querySelectorAll(".mark-text.role-mark text")])) {
-    // Where Vega put the label: what it last drew, unless that is where this function moved it.
-    if (label.getAttribute("transform") !== label.dataset.placed) {
-      label.dataset.base = label.getAttribute("transform") ?? "";
-      label.dataset.anchor = label.getAttribute("text-anchor") ?? "start";
-    }
-    const original = label.dataset.base ?? "";
-    const anchor = label.dataset.anchor ?? "start";
-    label.removeAttribute("visibility");
-    const match = original.match(/translate\(([-\d.e]+),([-\d.e]+)\)/);
-    if (!match) continue;
-    const [x, y] = [Number(match[1]), Number(match[2])];
+    const item = /** @type {any} */ (label).__data__;
+    const box = itemBox(view, label);
+    const anchor = item?.align === "center" ? "middle" : item?.align === "right" ? "end" : "start";
+    // Where Vega drew the label: it writes an attribute only when its own value changes, so a label that stands where
+    // this function put it was last drawn where it was then.
+    if (label.getAttribute("transform") !== label.dataset.placed) label.dataset.base = label.getAttribute("transform") ?? "";
+    const at = (label.dataset.base ?? "").match(/^translate\(([-\d.e]+),([-\d.e]+)\)$/);
+    if (!box || !at) continue;
     const places = anchor === "start" ? LABEL_PLACES : [[0, 0, anchor]]; // only point labels move
-    let placed = false;
-    for (const [dx, dy, side] of places) {
-      label.setAttribute("transform", `translate(${x + Number(dx)},${y + Number(dy)})`);
-      label.setAttribute("text-anchor", String(side));
-      const box = label.getBoundingClientRect();
-      if (inside(box) && !taken.some((other) => overlaps(box, other))) {
-        taken.push(box);
-        placed = true;
-        break;
-      }
-    }
-    if (!placed) {
-      label.setAttribute("transform", original);
-      label.setAttribute("text-anchor", anchor);
-      label.setAttribute("visibility", "hidden");
-    }
-    label.dataset.placed = label.getAttribute("transform") ?? "";
+    const chosen = places.findIndex(([dx, dy, side]) => {
+      const shift = Number(dx) - (side === "end" && anchor === "start" ? box.x2 - box.x1 : 0);
+      const moved = { x1: box.x1 + shift, x2: box.x2 + shift, y1: box.y1 + Number(dy), y2: box.y2 + Number(dy) };
+      if (!inside(moved) || taken.some((other) => overlaps(moved, other))) return false;
+      taken.push(moved);
+      return true;
+    });
+    const [dx, dy, side] = places[Math.max(chosen, 0)];
+    const transform = `translate(${Number(at[1]) + Number(dx)},${Number(at[2]) + Number(dy)})`;
+    if (label.getAttribute("transform") !== transform) label.setAttribute("transform", transform);
+    if (label.getAttribute("text-anchor") !== side) label.setAttribute("text-anchor", String(side));
+    visible(label, chosen >= 0);
+    label.dataset.placed = transform;
   }
 }
 
@@ -288,15 +333,15 @@ export function drawChart(container, spec) {
       const params = named.params?.map((/** @type {any} */ param) => ({ ...param, value: undefined }));
       const shape = JSON.stringify([config, { ...named, params, description: undefined }]);
       if (chart.view && chart.shape === shape && (await updateInPlace(chart.view, numbers, latest.description))) {
-        declutter(container);
+        declutter(container, chart.view);
       } else {
         const result = await vegaEmbed(container, { ...named, datasets }, { actions: false, renderer: "svg", config });
         chart.view?.finalize();
         chart.view = result.view;
         chart.shape = shape;
-        declutter(container);
+        declutter(container, result.view);
         // The chart follows its container's width: after Vega redraws it at a new size, place the labels again.
-        result.view.addResizeListener(() => requestAnimationFrame(() => declutter(container)));
+        result.view.addResizeListener(() => requestAnimationFrame(() => declutter(container, result.view)));
       }
       container.dataset.drawn = String(Number(container.dataset.drawn ?? 0) + 1); // draws finished (make bench, T3)
       for (const [other] of charts) if (!other.isConnected) charts.delete(other); // pages left behind
