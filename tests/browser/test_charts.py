@@ -121,6 +121,42 @@ class TestLabels:
         context.close()
 
 
+    def test_labels_placed_after_a_change_in_place_are_those_of_a_fresh_draw(
+        self, browser: Any, network: Network, base_url: str, width: int
+    ) -> None:
+        """Vega changes a chart in place and rewrites only what changed, so the labels' places must not carry over
+        from the previous numbers: after FP8 replaces BF16, and BF16 FP8, every label stands where a page opened at
+        that precision puts it."""
+        context, page = self.open(browser, network, width)
+        page.goto(base_url + REFERENCE + "?calc-3.chips=" + ALL_CHIPS)
+        svg = drawn(page, "#calc-3", len(ALL_CHIPS.split(",")) - _without_bf16())
+        svg.evaluate("s => { s.dataset.first = 'yes'; }")
+        for precision in ("fp8", "bf16"):
+            draws = int(page.get_attribute("#calc-3 .calc-chart-view", "data-drawn") or 0)
+            page.select_option("#calc-3-precision", precision)
+            page.wait_for_function(
+                "n => Number(document.querySelector('#calc-3 .calc-chart-view').dataset.drawn) > n",
+                arg=draws,
+                timeout=DRAW_TIMEOUT,
+            )
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            changed = page.locator("#calc-3 .calc-chart-view svg")
+            assert changed.evaluate("s => s.dataset.first") == "yes"  # changed in place, not drawn anew
+            assert changed.evaluate(OVERLAPS) == []
+            fresh = context.new_page()
+            fresh.goto(base_url + REFERENCE + f"?calc-3.precision={precision}&calc-3.chips=" + ALL_CHIPS)
+            points = changed.evaluate("s => s.querySelectorAll('.mark-symbol path').length")
+            assert changed.evaluate(PLACES) == drawn(fresh, "#calc-3", points).evaluate(PLACES), precision
+            fresh.close()
+        context.close()
+
+
+# Each point label's text, where it stands and which end of it is at that place, and whether it shows.
+PLACES = """svg => [...svg.querySelectorAll('.mark-text.role-mark text')].map(t =>
+  [t.textContent, t.getAttribute('transform'), t.getAttribute('text-anchor'), t.getAttribute('visibility') ?? 'shown'])
+  .sort()"""
+
+
 def _without_bf16() -> int:
     from calculators.chips import load_chips
 
