@@ -120,7 +120,6 @@ class TestLabels:
         assert shown >= 8  # most chips keep their label; the rest keep their tooltip and their table row
         context.close()
 
-
     def test_labels_placed_after_a_change_in_place_are_those_of_a_fresh_draw(
         self, browser: Any, network: Network, base_url: str, width: int
     ) -> None:
