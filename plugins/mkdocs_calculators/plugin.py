@@ -22,7 +22,6 @@ from mkdocs.structure.pages import Page
 from .config import CalculatorsConfig
 from .fences import find_fences, replace_fences, unclosed_message
 from .problems import located
-from .quiz_render import QUIZ_STYLESHEET
 from .render import render_calculator, render_problems
 from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
 from .service_worker import write_service_worker
@@ -65,7 +64,6 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         script.defer = True  # a classic script, so that it runs from file:// too; after Material's document$
         config.extra_javascript.append(script)
         config.extra_css.append(STYLESHEET)
-        config.extra_css.append(QUIZ_STYLESHEET)
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:

@@ -12,14 +12,11 @@ import json
 from html import escape
 from typing import TYPE_CHECKING
 
-from .runtime import ASSETS
-
 if TYPE_CHECKING:
     from calckit.quiz import ChoiceQuestion, NumericQuestion, Question, Quiz, SortQuestion
 
-__all__ = ["QUIZ_STYLESHEET", "render_quiz"]
+__all__ = ["render_quiz"]
 
-QUIZ_STYLESHEET = f"{ASSETS}/quiz.css"
 
 SORT_HELP = (
     "Pick an item, then the bucket it belongs in: click or tap each, or press Enter on each. With a mouse you can "

@@ -2,7 +2,8 @@
 
 Layout under the site (`assets/calculators/`):
 
-    entry.js, calculator.js, runtime.js, worker.js, vega.js, calculators.css   the plugin's own front end
+    entry.js, calculator.js, runtime.js, worker.js, vega.js, ...  the plugin's own front end
+    calculators.css                          the styles of calculators and quizzes (PAGE_STYLES), as one file
     calckit-<version>+<hash>-py3-none-any.whl, <package>-<version>+<hash>-...whl    calckit, and the book's package
     snapshot-<key>.bin                           Python's memory with the package imported, gzipped (snapshot.py)
     pyodide/                                                                       Pyodide core, as npm ships it
@@ -32,6 +33,9 @@ __all__ = ["ASSETS", "ENTRY_SCRIPT", "STYLESHEET", "check_node_modules", "write_
 ASSETS = "assets/calculators"
 ENTRY_SCRIPT = f"{ASSETS}/entry.js"
 STYLESHEET = f"{ASSETS}/calculators.css"
+# The stylesheets in assets/ that every page needs, written into the site as that one file: each stylesheet a page's
+# head links is one more request before a phone's first paint. Exercises load exercise.css themselves.
+PAGE_STYLES = ("calculators.css", "quiz.css")
 # In worker.js: the wheels to install, in order (calckit, then the book's package), and the package to use.
 WHEELS_PLACEHOLDER = "__CALCULATORS_WHEELS__"
 PACKAGE_PLACEHOLDER = "__CALCULATORS_PACKAGE__"
@@ -146,9 +150,14 @@ def write_runtime(
     placeholders = asset_placeholders(out, wheels, made, service_worker=not serving)
     placeholders["worker.js"][WHEELS_PLACEHOLDER] = json.dumps([wheel.name for wheel in wheels])
     placeholders["worker.js"][PACKAGE_PLACEHOLDER] = book.package
-    for asset in resources.files(__package__).joinpath("assets").iterdir():
+    assets = resources.files(__package__).joinpath("assets")
+    for asset in assets.iterdir():
+        if asset.name in PAGE_STYLES:
+            continue
         text = asset.read_text(encoding="utf-8")
         for placeholder, value in placeholders.get(asset.name, {}).items():
             text = text.replace(placeholder, value)
         (out / asset.name).write_text(text, encoding="utf-8")
+    styles = "\n".join(assets.joinpath(name).read_text(encoding="utf-8") for name in PAGE_STYLES)
+    (out / Path(STYLESHEET).name).write_text(styles, encoding="utf-8")
     return [wheel.name for wheel in wheels]

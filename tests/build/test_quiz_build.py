@@ -322,9 +322,15 @@ class TestGoodQuizzes:
         start = html.index('<div class="quiz"')
         assert "<script" not in html[start : html.rindex("</form>")]
 
-    def test_the_stylesheet_is_linked(self, good_site: Path) -> None:
+    def test_the_styles_come_in_the_one_stylesheet_the_page_links(self, good_site: Path) -> None:
+        """A quiz's styles are in calculators.css, the plugin's only stylesheet in a page's head (each one more is a
+        request before a phone's first paint)."""
         html = (good_site / "index.html").read_text(encoding="utf-8")
-        assert "assets/calculators/quiz.css" in html
+        linked = re.findall(r'<link[^>]*href="([^"]*assets/calculators/[^"]*)"', html)
+        assert linked == ["assets/calculators/calculators.css"]
+        styles = (good_site / "assets/calculators/calculators.css").read_text(encoding="utf-8")
+        assert ".calc {" in styles and ".quiz {" in styles
+        assert not (good_site / "assets/calculators/quiz.css").exists()
         assert (good_site / "assets/calculators/quiz.js").is_file()
 
 

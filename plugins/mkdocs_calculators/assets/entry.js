@@ -13,7 +13,7 @@
     "Answers are checked by a script that needs the site served over http (for example with make preview): opened " +
     "as a file, this quiz shows its questions but cannot check them.";
   let generation = 0;
-  const STATIC = "calculators-static"; // on <html>: the components' scripts cannot run here (quiz.css)
+  const STATIC = "calculators-static"; // on <html>: the components' scripts cannot run here (quiz.css, in calculators.css)
   if (location.protocol !== "file:") document.documentElement.classList.add("calculators-live"); // they will
   const SERVICE_WORKER = "__CALCULATORS_SERVICE_WORKER__"; // replaced at build: "sw.js", or "" under mkdocs serve
 
