@@ -278,6 +278,24 @@ def boot_bare(page: Page) -> dict[str, float]:
     return result
 
 
+def boot_files(site: Path) -> list[str]:
+    """What the calculators' worker downloads for a cold boot: Pyodide's scripts, wasm, standard library and lock
+    file, the snapshot and the wheels."""
+    pyodide = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+    assets = site / "assets" / "calculators"
+    own = [path.name for path in sorted(assets.iterdir()) if path.name.startswith("snapshot-") or path.suffix == ".whl"]
+    return [f"/assets/calculators/pyodide/{name}" for name in pyodide] + [f"/assets/calculators/{n}" for n in own]
+
+
+def download_floor(lab: Lab, files: list[str]) -> dict[str, Any]:
+    """T2's floor in a fresh context: `files` downloaded side by side, the snapshot decompressed as it arrives and the
+    wasm compiled as it streams, nothing else; {page_ms: `new Worker` to the reply, ends: {file: ms}}."""
+    with lab.visit() as visit:
+        visit.page.goto(lab.base_url + BARE)
+        result: dict[str, Any] = visit.page.evaluate("files => downloadFloor(files)", files)
+        return result
+
+
 def bare_boot(lab: Lab) -> dict[str, float]:
     """A bare boot in a fresh context (see boot_bare)."""
     with lab.visit() as visit:
@@ -493,14 +511,18 @@ def _repeat(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
     ]
 
 
-def _interaction(lab: Lab, raw: dict[str, Any]) -> list[Figure]:
-    """T2 (alternating bare boots and cold first interactions) and T3 (in the last cold tab, once booted)."""
+def _interaction(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
+    """T2 (alternating bare boots, download floors and cold first interactions) and T3 (in the last cold tab, once
+    booted)."""
     warm_up = bare_boot(lab)  # untimed: the browser's first worker and first wasm compile
+    files = boot_files(site)
     bare: list[dict[str, float]] = []
+    floor: list[dict[str, Any]] = []
     cold: list[dict[str, Any]] = []
-    warm: list[float] = []
+    warm: list[dict[str, float]] = []
     for round_ in range(COLD_RUNS):
         bare.append(bare_boot(lab))
+        floor.append(download_floor(lab, files))
         with lab.visit() as visit:
             cold.append(first_interaction(visit))
             if round_ == COLD_RUNS - 1:
@@ -509,19 +531,22 @@ def _interaction(lab: Lab, raw: dict[str, Any]) -> list[Figure]:
         boot = ", ".join(f"{stage} {at:.0f}" for stage, at in cold[-1]["boot_stages"].items())
         print(
             f"T2 round {round_ + 1}: bare boot {bare[-1]['page_ms']:.0f} ms (loadPyodide {bare[-1]['load_ms']:.0f}); "
+            f"download floor {floor[-1]['page_ms']:.0f} ms; "
             f"calculator {cold[-1]['ms']:.0f} ms (worker events, ms after the input: {stages}; "
             f"inside the worker, ms after its boot began: {boot})",
             flush=True,
         )
     totals = [sample["total"] for sample in warm]
     print(f"T3 recomputes, ms: {', '.join(f'{ms:.1f}' for ms in totals)}", flush=True)
-    raw["T2"] = {"bare_warm_up": warm_up, "bare": bare, "calculator": cold}
+    raw["T2"] = {"bare_warm_up": warm_up, "bare": bare, "download_floor": floor, "calculator": cold}
     raw["T3"] = {"samples": warm}
     by_stage = {stage: [s[stage] for s in warm] for stage in warm[0] if stage not in ("total", "outputs", "frame")}
     frames = [sample["frame"] for sample in warm]
     stages = ", ".join(f"{stage} {median(ms):.1f} / {percentile(ms, 95):.1f}" for stage, ms in by_stage.items())
     bare_ms = median([sample["page_ms"] for sample in bare])
     cold_ms = median([sample["ms"] for sample in cold])
+    floor_ms = median([sample["page_ms"] for sample in floor])
+    ends = {name: median([sample["ends"][name] for sample in floor]) for name in floor[-1]["ends"]}
     return [
         Figure(
             "T2",
@@ -532,6 +557,15 @@ def _interaction(lab: Lab, raw: dict[str, Any]) -> list[Figure]:
             f"calculator {cold_ms:,.0f} ms, bare boot {bare_ms:,.0f} ms (medians of {COLD_RUNS})",
         ),
         _boot_stages(cold),
+        Figure(
+            "T2",
+            "floor: the boot's downloads and wasm compile alone / bare boot",
+            None,
+            floor_ms / bare_ms,
+            "x",
+            f"{floor_ms:,.0f} ms, median of {COLD_RUNS}; each done at (ms): "
+            + ", ".join(f"{name} {ms:.0f}" for name, ms in sorted(ends.items(), key=lambda item: item[1])),
+        ),
         Figure(
             "T3",
             "warm recompute to outputs and chart, median",
@@ -656,7 +690,7 @@ def measure_browser() -> tuple[list[Figure], dict[str, Any]]:
             lab = Lab(browser, base_url)
             raw["chromium"] = browser.version
             figures = [
-                *guarded("T2 T3", "cold first interaction, warm recompute", lambda: _interaction(lab, raw)),
+                *guarded("T2 T3", "cold first interaction, warm recompute", lambda: _interaction(lab, site, raw)),
                 *guarded("T2", "repeat visit", lambda: _repeat(lab, site, raw)),
                 *guarded("T4", "instant navigation roofline -> home -> roofline", lambda: _navigation(lab, raw)),
                 *guarded("T5", "bytes of the home and roofline pages", lambda: _bytes(lab, site, raw)),
