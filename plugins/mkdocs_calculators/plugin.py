@@ -23,7 +23,7 @@ from .config import CalculatorsConfig
 from .fences import find_fences, replace_fences, unclosed_message
 from .problems import located
 from .render import render_calculator, render_problems
-from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
+from .runtime import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, check_node_modules, write_runtime
 from .service_worker import write_service_worker
 from .tables import GENERIC_KIND
 
@@ -140,6 +140,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         return html
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
+        if self.config.enabled:
+            output = output.replace("<head>", "<head>" + LIVE_MARK, 1)  # first: no stylesheet to wait for
         for token in self._tokens.pop(page.file.src_uri, []):
             if token in self._searched:
                 self._searched.discard(token)

@@ -28,11 +28,21 @@ from .service_worker import asset_placeholders
 from .snapshot import SNAPSHOT_GLOB, provide_snapshot
 from .wheel import build_wheel
 
-__all__ = ["ASSETS", "ENTRY_SCRIPT", "STYLESHEET", "check_node_modules", "write_runtime"]
+__all__ = ["ASSETS", "ENTRY_SCRIPT", "LIVE_MARK", "STYLESHEET", "check_node_modules", "write_runtime"]
 
 ASSETS = "assets/calculators"
 ENTRY_SCRIPT = f"{ASSETS}/entry.js"
 STYLESHEET = f"{ASSETS}/calculators.css"
+# In every page's head: <html> says, before the body is parsed, that the components' scripts will run, so that the
+# styles for a page waiting for them (quiz.css: a long quiz shows only its first question) apply from the first style
+# pass. entry.js cannot say it in time: it runs after the parse, and Material's script at the end of the body styles
+# the whole page before that (lesson 102's 20-question quiz put 2,600 elements into that pass). If entry.js never
+# runs (it failed to load), the page says so once parsed, and shows what the build wrote.
+LIVE_MARK = (
+    "<script>(function(){var h=document.documentElement;if(location.protocol==='file:')return;"
+    "h.classList.add('calculators-live');document.addEventListener('DOMContentLoaded',function(){"
+    "if(!h.classList.contains('calculators-entry'))h.classList.add('calculators-static')})})()</script>"
+)
 # The stylesheets in assets/ that every page needs, written into the site as that one file: each stylesheet a page's
 # head links is one more request before a phone's first paint. Exercises load exercise.css themselves.
 PAGE_STYLES = ("calculators.css", "quiz.css")

@@ -194,3 +194,42 @@ def test_a_long_quiz_waits_with_one_question(browser: Any, base_url: str, networ
     if not scripts:
         assert longest["questions"] == longest["of"]
     context.close()
+
+
+# Whether <html> was marked live when the parser added the page's first quiz (before any style pass could reach it).
+LIVE_AT_FIRST_QUIZ = """
+window.__liveAtFirstQuiz = null;
+new MutationObserver((records, observer) => {
+  if (!records.some((record) => [...record.addedNodes].some((node) => node.matches?.(".quiz")))) return;
+  window.__liveAtFirstQuiz = document.documentElement.classList.contains("calculators-live");
+  observer.disconnect();
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_the_page_is_marked_live_before_its_quizzes_are_parsed(browser: Any, base_url: str, network: Network) -> None:
+    """Material's script at the end of the body styles the whole page before entry.js runs: the mark that lets a
+    waiting quiz show one question must already be there as the parser reaches the first quiz."""
+    context = new_context(browser, network, viewport=PHONE)
+    page = context.new_page()
+    page.add_init_script(LIVE_AT_FIRST_QUIZ)
+    page.goto(base_url + LONG_PAGE)
+    page.wait_for_load_state("load")
+    assert page.evaluate("window.__liveAtFirstQuiz") is True
+    context.close()
+
+
+def test_without_entry_js_every_question_shows(browser: Any, base_url: str, network: Network) -> None:
+    """Should entry.js never arrive, the page, once parsed, says that no script will mount its quizzes, and they show
+    what the build wrote: every question and the note for readers without scripts."""
+    context = new_context(browser, network, viewport=PHONE)
+    page = context.new_page()
+    page.route("**/assets/calculators/entry.js", lambda route: route.abort())
+    page.goto(base_url + LONG_PAGE)
+    page.wait_for_load_state("load")
+    marks = set(page.evaluate("document.documentElement.className").split())
+    assert {"calculators-live", "calculators-static"} <= marks and "calculators-entry" not in marks, marks
+    waiting = page.evaluate(WAITING_QUIZZES)
+    longest = max(waiting.values(), key=lambda quiz: quiz["of"])
+    assert longest == {"questions": longest["of"], "of": longest["of"], "note": True}, waiting
+    context.close()

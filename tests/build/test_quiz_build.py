@@ -16,6 +16,7 @@ import yaml
 from calckit.api import run
 from calckit.quiz import grading_data, read_quiz
 from calculators import CALCULATORS
+from mkdocs_calculators.runtime import LIVE_MARK
 from tests.support import NODE_MODULES, build_site
 
 FRONT_MATTER = "---\ntitle: A quiz\n---\n"
@@ -321,6 +322,14 @@ class TestGoodQuizzes:
         html = (good_site / "index.html").read_text(encoding="utf-8")
         start = html.index('<div class="quiz"')
         assert "<script" not in html[start : html.rindex("</form>")]
+
+    def test_the_head_says_scripts_will_run_before_any_stylesheet(self, good_site: Path) -> None:
+        """An inline script first in the head marks <html> live, so that a waiting quiz's styles apply from the
+        first style pass (entry.js runs only after the body is parsed)."""
+        html = (good_site / "index.html").read_text(encoding="utf-8")
+        head = html[: html.index("</head>")]
+        assert head.count(LIVE_MARK) == 1
+        assert head.index(LIVE_MARK) < head.index("stylesheet")
 
     def test_the_styles_come_in_the_one_stylesheet_the_page_links(self, good_site: Path) -> None:
         """A quiz's styles are in calculators.css, the plugin's only stylesheet in a page's head (each one more is a

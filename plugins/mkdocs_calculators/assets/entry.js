@@ -14,7 +14,9 @@
     "as a file, this quiz shows its questions but cannot check them.";
   let generation = 0;
   const STATIC = "calculators-static"; // on <html>: the components' scripts cannot run here (quiz.css, in calculators.css)
-  if (location.protocol !== "file:") document.documentElement.classList.add("calculators-live"); // they will
+  // The page's head marked <html> "calculators-live" (the components' scripts will run: runtime.py, LIVE_MARK) and
+  // looks, once the page is parsed, for this mark that they do.
+  document.documentElement.classList.add("calculators-entry");
   const SERVICE_WORKER = "__CALCULATORS_SERVICE_WORKER__"; // replaced at build: "sw.js", or "" under mkdocs serve
 
   /** Opened from a file: say why the calculator is still, and keep its results readable. @param {HTMLElement[]} elements */
