@@ -27,7 +27,8 @@ T2  Cold first interaction. In a fresh browser context (empty HTTP cache, no ser
     Repeat visit, reported: in a context that is not routed (so Chromium's HTTP cache works), the bare boot page
     booted, reloaded and booted again, against the roofline page's first interaction, then the page opened again
     once the service worker has cached the runtime and its first interaction timed; medians of three each.
-T3  Warm recompute. In the last of those tabs, once booted, 60 different intensities (1 to 2000), one after the
+T3  Warm recompute. In the last of those tabs, once booted and once its service worker has cached the runtime (the
+    download in the background that follows a first visit), 60 different intensities (1 to 2000), one after the
     other, each timed from the input event to outputs and summary updated and the chart drawn again (vega.js counts
     finished draws in the chart's data-drawn). Targets: median 16 ms, p95 33 ms. By stage (median and p95): the
     input event to the call leaving the page, the worker's round trip and Python's share of it (the worker times
