@@ -7,6 +7,7 @@ import importlib.util
 import logging
 import mimetypes
 import os
+import re
 import sys
 import uuid
 from pathlib import Path
@@ -31,6 +32,7 @@ from .tables import GENERIC_KIND
 # Under `mkdocs.` so that strict mode counts the errors and stops the build.
 log = logging.getLogger("mkdocs.plugins.calculators")
 
+_HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
 KINDS = frozenset({"calculator", "quiz", "exercise", GENERIC_KIND})  # and the book's table's name, if it has one
 
 
@@ -141,7 +143,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
         if self.config.enabled:
-            output = output.replace("<head>", "<head>" + LIVE_MARK, 1)  # first: no stylesheet to wait for
+            # First in the head (a theme's <head> may carry attributes): no stylesheet for the script to wait for.
+            output = _HEAD.sub(lambda head: head[0] + LIVE_MARK, output, count=1)
         for token in self._tokens.pop(page.file.src_uri, []):
             if token in self._searched:
                 self._searched.discard(token)
