@@ -11,7 +11,9 @@ Yuan, 2009). At a peak of C FLOP/s, W bytes per second sent per chip and a fixed
 
 and while the bandwidth term dominates their ratio is (N - 1) s C / (m F W), whatever the batch. The block then
 computes for longer than it communicates while N <= 1 + m F W / (s C): the largest tensor-parallel degree that stays
-compute-bound. Overlapped perfectly, the block takes the longer of the two times; not overlapped, their sum.
+compute-bound. At a small batch (decode) the block is not compute-bound: each chip reads its m D F s / N bytes of
+weights from memory at H bytes per second, and the block takes the longer of that and its FLOPs' time. Overlapped
+perfectly, block and all-reduce take the longer of the two; not overlapped, their sum.
 
 Left out: achieved link bandwidth below the data sheet's (set `link_gbs` to a measured bus bandwidth), in-network
 reduction (NVLink SHARP, which sends each byte once rather than twice), and the attention block's own all-reduce.
@@ -25,7 +27,7 @@ from collections.abc import Mapping
 from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
 from calckit.units import format_number
 
-from .hardware import chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
+from .hardware import bandwidth_input, chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
 
 __all__ = ["ALLREDUCE"]
 
@@ -46,6 +48,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     size = float(text(inputs, "value_bytes"))
     steps_latency = 2 * (n - 1) * number(inputs, "latency_us") * MICRO
     compute = 2 * matrices * b * d * f / (n * peak)
+    reads = matrices * d * f * size / (n * number(inputs, "bandwidth_tbs") * TERA)  # weights as wide as the values
+    block = max(compute, reads)
     message = b * d * size
     sent = 2 * (n - 1) / n * message
     communication = steps_latency + sent / link
@@ -53,7 +57,11 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     # Bandwidth terms only: the rules that do not depend on the batch.
     min_f = (n - 1) * size * peak / (matrices * link)
     most_chips = math.floor(1 + matrices * f * link / (size * peak))
-    bound = "Communication-bound" if communication > compute else "Compute-bound"
+    bound = (
+        "Communication-bound"
+        if communication > block
+        else ("Compute-bound" if compute >= reads else "Memory-bound (weight reads)")
+    )
     latency_note = (
         f" The fixed time per step is {format_number(steps_latency / communication * 100)}% of the all-reduce."
         if steps_latency
@@ -61,14 +69,15 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     )
     summary = (
         f"{bound}: on {format_number(n)} chips the MLP block's {format_number(matrices)} matrices take "
-        f"{_text('compute_time', compute)} and its all-reduce {_text('comm_time', communication)} "
-        f"({_text('ratio', ratio)} times as long). Counting bandwidth only, the block computes for longer than it "
-        f"communicates while F is above {_text('min_d_ff', min_f)}, or on up to {_text('max_chips', most_chips)} "
-        f"chips." + latency_note + figures_as_of(inputs)
+        f"{_text('compute_time', compute)} at peak and {_text('block_time', block)} in all, its all-reduce "
+        f"{_text('comm_time', communication)} ({_text('ratio', ratio)} times the time at peak). Counting bandwidth "
+        f"only, the block computes for longer than it communicates while F is above {_text('min_d_ff', min_f)}, "
+        f"or on up to {_text('max_chips', most_chips)} chips." + latency_note + figures_as_of(inputs)
     )
     return Result(
         {
             "compute_time": compute,
+            "block_time": block,
             "comm_time": communication,
             "message_bytes": message,
             "bytes_sent": sent,
@@ -76,8 +85,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             "min_d_ff": min_f,
             "max_chips": float(most_chips),
             "bound": bound,
-            "overlapped_time": max(compute, communication),
-            "serial_time": compute + communication,
+            "overlapped_time": max(block, communication),
+            "serial_time": block + communication,
         },
         summary,
     )
@@ -94,6 +103,7 @@ ALLREDUCE = Calculator(
         chip_input("h100-sxm"),
         precision_input(),
         peak_input(989.4),
+        bandwidth_input(3.35),
         Input(
             "link_gbs",
             "Bandwidth each chip sends",
@@ -139,11 +149,18 @@ ALLREDUCE = Calculator(
         ),
     ),
     outputs=(
-        Output("compute_time", "MLP block time per chip, at peak", unit="s", format="si"),
+        Output("compute_time", "MLP block's FLOPs per chip, at peak", unit="s", format="si"),
+        Output(
+            "block_time",
+            "MLP block time per chip",
+            unit="s",
+            format="si",
+            help="The longer of its FLOPs at peak and its share of the weights read from memory.",
+        ),
         Output("comm_time", "All-reduce time", unit="s", format="si"),
         Output("message_bytes", "All-reduce buffer (B × D values)", unit="B", format="si"),
         Output("bytes_sent", "Bytes each chip sends", unit="B", format="si"),
-        Output("ratio", "All-reduce / MLP block"),
+        Output("ratio", "All-reduce / MLP block's FLOPs at peak"),
         Output(
             "min_d_ff",
             "Smallest F for which the block takes longer",
@@ -155,9 +172,9 @@ ALLREDUCE = Calculator(
             help="1 + matrices × F × link bandwidth / (bytes × peak), bandwidth only.",
         ),
         Output("bound", "Limited by", format="text"),
-        Output("overlapped_time", "Block time, fully overlapped", unit="s", format="si"),
-        Output("serial_time", "Block time, not overlapped", unit="s", format="si"),
+        Output("overlapped_time", "Block and all-reduce, fully overlapped", unit="s", format="si"),
+        Output("serial_time", "Block and all-reduce, not overlapped", unit="s", format="si"),
     ),
     compute=_compute,
-    resolve=fill_from_chip("peak_tflops"),
+    resolve=fill_from_chip("peak_tflops", "bandwidth_tbs"),
 )

@@ -37,6 +37,7 @@ def test_eight_h100s_llama_70b_mlp_block() -> None:
     assert values["comm_time"] == pytest.approx(260.98e-6, rel=1e-4)
     assert values["ratio"] == pytest.approx(0.35786, rel=1e-4)
     assert values["bound"] == "Compute-bound"
+    assert values["block_time"] == values["compute_time"]  # 176 MB of weights per chip take 53 us to read
     assert values["overlapped_time"] == values["compute_time"]
     assert values["serial_time"] == pytest.approx(values["comm_time"] + values["compute_time"])
 
@@ -88,14 +89,20 @@ def test_fixed_step_time_makes_small_batches_latency_bound() -> None:
     """Batch 8 at 1 us per step (the scaling book's figure for a TPU ICI hop, used here only as an example).
 
     Bandwidth term: 2 x 7/8 x 8 x 8,192 x 2 B / 450e9 = 0.5097 us; fixed: 2 x 7 x 1 us = 14 us; 14.51 us in all.
-    Block: 3 x 2 x 8 x 8,192 x 28,672 / 8 / 989.4e12 = 1.424 us: the all-reduce takes 10.2 times as long.
+    Block: 3 x 2 x 8 x 8,192 x 28,672 / 8 / 989.4e12 = 1.424 us at peak (the all-reduce takes 10.2 times as long),
+    but each chip reads its 3 x 8,192 x 28,672 x 2 B / 8 = 176.2 MB of weights at 3.35 TB/s: 52.59 us, so the block
+    is memory-bound and the all-reduce is 28% of it (the scaling book's inference chapter compares the two the
+    same way: at decode, model sharding is limited by ICI time against weight-loading time).
     """
     values = ALLREDUCE.run({"chip": "h100-sxm", "batch": 8, "latency_us": 1}).values
     assert values["message_bytes"] == 131_072
     assert values["comm_time"] == pytest.approx(14e-6 + 2 * 7 / 8 * 131072 / LINK, rel=1e-9)
     assert values["compute_time"] == pytest.approx(1.4244e-6, rel=1e-3)
     assert values["ratio"] == pytest.approx(10.19, abs=0.01)
-    assert values["bound"] == "Communication-bound"
+    assert values["block_time"] == pytest.approx(3 * 8192 * 28672 * 2 / 8 / 3.35e12, rel=1e-9)
+    assert values["block_time"] == pytest.approx(52.59e-6, abs=0.005e-6)
+    assert values["bound"] == "Memory-bound (weight reads)"
+    assert values["overlapped_time"] == values["block_time"]
     assert values["max_chips"] == 20  # the bandwidth-only rule is unchanged
 
 
