@@ -7,6 +7,8 @@ import pytest
 from calckit.api import run
 from calckit.book import calculator as get
 
+from .page_text import assert_says
+
 MBU = get("mbu")
 TWO_TBS = {"chip": "custom", "peak_tflops": 312, "bandwidth_tbs": 2.0}
 
@@ -108,6 +110,10 @@ class TestAttentionFlopsAndHfu:
         weights_only = MBU.run({**base, "seq_len": 0, "tokens_per_s": 1e5}).values["mfu"]
         assert with_attention / weights_only == pytest.approx(1 + 12 * 126 * 16384 * 8192 / (6 * 405e9), rel=1e-9)
         assert with_attention / weights_only == pytest.approx(1.0835, abs=1e-4)
+        share = f"{(with_attention / weights_only - 1) * 100:.0f}%"
+        assert_says("lessons/roofline.md", f"for Llama 3 405B at 8,192 tokens attention adds {share} to the 6N")
+        assert_says("lessons/102-ai-accelerators.md", f"For Llama 3 405B at 8,192 tokens attention adds {share}")
+        assert_says("lessons/102-ai-accelerators.md", "PaLM's 46.2% MFU was 57.8% HFU")
 
     def test_decode_attention_flops(self) -> None:
         """Decode at 4,096 tokens of context: 2 x 7e9 + 4 x 32 x 4,096 x 4,096 = 16.15e9 FLOPs per token."""
