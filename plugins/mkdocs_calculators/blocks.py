@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .fences import Fence
+from .ids import ID_RULE, check_id
 from .yaml_errors import compose, describe_yaml_error
 
 if TYPE_CHECKING:
@@ -30,6 +31,8 @@ class Problem:
 class CalculatorBlock:
     calculator: Calculator
     inputs: dict[str, Value]  # every input, parsed; the calculator's default where the author gave none
+    id: str | None = None  # the author's id (`id: h100-decode`), None to be numbered among the page's calculators
+    id_line: int = 0  # the file line of `id`, or of the fence when there is none
 
 
 def _registry() -> Mapping[str, Calculator]:
@@ -51,6 +54,10 @@ def read_calculator_block(fence: Fence, fence_line: int) -> CalculatorBlock | li
     if isinstance(mapping, Problem):
         return [mapping]
     values, key_lines = mapping
+    raw_id = values.pop("id", None)
+    block_id = check_id(raw_id) if raw_id is not None else None
+    if raw_id is not None and block_id is None:
+        return [Problem(key_lines["id"], f"calculator block: 'id' must be {ID_RULE} (got {raw_id!r})")]
     if "use" not in values:
         return [Problem(fence_line, f"calculator block has no 'use' (expected 'use: NAME', NAME one of: {_known()})")]
     name = values.pop("use")
@@ -79,7 +86,8 @@ def read_calculator_block(fence: Fence, fence_line: int) -> CalculatorBlock | li
     problems += [
         Problem(key_lines.get(error.field, fence_line), f"calculator '{name}': {error.message}") for error in errors
     ]
-    return sorted(problems, key=lambda problem: problem.line) or CalculatorBlock(calculator, inputs)
+    id_line = key_lines["id"] if block_id is not None else fence_line
+    return sorted(problems, key=lambda problem: problem.line) or CalculatorBlock(calculator, inputs, block_id, id_line)
 
 
 def load_mapping(

@@ -22,6 +22,7 @@ from mkdocs.structure.pages import Page
 
 from .config import CalculatorsConfig
 from .fences import find_fences, replace_fences, unclosed_message
+from .ids import PageIds
 from .problems import located
 from .render import render_calculator, render_problems
 from .runtime import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, check_node_modules, write_runtime
@@ -34,6 +35,7 @@ log = logging.getLogger("mkdocs.plugins.calculators")
 
 _HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
 KINDS = frozenset({"calculator", "quiz", "exercise", GENERIC_KIND})  # and the book's table's name, if it has one
+_ANCHOR_PREFIX = {"calculator": "calc", "quiz": "quiz", "exercise": "exercise"}  # tables have no anchor of their own
 
 
 class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
@@ -106,7 +108,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         searched: set[str] = set()  # quizzes, exercises, tables: what they say is found by search
         quiz_ids: set[str] = set()  # a page's quizzes need distinct ids: progress is saved by id
         exercise_ids: set[str] = set()  # and so do its exercises
-        for number, fence in enumerate(fences, start=1):
+        ids = PageIds()  # anchors, numbered per kind: a block added above one of another kind leaves it be
+        for fence in fences:
+            # Every block takes its number, a broken one too, so that mending it moves no other.
+            uid = ids.number(_ANCHOR_PREFIX[fence.kind]) if fence.kind in _ANCHOR_PREFIX else ""
             if self._broken or not fence.closed:
                 message = (
                     self._broken or f"{path}:{fence.line + offset}: {unclosed_message(fence, fence.line + offset)}"
@@ -115,13 +120,13 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                     log.error(message)
                 html = render_problems([message], f"{fence.kind} block")
             elif fence.kind == "quiz":
-                html = self._render_quiz(fence, fence.line + offset, f"quiz-{number}", path, page, quiz_ids)
+                html = self._render_quiz(fence, fence.line + offset, uid, path, page, quiz_ids)
             elif fence.kind in self._table_kinds():
                 html = self._render_table(fence, fence.line + offset, path, page)
             elif fence.kind == "exercise":
-                html = self._render_exercise(fence, fence.line + offset, f"exercise-{number}", path, page, exercise_ids)
+                html = self._render_exercise(fence, fence.line + offset, uid, path, page, exercise_ids)
             else:
-                html = self._render_block(fence, fence.line + offset, f"calc-{number}", path)
+                html = self._render_block(fence, fence.line + offset, uid, ids, path)
             token = f"CALCBLOCK{uuid.uuid4().hex}"
             self._blocks[token] = html
             replacements.append((fence, token))
@@ -168,7 +173,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 # reloads the page and restarts Python. Say where this build belongs.
                 log.info("calculators: built for %s (serve it there, e.g. `make preview`)", config.site_url)
 
-    def _render_block(self, fence: Any, line: int, uid: str, path: str) -> str:
+    def _render_block(self, fence: Any, line: int, numbered: str, ids: PageIds, path: str) -> str:
         from calckit.api import run
 
         from .blocks import Problem, read_calculator_block
@@ -176,6 +181,19 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         block = read_calculator_block(fence, line)
         if isinstance(block, list):
             return self._report(block, path)
+        uid = f"calc-{block.id}" if block.id is not None else numbered
+        first = ids.claim(uid, block.id_line)
+        if first is not None:
+            if block.id is not None:
+                message = f"calculator id '{block.id}' is taken: the calculator at line {first} is #{uid} already"
+            else:
+                message = (
+                    f"this calculator, the page's calculator {numbered.removeprefix('calc-')}, would be #{uid}, but "
+                    f"the calculator at line {first} is #{uid} already (a calculator without an 'id' is numbered by "
+                    "its place among the page's calculators)"
+                )
+            message += ": give one of them another 'id'"
+            return self._report([Problem(block.id_line, message)], path)
         result = run(block.calculator.name, block.inputs)
         if "failure" in result:
             return self._report([Problem(line, result["failure"]["message"])], path)
