@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import logging
 import mimetypes
 import os
-import re
-import sys
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,11 +18,12 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from .blocks import PageContext
+from .books import load_book
 from .config import CalculatorsConfig
+from .markdown import EXTENSION_NAMES
 from .page import render_page
-from .problems import located
-from .runtime import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, check_node_modules, write_runtime
-from .service_worker import write_service_worker
+from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules
+from .ship import GENERATED_MARK, generated_pages, mark_live, ship
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -33,8 +31,6 @@ if TYPE_CHECKING:
 # Not get_plugin_logger: its prefix would break the `docs/page.md:LINE: message` form that editors can jump to.
 # Under `mkdocs.` so that strict mode counts the errors and stops the build.
 log = logging.getLogger("mkdocs.plugins.calculators")
-
-_HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
 
 
 class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
@@ -52,7 +48,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
             return config
-        loaded = _load_package(self.config.package, Path(config.config_file_path).parent, reload=self._serving)
+        loaded = load_book(self.config.package, Path(config.config_file_path).parent, reload=self._serving)
         self._book, self._broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
         if self._broken:
             if not self._serving:
@@ -62,6 +58,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         mimetypes.add_type("text/javascript", ".mjs")
         mimetypes.add_type("application/wasm", ".wasm")
         check_node_modules(self._node_modules(config))
+        # The same mkdocs.yml may name the `calculators` extension for Zensical: here the page hook renders the blocks
+        # (with the same function, page.render_page), since it knows the page, so the extension must not run again.
+        config.markdown_extensions[:] = [name for name in config.markdown_extensions if name not in EXTENSION_NAMES]
         if "attr_list" not in config.markdown_extensions:
             # The reference page gives each calculator's heading its name as its id (`{#roofline}`): links go there.
             config.markdown_extensions.append("attr_list")
@@ -74,12 +73,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled or self._book is None:
             return files
-        from .reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
-
-        files.append(File.generated(config, CALCULATORS_PAGE, content=calculators_page(self._book)))
-        table = self._book.table
-        if table:
-            files.append(File.generated(config, table_page_path(table), content=table_page(table)))
+        for path, content in generated_pages(self._book).items():
+            written = files.get_file_from_path(path)  # by `mkdocs-calculators pages`, for Zensical: ours replaces it
+            if written is not None and written.content_string.startswith(GENERATED_MARK):
+                files.remove(written)
+            files.append(File.generated(config, path, content=content))
         return files
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
@@ -128,8 +126,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
         if self.config.enabled:
-            # First in the head (a theme's <head> may carry attributes): no stylesheet for the script to wait for.
-            output = _HEAD.sub(lambda head: head[0] + LIVE_MARK, output, count=1)
+            output = mark_live(output)
         for token in self._tokens.pop(page.file.src_uri, []):
             if token in self._searched:
                 self._searched.discard(token)
@@ -144,8 +141,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         if self.config.enabled and self._book is not None:
             site_dir = Path(config.site_dir)
             node_modules = self._node_modules(config)
-            write_runtime(site_dir, node_modules, self._book, snapshot=self.config.snapshot, serving=self._serving)
-            write_service_worker(site_dir, serving=self._serving)
+            ship(site_dir, node_modules, self._book, snapshot=self.config.snapshot, serving=self._serving)
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click
                 # reloads the page and restarts Python. Say where this build belongs.
@@ -175,31 +171,3 @@ def _front_matter_lines(page: Page, markdown: str) -> int:
     if markdown and source.endswith(markdown):
         return source[: len(source) - len(markdown)].count("\n")
     return 0
-
-
-def _load_package(package: str, root: Path, *, reload: bool) -> Book | str:
-    """The book's package, checked against the contract (calckit.book) with its table loaded; or one located line
-    saying why that failed. `reload` drops the package's modules imported before, as `mkdocs serve` must to pick up
-    edits.
-    """
-    from calckit import book
-    from calckit.table import TableError, check_table
-
-    if reload:
-        for name in [name for name in sys.modules if name == package or name.startswith(f"{package}.")]:
-            del sys.modules[name]
-    try:
-        if importlib.util.find_spec(package) is None:
-            return (
-                f"calculators: the plugin's option 'package' names '{package}', which Python cannot import (is it "
-                "installed, e.g. `pip install -e .`, or is the name misspelt?)"
-            )
-        # Also the book that calckit's quiz and exercise readers find calculators in, until they are handed it.
-        loaded = book.use(package)
-        if loaded.table:
-            check_table(loaded.table)
-    except (book.ContractError, TableError) as error:
-        return f"calculators: {error}"
-    except Exception as error:
-        return located(error, root)
-    return loaded
