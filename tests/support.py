@@ -73,15 +73,20 @@ ZENSICAL = Path(sys.executable).parent / "zensical"
 SHIP = Path(sys.executable).parent / "mkdocs-calculators"
 
 
-ZENSICAL_STEPS = {"pages": [SHIP, "pages"], "build": [ZENSICAL, "build"], "ship": [SHIP, "ship", "site"]}
+ZENSICAL_STEPS = {
+    "pages": [SHIP, "pages"],
+    "build": [ZENSICAL, "build", "--clean"],
+    "build from its cache": [ZENSICAL, "build"],
+    "ship": [SHIP, "ship", "site"],
+}
 
 
 def build_with_zensical(
     root: Path, steps: tuple[str, ...] = ("pages", "build", "ship"), **env: str
 ) -> list[subprocess.CompletedProcess[str]]:
     """The second book (a copy of it at `root`: Zensical writes its site and cache there) as an author builds it with
-    Zensical: `mkdocs-calculators pages`, `zensical build`, `mkdocs-calculators ship site/` (or those of `steps`);
-    each step's result, the run stopping at the first that fails. The site is `root / "site"`."""
+    Zensical: `mkdocs-calculators pages`, `zensical build --clean`, `mkdocs-calculators ship site/` (or the steps
+    named); each step's result, the run stopping at the first that fails. The site is `root / "site"`."""
     results = []
     environment = build_env(PYTHONPATH=str(root), CIRCUITS_NODE_MODULES=str(NODE_MODULES), **env)
     for command in (ZENSICAL_STEPS[step] for step in steps):

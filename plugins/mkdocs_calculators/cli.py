@@ -11,9 +11,11 @@ hooks (ship.py), so a book built by Zensical and shipped is the book `mkdocs bui
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +97,21 @@ def _page_html(site_dir: Path, source: str) -> list[Path]:
     return [site_dir / stem / "index.html", site_dir / f"{stem}.html"]
 
 
+_BROKEN = re.compile(r'<div class="calc-broken\b.*?</div>', re.S)
+_MESSAGE = re.compile(r"<li><code>(.*?)</code></li>", re.S)
+
+
+def _problems_shown(site_dir: Path) -> list[str]:
+    """The messages of every block a page shows as broken (render.render_problems): a host that caches pages (Zensical)
+    prints a page's problems only when it renders the page, so the built site is where they are sure to be found."""
+    return [
+        unescape(message)
+        for page in sorted(site_dir.rglob("*.html"))
+        for box in _BROKEN.findall(page.read_text(encoding="utf-8"))
+        for message in _MESSAGE.findall(box)
+    ]
+
+
 def pages(options: BookOptions) -> None:
     for path in write_pages(options.docs_dir, _book(options)):
         print(f"calculators: wrote {path.relative_to(options.root).as_posix()}")
@@ -118,6 +135,13 @@ def ship_site(site_dir: Path, options: BookOptions) -> None:
             )
         if not any(html.is_file() for html in _page_html(site_dir, source)):
             raise UsageError(f"{docs}/{source} was not built into {site_dir}: build again, then ship")
+    shown = _problems_shown(site_dir)
+    if shown:
+        listed = "\n".join(f"  {message}" for message in shown)
+        raise UsageError(
+            f"{site_dir} shows {len(shown)} problem(s) in its blocks, so it is not shipped:\n{listed}\nmend them and "
+            "build again (`zensical build --clean`: a cached page is not checked again)"
+        )
     try:
         check_node_modules(options.node_modules)
         finish_pages(site_dir)

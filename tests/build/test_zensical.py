@@ -108,6 +108,22 @@ class TestAnAuthorsMistakesUnderZensical:
         html = (root / "site/index.html").read_text(encoding="utf-8")
         assert f"docs/index.md:{line}:" in html  # the page shows it where the block was
 
+    def test_a_broken_page_rebuilt_from_zensicals_cache_is_not_shipped(self, tmp_path: Path) -> None:
+        """Zensical renders a page it has cached only when the page changes: its second build prints nothing and
+        succeeds. The site still shows the problem, and ship refuses it, naming it."""
+        root = copy_of_the_book(tmp_path)
+        page = root / "docs/index.md"
+        page.write_text(page.read_text(encoding="utf-8").replace("ohms: 450", "ohms: -450"), encoding="utf-8")
+        line = page.read_text(encoding="utf-8").splitlines().index("ohms: -450") + 1
+        first = build_with_zensical(root)
+        assert [result.returncode for result in first] == [0, 1]
+        again = build_with_zensical(root, ("build from its cache", "ship"))
+        assert [result.returncode for result in again] == [0, 1]
+        assert "problem" not in again[0].stderr  # the cached page was not rendered, so nothing was said
+        assert "site shows 1 problem(s) in its blocks, so it is not shipped:" in again[1].stderr
+        assert f"  docs/index.md:{line}: calculator 'ohms-law': 'ohms' must be > 0 (got -450)" in again[1].stderr
+        assert not (root / "site/sw.js").exists()
+
     def test_a_misspelt_package(self, tmp_path: Path) -> None:
         root = copy_of_the_book(tmp_path)
         config = root / "mkdocs.yml"
