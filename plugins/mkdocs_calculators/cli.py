@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .books import load_book
+from .config import DEFAULT_PACKAGE, NAME
 from .markdown import EXTENSION_NAMES
 from .ship import finish_pages, generated_pages, ship, write_pages
 
@@ -61,18 +62,18 @@ def read_options(config_file: Path) -> BookOptions:
         raise UsageError(f"{config_file}: no such configuration file (give one with --config)")
     with config_file.open(encoding="utf-8") as source:
         config = yaml_load(source) or {}
-    plugin = _entries(config.get("plugins")).get("calculators")
+    plugin = _entries(config.get("plugins")).get(NAME)
     extensions = _entries(config.get("markdown_extensions"))
     extension = next((extensions[name] for name in EXTENSION_NAMES if name in extensions), None)
     if plugin is None and extension is None:
         raise UsageError(
             f"{config_file}: names neither the `calculators` plugin nor the `calculators` Markdown extension"
         )
-    package = (plugin or {}).get("package") or (extension or {}).get("package") or "calculators"
-    if plugin and extension and extension.get("package", package) != plugin.get("package", "calculators"):
+    package = (plugin or {}).get("package") or (extension or {}).get("package") or DEFAULT_PACKAGE
+    if plugin and extension and extension.get("package", package) != plugin.get("package", DEFAULT_PACKAGE):
         raise UsageError(
-            f"{config_file}: the `calculators` plugin names the package '{plugin.get('package', 'calculators')}' "
-            f"and the extension '{extension.get('package')}': give both the same"
+            f"{config_file}: the `{NAME}` plugin names the package '{plugin.get('package', DEFAULT_PACKAGE)}' "
+            f"and the extension '{extension.get('package', DEFAULT_PACKAGE)}': give both the same"
         )
     root = config_file.resolve().parent
     return BookOptions(

@@ -33,6 +33,7 @@ from markdown.preprocessors import Preprocessor
 
 from .blocks import PageContext
 from .books import load_book
+from .config import DEFAULT_PACKAGE, NAME
 from .page import render_page
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CalculatorsExtension", "HostPage", "host_page", "makeExtension"]
 
-EXTENSION_NAMES = ("calculators", "mkdocs_calculators.markdown")  # how mkdocs.yml may name this extension
+EXTENSION_NAMES = (NAME, "mkdocs_calculators.markdown")  # how mkdocs.yml may name this extension
 log = logging.getLogger("mkdocs.plugins.calculators")
 
 
@@ -163,7 +164,7 @@ def _lines_before(markdown: str, file_text: str | None) -> int:
 class CalculatorsExtension(Extension):
     def __init__(self, **kwargs: Any) -> None:
         self.config = {
-            "package": ["calculators", "the importable package that holds the book's calculators"],
+            "package": [DEFAULT_PACKAGE, "the importable package that holds the book's calculators"],
             "strict": [True, "end the process with exit status 1 when a page's blocks have problems"],
         }
         super().__init__(**kwargs)
@@ -171,7 +172,7 @@ class CalculatorsExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
         # After whitespace is normalised (30), before any fence is read (fenced_code and superfences: 25).
         preprocessor = _BlocksPreprocessor(md, str(self.getConfig("package")), bool(self.getConfig("strict")))
-        md.preprocessors.register(preprocessor, "calculators", 29)
+        md.preprocessors.register(preprocessor, NAME, 29)
         # The reference page gives each calculator's heading its name as its id (`{#ohms-law}`).
         md.registerExtensions(["attr_list"], {})
 
