@@ -34,6 +34,7 @@ _COLUMNS: dict[str, tuple[str, Callable[[Chip], Cell | None]]] = {
     "fp32": ("FP32 dense (TFLOP/s)", _peak("fp32")),
     "bf16": ("BF16 dense (TFLOP/s)", _peak("bf16")),
     "fp8": ("FP8 dense (TFLOP/s)", _peak("fp8")),
+    "fp4": ("FP4 dense (TFLOP/s)", _peak("fp4")),
     "int8": ("INT8 dense (TOP/s)", _peak("int8")),
     "memory": ("Memory (GB)", lambda chip: _cell(chip.memory_gb)),
     "memory_type": ("Memory type", lambda chip: Cell(chip.memory_type)),

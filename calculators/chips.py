@@ -12,6 +12,7 @@ Standard library only (`tomllib`, `importlib.resources`): it runs at build time 
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import functools
 import math
@@ -28,6 +29,7 @@ from calckit.table import Source, newest_date
 __all__ = [
     "PLAUSIBLE",
     "PRECISIONS",
+    "PRICE_CLASSES",
     "PRECISION_LABELS",
     "PRECISION_UNITS",
     "Chip",
@@ -43,19 +45,21 @@ __all__ = [
     "parse_database",
 ]
 
-PRECISIONS: Final = ("fp32", "bf16", "fp8", "int8")
+# fp4 is a 4-bit float with block scales (NVIDIA's NVFP4, the OCP's MXFP4): each figure's note names which.
+PRECISIONS: Final = ("fp32", "bf16", "fp8", "fp4", "int8")
 PRECISION_LABELS: Final[Mapping[str, str]] = MappingProxyType(
-    {"fp32": "FP32", "bf16": "BF16/FP16", "fp8": "FP8", "int8": "INT8"}
+    {"fp32": "FP32", "bf16": "BF16/FP16", "fp8": "FP8", "fp4": "FP4", "int8": "INT8"}
 )
 PRECISION_UNITS: Final[Mapping[str, str]] = MappingProxyType(
-    {"fp32": "TFLOP/s", "bf16": "TFLOP/s", "fp8": "TFLOP/s", "int8": "TOP/s"}
+    {"fp32": "TFLOP/s", "bf16": "TFLOP/s", "fp8": "TFLOP/s", "fp4": "TFLOP/s", "int8": "TOP/s"}
 )
 
 _FILE = "chips.toml"
 # How a contributor finds the file from the project's root, in every message.
 ORIGIN: Final = f"{__package__ or 'calculators'}/{_FILE}"
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_URL = re.compile(r"https?://\S+")
+_URL = re.compile(r"https://\S+")
+_DATE = re.compile(r"\b(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?\b")
 
 _SOURCE_KEYS: Final = {"id": True, "title": True, "url": True, "date": False, "note": False}
 _TEXT_KEYS: Final = ("id", "name", "vendor", "form_factor", "memory_type", "interconnect")
@@ -67,10 +71,14 @@ _FIGURE_UNITS: Final = {
     "price_per_hour": "USD per chip-hour",
 }
 _CHIP_KEYS: Final = frozenset(
-    {*_TEXT_KEYS, "year", "note", *_FIGURE_UNITS, "peak_tflops", "other"},
+    {*_TEXT_KEYS, "year", "note", "no_dense_peak", *_FIGURE_UNITS, "peak_tflops", "other"},
 )
 _REQUIRED_CHIP_KEYS: Final = (*_TEXT_KEYS, "year", "memory_gb", "bandwidth_tbs")
-_FIGURE_KEYS: Final = frozenset({"value", "source", "note", "headline_sparse", "headline", "alternatives", "unit"})
+_FIGURE_KEYS: Final = frozenset(
+    {"value", "source", "note", "headline_sparse", "headline", "alternatives", "unit", "price_class"}
+)
+# How a cloud sells the hour a price_per_hour figure gives: every price names its class, in the data and the page.
+PRICE_CLASSES: Final = ("on-demand", "reserved", "spot", "capacity block")
 _ALTERNATIVE_KEYS: Final = frozenset({"value", "source", "note"})
 
 # The range a figure of each field can plausibly take, in the field's unit: wide enough for every real accelerator,
@@ -87,6 +95,7 @@ PLAUSIBLE: Final[Mapping[str, tuple[float, float]]] = MappingProxyType(
         "peak_tflops.fp32": (0.1, 10_000),
         "peak_tflops.bf16": (1, 100_000),
         "peak_tflops.fp8": (1, 200_000),
+        "peak_tflops.fp4": (1, 400_000),
         "peak_tflops.int8": (1, 200_000),
     }
 )
@@ -156,6 +165,7 @@ class Figure:
     headline_sparse: bool = False
     headline: float | None = None
     alternatives: tuple[Figure, ...] = ()
+    price_class: str = ""
 
 
 @dataclass(frozen=True)
@@ -163,7 +173,8 @@ class Chip:
     """An accelerator as its vendor specifies it, each figure with its source.
 
     `peak_tflops` holds dense peaks by precision (see PRECISIONS; INT8 in TOP/s). `other` holds vendor figures
-    that are not dense per-precision peaks, such as a sparse-only headline or a Neural Engine's TOPS.
+    that are not dense per-precision peaks, such as a sparse-only headline or a Neural Engine's TOPS. A chip without
+    any dense peak says why in `no_dense_peak`; the pickers of calculators that need a peak leave it out.
     """
 
     id: str
@@ -181,6 +192,7 @@ class Chip:
     other: Mapping[str, Figure] = field(default_factory=lambda: MappingProxyType({}))
     note: str = ""
     price_per_hour: Figure | None = None
+    no_dense_peak: str = ""
 
     def figures(self) -> tuple[Figure, ...]:
         """Every figure of the chip and their alternatives: what its "as of" date is taken from."""
@@ -220,8 +232,9 @@ class ChipDatabase:
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 
 
-def parse_database(text: str, origin: str = ORIGIN) -> ChipDatabase:
-    """The database in TOML `text`; ChipDataError at the line of the first problem (see ChipDataError)."""
+def parse_database(text: str, origin: str = ORIGIN, *, today: datetime.date | None = None) -> ChipDatabase:
+    """The database in TOML `text`; ChipDataError at the line of the first problem (see ChipDataError). A source
+    dated after `today` (by default the day it is read) is refused: a table would print it as "Figures as of"."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -236,7 +249,7 @@ def parse_database(text: str, origin: str = ORIGIN) -> ChipDatabase:
         raise ChipDataError(
             origin, 1, "", f"unknown top-level key(s) {unknown}: expected [[source]] and [[chip]] tables only"
         )
-    sources = _parse_sources(data.get("source", []), origin, lines)
+    sources = _parse_sources(data.get("source", []), origin, lines, today or datetime.date.today())
     chips: dict[str, Chip] = {}
     raw_chips = data.get("chip", [])
     if not isinstance(raw_chips, list) or not raw_chips:
@@ -256,9 +269,9 @@ def parse_database(text: str, origin: str = ORIGIN) -> ChipDatabase:
     return ChipDatabase(sources=MappingProxyType(sources), chips=MappingProxyType(chips))
 
 
-def parse_chips(text: str, origin: str = ORIGIN) -> dict[str, Chip]:
+def parse_chips(text: str, origin: str = ORIGIN, *, today: datetime.date | None = None) -> dict[str, Chip]:
     """The chips in TOML `text` by id, in file order; ValueError on any schema problem (see parse_database)."""
-    return dict(parse_database(text, origin).chips)
+    return dict(parse_database(text, origin, today=today).chips)
 
 
 def load_chips() -> dict[str, Chip]:
@@ -291,7 +304,24 @@ def _database() -> ChipDatabase:
     return parse_database(resources.files(package).joinpath(_FILE).read_text(encoding="utf-8"))
 
 
-def _parse_sources(raw_sources: object, origin: str, lines: _Lines) -> dict[str, Source]:
+def unknown_name(name: str, known: Iterable[str], what: str = "field") -> str:
+    """"unknown field 'pwer_w': did you mean 'power_w'? (known: a, b, c)": a misspelling with its likely fix."""
+    names = sorted(known)
+    near = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    guess = f": did you mean '{near[0]}'?" if near else ""
+    return f"unknown {what} '{name}'{guess} (known: {', '.join(names)})"
+
+
+def _future_date(date: str, today: datetime.date) -> str:
+    """The first date in a source's `date` text that lies after `today` ("2031-06" is after 2026-12-01), or ""."""
+    for match in _DATE.finditer(date):
+        year, month, day = (int(part) if part else 0 for part in match.groups())
+        if (year, month, day) > (today.year, today.month if month else 0, today.day if day else 0):
+            return match.group()
+    return ""
+
+
+def _parse_sources(raw_sources: object, origin: str, lines: _Lines, today: datetime.date) -> dict[str, Source]:
     if not isinstance(raw_sources, list) or not raw_sources:
         raise ChipDataError(origin, 1, "", "expected at least one [[source]] table")
     sources: dict[str, Source] = {}
@@ -309,7 +339,7 @@ def _parse_sources(raw_sources: object, origin: str, lines: _Lines) -> dict[str,
         values: dict[str, str] = {}
         for key in raw:
             if key not in _SOURCE_KEYS:
-                fail(key, f"unknown field (expected one of {sorted(_SOURCE_KEYS)})", where)
+                fail(key, unknown_name(key, _SOURCE_KEYS), where)
         for key, required in _SOURCE_KEYS.items():
             if key not in raw:
                 if required:
@@ -321,8 +351,23 @@ def _parse_sources(raw_sources: object, origin: str, lines: _Lines) -> dict[str,
             values[key] = value
         if not _ID.fullmatch(values["id"]):
             fail("id", f"expected kebab-case, such as 'vendor-chip-datasheet' (got {values['id']!r})", where)
-        if not _URL.fullmatch(values["url"]):
-            fail("url", f"expected an http(s) address (got {values['url']!r})", where)
+        url = values["url"]
+        if url.startswith("http://"):
+            fail(
+                "url",
+                f"an http:// address ({url!r}): write the https:// address of the same document "
+                f"({'https://' + url.removeprefix('http://')!r}), as every page of the book is served over https",
+                where,
+            )
+        if not _URL.fullmatch(url):
+            fail("url", f"expected an https:// address, such as 'https://vendor.com/datasheet.pdf' (got {url!r})", where)
+        if "date" in values and (future := _future_date(values["date"], today)):
+            fail(
+                "date",
+                f"{future} is after today ({today.isoformat()}): write the document's own date, or "
+                f"'checked {today.isoformat()}' for a living page read today",
+                where,
+            )
         if values["id"] in sources:
             fail("id", "duplicate id: give each source an id of its own", where)
         sources[values["id"]] = Source(**values)
@@ -352,7 +397,7 @@ class _Parser:
         raw = self.raw
         for key in raw:
             if key not in _CHIP_KEYS:
-                self.fail(key, f"unknown field (expected one of {sorted(_CHIP_KEYS)})")
+                self.fail(key, unknown_name(key, _CHIP_KEYS))
         for key in _REQUIRED_CHIP_KEYS:
             if key not in raw:
                 self.fail(key, "missing")
@@ -363,6 +408,17 @@ class _Parser:
         if isinstance(year, bool) or not isinstance(year, int) or year <= 0:
             self.fail("year", f"expected a positive whole number, such as 2024 (got {year!r})")
         self.plausible("year", "year", year, "")
+        peaks = self.peaks()
+        no_peak = self.text("no_dense_peak", raw["no_dense_peak"]) if "no_dense_peak" in raw else ""
+        if not peaks and not no_peak:
+            self.fail(
+                "peak_tflops",
+                "no dense peak: add one, such as peak_tflops.bf16 = { value = ..., source = \"...\" }, or, where "
+                "the vendor publishes none, say why in no_dense_peak = \"...\" (calculators that need a peak then "
+                "leave the chip out of their pickers)",
+            )
+        if peaks and no_peak:
+            self.fail("no_dense_peak", "the chip has a dense peak: remove no_dense_peak, or the peak")
         return Chip(
             **text,
             year=year,
@@ -372,8 +428,9 @@ class _Parser:
             power_w=self.optional("power_w"),
             sram_mb=self.optional("sram_mb"),
             price_per_hour=self.optional("price_per_hour"),
-            peak_tflops=self.peaks(),
+            peak_tflops=peaks,
             other=self.others(),
+            no_dense_peak=no_peak,
         )
 
     def text(self, key: str, value: object) -> str:
@@ -407,7 +464,7 @@ class _Parser:
         for precision, value in self.table("peak_tflops").items():
             key = f"peak_tflops.{precision}"
             if precision not in PRECISIONS:
-                self.fail(key, f"unknown precision (expected one of {', '.join(PRECISIONS)})")
+                self.fail(key, unknown_name(precision, PRECISIONS, "precision"))
             peaks[precision] = self.figure(key, value, PRECISION_UNITS[precision])
         return MappingProxyType({p: peaks[p] for p in PRECISIONS if p in peaks})
 
@@ -426,7 +483,7 @@ class _Parser:
         allowed = _ALTERNATIVE_KEYS if alternative else _FIGURE_KEYS if with_unit else _FIGURE_KEYS - {"unit"}
         for name in raw:
             if name not in allowed:
-                self.fail(key, f"unknown field '{name}' (expected one of {sorted(allowed)})")
+                self.fail(key, unknown_name(name, allowed))
         if "value" not in raw:
             self.fail(key, "missing 'value'")
         if "source" not in raw:
@@ -449,6 +506,21 @@ class _Parser:
             self.fail(key, "'headline_sparse' needs the vendor's 'headline' figure")
         if headline is not None and headline < value:
             self.fail(key, f"the dense 'value' ({value:g}) exceeds the vendor's 'headline' ({headline:g})")
+        if sparse and headline == value:
+            self.fail(
+                key,
+                f"'headline_sparse' = true, yet 'value' is the sparse headline ({value:g}): store the dense figure "
+                f"as 'value' (with 2:4 sparsity, half the headline: {value / 2:g})",
+            )
+        price_class = raw.get("price_class", "")
+        if key == "price_per_hour" and price_class not in PRICE_CLASSES:
+            got = f"got {price_class!r}" if price_class else "it has none"
+            self.fail(
+                key,
+                f"a price names its class: price_class = one of {', '.join(repr(c) for c in PRICE_CLASSES)} ({got})",
+            )
+        if price_class and key != "price_per_hour":
+            self.fail(key, "'price_class' belongs to price_per_hour only")
         raw_alternatives = raw.get("alternatives", [])
         if not isinstance(raw_alternatives, list):
             self.fail(key, f"'alternatives' must be a list of figures (got {raw_alternatives!r})")
@@ -463,6 +535,7 @@ class _Parser:
             headline_sparse=sparse,
             headline=headline,
             alternatives=alternatives,
+            price_class=price_class,
         )
 
     def number(self, key: str, name: str, value: object) -> float:
