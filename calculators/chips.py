@@ -29,9 +29,9 @@ from calckit.table import Source, newest_date
 __all__ = [
     "PLAUSIBLE",
     "PRECISIONS",
-    "PRICE_CLASSES",
     "PRECISION_LABELS",
     "PRECISION_UNITS",
+    "PRICE_CLASSES",
     "Chip",
     "ChipDataError",
     "ChipDatabase",
@@ -305,7 +305,7 @@ def _database() -> ChipDatabase:
 
 
 def unknown_name(name: str, known: Iterable[str], what: str = "field") -> str:
-    """"unknown field 'pwer_w': did you mean 'power_w'? (known: a, b, c)": a misspelling with its likely fix."""
+    """ "unknown field 'pwer_w': did you mean 'power_w'? (known: a, b, c)": a misspelling with its likely fix."""
     names = sorted(known)
     near = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     guess = f": did you mean '{near[0]}'?" if near else ""
@@ -360,7 +360,9 @@ def _parse_sources(raw_sources: object, origin: str, lines: _Lines, today: datet
                 where,
             )
         if not _URL.fullmatch(url):
-            fail("url", f"expected an https:// address, such as 'https://vendor.com/datasheet.pdf' (got {url!r})", where)
+            fail(
+                "url", f"expected an https:// address, such as 'https://vendor.com/datasheet.pdf' (got {url!r})", where
+            )
         if "date" in values and (future := _future_date(values["date"], today)):
             fail(
                 "date",
@@ -413,8 +415,8 @@ class _Parser:
         if not peaks and not no_peak:
             self.fail(
                 "peak_tflops",
-                "no dense peak: add one, such as peak_tflops.bf16 = { value = ..., source = \"...\" }, or, where "
-                "the vendor publishes none, say why in no_dense_peak = \"...\" (calculators that need a peak then "
+                'no dense peak: add one, such as peak_tflops.bf16 = { value = ..., source = "..." }, or, where '
+                'the vendor publishes none, say why in no_dense_peak = "..." (calculators that need a peak then '
                 "leave the chip out of their pickers)",
             )
         if peaks and no_peak:

@@ -36,9 +36,7 @@ def chip_choices(*, needs_peak: bool = False) -> tuple[Choice, ...]:
     """Every chip of the database and "custom"; with `needs_peak`, only the chips with a dense peak (a chip that
     publishes none, such as Cerebras's wafer, would only give its reader an error)."""
     chips = tuple(
-        Choice(chip.id, chip.name, chip.vendor)
-        for chip in load_chips().values()
-        if chip.peak_tflops or not needs_peak
+        Choice(chip.id, chip.name, chip.vendor) for chip in load_chips().values() if chip.peak_tflops or not needs_peak
     )
     return (*chips, Choice(CUSTOM, "Custom figures", "Other"))
 
