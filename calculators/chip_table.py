@@ -21,7 +21,8 @@ def _cell(figure: Figure | None) -> Cell | None:
     if figure.headline_sparse and figure.headline:
         aside, title = f"(sparse {figure.headline:g})", f"vendor headline {figure.headline:g} counts 2:4 sparsity"
     elif figure.headline:
-        aside, title = f"(headline {figure.headline:g})", "the vendor's headline, not a dense peak: see the source's note"
+        aside = f"(headline {figure.headline:g})"
+        title = "the vendor's headline, not a dense peak: see the source's note"
     if figure.price_class:
         aside, title = f"({figure.price_class})", f"price class: {figure.price_class}"
     alternatives = tuple(Cell(alt.value, alt.source.id) for alt in figure.alternatives)
@@ -67,7 +68,8 @@ _INTRO = """The figures behind every chip picker in the book, generated from `ca
 **dense**: where a vendor's headline counts 2:4 structured sparsity, the table shows the dense figure and notes the
 sparse one. Each figure links to its source; where good sources disagree, the alternative is shown with its own. A
 price per chip-hour is one chip's share of a cloud's published instance price; beside it stands its class (on-demand,
-reserved, spot or capacity block) and its source's date, since clouds revise prices often. Select a column's heading to sort by it."""
+reserved, spot or capacity block), and its source gives the date, since clouds revise prices often. Select a column's
+heading to sort by it."""
 
 TABLE = DataTable(
     name="chips",
