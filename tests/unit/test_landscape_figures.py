@@ -43,6 +43,11 @@ def other(key: str) -> Callable[[Chip], float]:
     return lambda chip: chip.other[key].value
 
 
+def neuronlink_alternative(chip: Chip) -> float:
+    (alternative,) = chip.other["neuronlink_tbs"].alternatives
+    return round(alternative.value, 1)
+
+
 def sram(chip: Chip) -> float:
     assert chip.sram_mb is not None
     return chip.sram_mb.value
@@ -73,7 +78,8 @@ def power(chip: Chip) -> float:
         (CHAPTER, "raises unified memory bandwidth to 153 GB/s, with up to 32 GB", 153, "apple-m5", bandwidth_gbs),
         (CHAPTER, "raises unified memory bandwidth to 153 GB/s, with up to 32 GB", 32, "apple-m5", memory),
         (CHAPTER, "its MXFP4 rate equals its MXFP8 rate", 2517, "trainium3", peak("fp4")),
-        (CHAPTER, "2.56 TB/s per chip on AWS's Trainium3 page", 2517, "trainium3", peak("fp8")),
+        (CHAPTER, "2.56 TB/s per chip on AWS's Trainium3 page", 2.56, "trainium3", other("neuronlink_tbs")),
+        (CHAPTER, "gives 2,048 GiB/s (2.2 TB/s) per chip", 2.2, "trainium3", neuronlink_alternative),
         (
             LESSON,
             "MTIA 300 in production for ranking and recommendation training with 216 GB of HBM",
@@ -109,3 +115,11 @@ def test_the_mtia_correction_is_made() -> None:
     assert "MTIA 300 trains ranking models" in lesson
     assert "MTIA 300 trains Meta's ranking and recommendation models" in text(CHAPTER)
     assert "HBM" in get_chip("mtia-300").memory_type
+
+
+def test_trn3_ultraserver_arithmetic() -> None:
+    """AWS's Trn3 table: 161,088 MXFP8 TFLOPS over 64 chips and 362,448 over 144 are both 2,517 per chip, the
+    Trainium3 page's figure; 2,048 GiB/s = 2,048 x 1.073741824 GB/s = 2.199 TB/s."""
+    assert 161_088 / 64 == 362_448 / 144 == get_chip("trainium3").peak("fp8").value
+    (alternative,) = get_chip("trainium3").other["neuronlink_tbs"].alternatives
+    assert alternative.value == pytest.approx(2048 * 2**30 / 1e12, abs=5e-4)
