@@ -62,6 +62,8 @@ def power(chip: Chip) -> float:
     ("page", "quote", "number", "chip_id", "figure"),
     [
         (CHAPTER, "each GPU has 288 GB of HBM4", 288, "rubin", memory),
+        (CHAPTER, "about 500 MB of SRAM at 150 TB/s per chip", 500, "groq-3-lpu", sram),
+        (CHAPTER, "about 500 MB of SRAM at 150 TB/s per chip", 150, "groq-3-lpu", bandwidth),
         (CHAPTER, "2.5 EFLOPS ÷ 72 ≈ 34.7 PFLOPS per GPU", 34.7, "rubin", peak("fp4", 1000)),
         (CHAPTER, "The MI455X has 432 GB of HBM4 at 19.6 TB/s", 432, "mi455x", memory),
         (CHAPTER, "The MI455X has 432 GB of HBM4 at 19.6 TB/s", 19.6, "mi455x", bandwidth),
@@ -123,3 +125,12 @@ def test_trn3_ultraserver_arithmetic() -> None:
     assert 161_088 / 64 == 362_448 / 144 == get_chip("trainium3").peak("fp8").value
     (alternative,) = get_chip("trainium3").other["neuronlink_tbs"].alternatives
     assert alternative.value == pytest.approx(2048 * 2**30 / 1e12, abs=5e-4)
+
+
+def test_groq_3_against_the_first_lpu() -> None:
+    """'twice the first LPU's capacity and almost twice its bandwidth': 500 / 230 = 2.17, 150 / 80 = 1.88; an LPX
+    rack's 256 LPUs hold 256 x 0.5 GB = 128 GB, as reported."""
+    first, third = get_chip("groq-lpu"), get_chip("groq-3-lpu")
+    assert 2 <= third.memory_gb.value / first.memory_gb.value < 2.25
+    assert 1.75 <= third.bandwidth_tbs.value / first.bandwidth_tbs.value < 2
+    assert 256 * third.memory_gb.value == pytest.approx(128)
