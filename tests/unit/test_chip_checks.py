@@ -176,3 +176,13 @@ def picker(calculator: str) -> set[str]:
     """The chip ids a calculator's chip picker offers."""
     (chip,) = (field for field in CALCULATORS[calculator].inputs if field.key == "chip")
     return {choice.value for choice in chip.choices}
+
+
+def test_a_readers_wrong_clock_does_not_stop_the_database(tmp_path: Path) -> None:
+    """In the browser the build-checked file is loaded without the date check: a reader whose clock says 2025 still
+    gets every chip, while the build, which checks, refuses the same date for an author."""
+    text = VALID.replace(URL, f'{URL}\ndate = "checked 2026-11-29"')
+    before = datetime.date(2025, 1, 1)
+    assert "test-chip" in parse_chips(text, today=before, check_dates=False)
+    with pytest.raises(ChipDataError, match="2026-11-29 is after today"):
+        parse_chips(text, today=before)
