@@ -134,3 +134,26 @@ def test_groq_3_against_the_first_lpu() -> None:
     assert 2 <= third.memory_gb.value / first.memory_gb.value < 2.25
     assert 1.75 <= third.bandwidth_tbs.value / first.bandwidth_tbs.value < 2
     assert 256 * third.memory_gb.value == pytest.approx(128)
+
+
+def test_the_fp4_comparison_orders_decode_as_bandwidth() -> None:
+    """Chapter 27's FP4 comparison says batch-1 decode follows bandwidth: with every chip holding the 39.4 GB of
+    weights (70 B x 0.5625 bytes), each rate is bandwidth / 39.4 GB, so the two orders agree."""
+    from calckit.api import run
+
+    page = text(CHAPTER)
+    assert "chips: [b300, rubin, mi355x, maia-200, mtia-400, trainium3] precision: fp4" in page
+    result = run(
+        "compare",
+        {
+            "chips": "b300,rubin,mi355x,maia-200,mtia-400,trainium3",
+            "precision": "fp4",
+            "params_b": 70,
+            "bytes_per_param": "0.5625",
+        },
+    )
+    chips = [get_chip(i) for i in ("b300", "rubin", "mi355x", "maia-200", "mtia-400", "trainium3")]
+    assert all(chip.memory_gb.value >= 70 * 0.5625 for chip in chips)
+    rates = [float(row[-1].split()[0].replace(",", "")) for row in result["table"]["rows"]]
+    expected = [chip.bandwidth_tbs.value * 1e12 / (70e9 * 0.5625) for chip in chips]
+    assert rates == pytest.approx(expected, rel=0.005)
