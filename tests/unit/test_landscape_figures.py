@@ -142,7 +142,7 @@ def test_the_fp4_comparison_orders_decode_as_bandwidth() -> None:
     from calckit.api import run
 
     page = text(CHAPTER)
-    assert "chips: [b300, rubin, mi355x, maia-200, mtia-400, trainium3] precision: fp4" in page
+    assert "id: compare-2026-fp4 chips: [b300, rubin, mi355x, maia-200, mtia-400, trainium3] precision: fp4" in page
     result = run(
         "compare",
         {
