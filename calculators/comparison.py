@@ -82,7 +82,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     }
     empty = {"most_compute": dash, "fastest_decode": NO_CHIP}
     best = {
-        key: (_names(names) + (" (tied)" if len(names) > 1 else "")) if names else empty[key]
+        key: _names(names) if names else empty[key]
         for key, names in leaders.items()
     }
     model = f"the {format_number(params / GIGA)} B-parameter model"
