@@ -46,6 +46,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        # The same mkdocs.yml may name the `calculators` extension for Zensical: here the page hook renders the blocks
+        # (with the same function, page.render_page), since it knows the page, so the extension must not run
+        # again (nor run at all with the plugin disabled).
+        config.markdown_extensions[:] = [name for name in config.markdown_extensions if name not in EXTENSION_NAMES]
         if not self.config.enabled:
             return config
         loaded = load_book(self.config.package, Path(config.config_file_path).parent, reload=self._serving)
@@ -58,9 +62,6 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         mimetypes.add_type("text/javascript", ".mjs")
         mimetypes.add_type("application/wasm", ".wasm")
         check_node_modules(self._node_modules(config))
-        # The same mkdocs.yml may name the `calculators` extension for Zensical: here the page hook renders the blocks
-        # (with the same function, page.render_page), since it knows the page, so the extension must not run again.
-        config.markdown_extensions[:] = [name for name in config.markdown_extensions if name not in EXTENSION_NAMES]
         if "attr_list" not in config.markdown_extensions:
             # The reference page gives each calculator's heading its name as its id (`{#roofline}`): links go there.
             config.markdown_extensions.append("attr_list")
