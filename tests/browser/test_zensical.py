@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from calckit import book
-from tests.browser.calculator_page import expected, texts, wait_for_texts
 from tests.browser.conftest import Network, new_context
-from tests.browser.test_offline import Served, start_calculators, wait_until_cached
+from tests.browser.test_offline import Served, start_calculators
+from tests.browser.test_second_book import recomputes_then_offline
 from tests.build.test_zensical import copy_of_the_book
 from tests.support import SECOND_BOOK, build_with_zensical
 
@@ -43,21 +43,7 @@ def test_a_zensical_build_recomputes_and_then_offline(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{zensical_site.url}/")
     assert start_calculators(page)["mode"] == "snapshot"
-    page.fill("#calc-1-ohms", "300")
-    want = expected("ohms-law", volts=9, ohms=300)
-    assert want == {"amps": "0.03 A", "watts": "0.27 W"}  # 9 V / 300 Ω; 9 V × 0.03 A
-    wait_for_texts(page, want, "#calc-1")
-
-    wait_until_cached(page, zensical_site)
-    context.set_offline(True)
-    zensical_site.stop()  # no server: what loads now comes from the service worker's caches
-    page.goto(f"{zensical_site.url}/")
-    assert start_calculators(page)["mode"] == "snapshot"
-    page.fill("#calc-2-nanofarads", "10")
-    want = expected("rc-filter", kilohms=10, nanofarads=10)
-    assert want["cutoff_hz"] == "1,590 Hz"  # 1 / (2π × 10 kΩ × 10 nF) = 1,591.5 Hz, to three figures
-    wait_for_texts(page, want, "#calc-2")
-    assert texts(page, "#calc-2") == want
+    recomputes_then_offline(page, context, zensical_site, network)
     page.goto(f"{zensical_site.url}/reference/calculators/")  # another page, offline: from the precache
     page.wait_for_selector("#ohms-law")
     assert errors == []
