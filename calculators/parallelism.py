@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from calckit.charts import layered
-from calckit.errors import InputError
 from calckit.spec import Calculator, Choice, Input, Output, Result, Table, Value, number, text
 from calckit.units import format_number, format_si
 
@@ -171,7 +170,7 @@ def _model(inputs: Mapping[str, Value]) -> Model:
         layers=int(number(inputs, "layers")),
         width=int(number(inputs, "d_model")),
         experts=int(number(inputs, "experts")),
-        top_k=int(number(inputs, "top_k")),
+        top_k=min(int(number(inputs, "top_k")), int(number(inputs, "experts"))),
     )
 
 
@@ -186,36 +185,33 @@ def _network(inputs: Mapping[str, Value]) -> Network:
     )
 
 
-def _mesh(inputs: Mapping[str, Value]) -> Mesh:
-    chips, tp, pp = (int(number(inputs, key)) for key in ("chips", "tp", "pp"))
-    return Mesh(
-        dp=chips // (tp * pp),
+def _mesh(inputs: Mapping[str, Value]) -> tuple[Mesh, str]:
+    """The mesh the inputs ask for, with each degree cut to one that divides what it splits; and what was cut."""
+    chips, layers, experts = (int(number(inputs, key)) for key in ("chips", "layers", "experts"))
+    asked = {key: int(number(inputs, key)) for key in ("tp", "pp", "ep")}
+    tp = math.gcd(asked["tp"], chips)
+    pp = max(d for d in range(1, min(asked["pp"], layers) + 1) if (chips // tp) % d == 0 and asked["pp"] % d == 0)
+    dp = chips // (tp * pp)
+    ep = math.gcd(math.gcd(asked["ep"], dp), experts)
+    used = {"tp": tp, "pp": pp, "ep": ep}
+    changed = [f"{_DEGREES[key]} {asked[key]} → {used[key]}" for key in used if used[key] != asked[key]]
+    note = (
+        "Adjusted so that each degree divides what it splits (chips, layers, experts): " + ", ".join(changed) + "."
+        if changed
+        else ""
+    )
+    mesh = Mesh(
+        dp=dp,
         pp=pp,
         tp=tp,
-        ep=int(number(inputs, "ep")),
+        ep=ep,
         fsdp=text(inputs, "data_axis") == "fsdp",
         microbatches=int(number(inputs, "microbatches")),
     )
+    return mesh, note
 
 
-def _check(values: dict[str, Value]) -> dict[str, Value]:
-    """The mesh must multiply out to the chips, and each degree must divide what it splits."""
-    values = _FILL(values)
-    chips, tp, pp, ep = (int(number(values, key)) for key in ("chips", "tp", "pp", "ep"))
-    if chips % (tp * pp):
-        raise InputError(
-            "tp", f"a divisor of {chips} / pipeline stages", tp, "Tensor × pipeline must divide the chips."
-        )
-    if pp > int(number(values, "layers")):
-        raise InputError("pp", "at most the number of layers", pp, "Use no more pipeline stages than layers.")
-    dp, experts = chips // (tp * pp), int(number(values, "experts"))
-    if dp % ep or (experts > 1 and experts % ep) or (experts == 1 and ep > 1):
-        raise InputError(
-            "ep", f"a divisor of the data-parallel degree ({dp}) and of the experts", ep, "Spread the experts evenly."
-        )
-    if int(number(values, "top_k")) > experts:
-        raise InputError("top_k", f"at most the number of experts ({experts})", number(values, "top_k"))
-    return values
+_DEGREES = {"tp": "tensor", "pp": "pipeline", "ep": "experts"}
 
 
 def _strategies(inputs: Mapping[str, Value]) -> list[tuple[str, Mesh]]:
@@ -228,7 +224,7 @@ def _strategies(inputs: Mapping[str, Value]) -> list[tuple[str, Mesh]]:
     if experts > 1:
         ep = math.gcd(chips, experts)
         rows.append((f"Experts over {ep}, data over {chips}", Mesh(chips, 1, 1, ep=ep)))
-    return [*rows, ("Your mesh", _mesh(inputs))]
+    return [*rows, ("Your mesh", _mesh(inputs)[0])]
 
 
 def _compute(inputs: Mapping[str, Value]) -> Result:
@@ -236,7 +232,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     tokens, peak = number(inputs, "tokens"), number(inputs, "peak_tflops") * TERA
     hbm = number(inputs, "memory_gb") * GIGA
     overlap = text(inputs, "overlap_tp") == "yes"
-    mesh = _mesh(inputs)
+    mesh, adjusted = _mesh(inputs)
     rows, bars, best = [], [], None
     for name, plan in _strategies(inputs):
         cost = step_cost(model, plan, tokens, peak, net, overlap)
@@ -294,7 +290,9 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         tuple(rows),
         caption="Each strategy on all the chips, one step; activations not counted in memory.",
     )
-    return Result(values, summary, chart=_chart(bars, summary), table=table)
+    return Result(
+        values, summary, chart=_chart(bars, summary), table=table, notes={"step": adjusted} if adjusted else {}
+    )
 
 
 def _chart(bars: list[dict[str, Any]], summary: str) -> dict[str, Any]:
@@ -465,5 +463,5 @@ PARALLELISM = Calculator(
         Output("best", "Fastest strategy that fits", format="text"),
     ),
     compute=_compute,
-    resolve=_check,
+    resolve=_FILL,
 )
