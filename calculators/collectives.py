@@ -209,15 +209,16 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
 def _chart(inputs: Mapping[str, Value], size: float, time: float, summary: str) -> dict[str, Any]:
     """Time against buffer size, log-log, from 1 kB to 10 GB: flat where latency rules, a slope of one after."""
     sizes = sorted({10.0 ** (3 + i / 8) for i in range(57)} | {size})
-    points = []
+    points: list[dict[str, Any]] = []
+    times: list[float] = []
     for s in sizes:
         cost = _cost(inputs, s)
+        times += [cost.time, cost.bandwidth_time]
         points += [
             {"size": s, "time": cost.time, "term": "latency + bandwidth"},
             {"size": s, "time": cost.bandwidth_time, "term": "bandwidth alone"},
         ]
     x = log_axis("size", "Bytes per chip", decade_domain(sizes[0], sizes[-1], margin=0))
-    times = [p["time"] for p in points]
     y = log_axis("time", "Time (s)", decade_domain(min(times), max(times), margin=0))
     return layered(
         "Collective time against size. " + summary,

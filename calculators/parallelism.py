@@ -37,7 +37,7 @@ from calckit.spec import Calculator, Choice, Input, Output, Result, Table, Value
 from calckit.units import format_number, format_si
 
 from .collectives import collective_cost
-from .hardware import chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
+from .hardware import bandwidth_input, chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
 
 __all__ = ["PARALLELISM", "Mesh", "Network", "StepCost", "step_cost"]
 
@@ -273,6 +273,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         "tp_limit": 1 + 3 * model.active * tensor_link / (8 * model.layers * model.width * peak),
         "tokens_per_chip": tokens / (mesh.dp * mesh.pp * mesh.tp),
         "best": best[0] if best else "none fits",
+        # Each expert's matrix meets B k / E of the batch's tokens: the ridge, in tokens at 2-byte weights, times E / k.
+        "expert_critical_batch": peak / (number(inputs, "bandwidth_tbs") * TERA) * model.experts / model.top_k,
     }
     summary = (
         f"Your mesh ({mesh.dp} data × {mesh.pp} pipeline × {mesh.tp} tensor"
@@ -344,7 +346,7 @@ def _bars(name: str, cost: StepCost) -> list[dict[str, Any]]:
 
 
 _SWITCHED = ("network", ("switched",))
-_FILL = fill_from_chip("peak_tflops", "memory_gb")
+_FILL = fill_from_chip("peak_tflops", "bandwidth_tbs", "memory_gb")
 
 PARALLELISM = Calculator(
     name="parallelism",
@@ -357,6 +359,7 @@ PARALLELISM = Calculator(
         chip_input("h100-sxm"),
         precision_input(),
         peak_input(989.4),
+        bandwidth_input(3.35),
         Input("memory_gb", "Memory per chip", unit="GB", default=80.0, min=0.001, max=1e6, filled_by="chip"),
         Input(
             "network",
@@ -459,8 +462,13 @@ PARALLELISM = Calculator(
             "Tensor degree at which its traffic equals compute",
             help="1 + 3 P W / (8 L D C): four all-reduces of the activations per layer against the layer's FLOPs.",
         ),
-        Output("tokens_per_chip", "Tokens per chip in your mesh"),
+        Output("tokens_per_chip", "Tokens per chip in your mesh", digits=5),
         Output("best", "Fastest strategy that fits", format="text"),
+        Output(
+            "expert_critical_batch",
+            "Tokens per step for the MLP or expert matmuls to turn compute-bound",
+            help="Peak / HBM bandwidth × experts / experts per token (16-bit weights, large matrices).",
+        ),
     ),
     compute=_compute,
     resolve=_FILL,
