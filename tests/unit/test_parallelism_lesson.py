@@ -39,7 +39,7 @@ class TestCollectives:
         assert shown(COLLECTIVE, {"efficiency": 0.8}, "time") == "320 µs"
 
     def test_small_all_reduce(self) -> None:
-        """Problem 1: 8.65 us, of which all but the 0.249 us bandwidth term ("a quarter of a microsecond") is latency."""
+        """Problem 1: 8.65 us, all latency but the 0.249 us bandwidth term ("a quarter of a microsecond")."""
         assert shown(COLLECTIVE, {"size_mb": 0.064}, "time") == "8.65 µs"
         values = COLLECTIVE.run({"size_mb": 0.064}).values
         assert values["bandwidth_time"] == pytest.approx(0.25e-6, abs=0.01e-6)
