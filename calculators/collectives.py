@@ -25,6 +25,7 @@ own bandwidth when bandwidth-bound; it is given so that measured figures can be 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -63,24 +64,24 @@ class CollectiveCost:
         return self.bandwidth_time + self.latency_time
 
 
+@lru_cache(maxsize=256)
 def torus_shape(chips: int, axes: int) -> tuple[int, ...]:
-    """The most nearly cubic way to lay `chips` out on `axes` axes, largest side first: 64 -> (4, 4, 4) on three
-    axes, 32 -> (8, 4) on two; a prime count leaves one long axis (7 -> (7, 1))."""
+    """The most nearly cubic way to lay `chips` out on `axes` axes (1 to 3), largest side first: 64 -> (4, 4, 4) on
+    three axes, 32 -> (8, 4) on two; a prime count leaves one long axis (7 -> (7, 1))."""
+    if axes == 1:
+        return (chips,)
     best: tuple[int, ...] = (chips, *([1] * (axes - 1)))
-
-    def search(left: int, room: int, sides: tuple[int, ...]) -> None:
-        nonlocal best
-        if room == 1:
-            shape = tuple(sorted((*sides, left), reverse=True))
-            if shape[0] < best[0] or (shape[0] == best[0] and shape < best):
-                best = shape
-            return
-        for side in range(1, left + 1):
-            if left % side == 0:
-                search(left // side, room - 1, (*sides, side))
-
-    search(chips, axes, ())
+    for side in _divisors(chips):
+        rest = torus_shape(chips // side, axes - 1)
+        shape = tuple(sorted((side, *rest), reverse=True))
+        if shape[0] < best[0] or (shape[0] == best[0] and shape < best):
+            best = shape
     return best
+
+
+def _divisors(n: int) -> list[int]:
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return small + [n // d for d in reversed(small) if d * d != n]
 
 
 def _layout(shape: tuple[int, ...]) -> str:
@@ -90,8 +91,9 @@ def _layout(shape: tuple[int, ...]) -> str:
 
 
 def _ring_all_to_all_steps(k: int) -> float:
-    """Sum over j = 1 .. k - 1 of min(j, k - j): shard-hops per chip on a bidirectional ring of k."""
-    return float(sum(min(j, k - j) for j in range(1, k)))
+    """Sum over j = 1 .. k - 1 of min(j, k - j), which is floor(k^2 / 4): shard-hops per chip on a bidirectional ring
+    of k."""
+    return float(k * k // 4)
 
 
 def collective_cost(

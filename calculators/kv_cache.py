@@ -131,7 +131,7 @@ KV_CACHE = Calculator(
                 Choice("0.5", "0.5 (4-bit)"),
             ),
         ),
-        Input("tp", "Tensor-parallel chips", kind="integer", default=1, min=1, max=4096),
+        Input("tp", "Tensor-parallel chips", kind="integer", default=1, min=1, max=10_000),
         Input("context", "Tokens per sequence", kind="integer", default=8192, min=1, max=1e8),
         Input(
             "max_context",

@@ -415,8 +415,8 @@ PARALLELISM = Calculator(
         ),
         Input("layers", "Layers", kind="integer", default=80, min=1, max=10_000),
         Input("d_model", "Model width D", kind="integer", default=8192, min=1, max=1e6),
-        Input("experts", "Experts per MoE layer", kind="integer", default=1, min=1, max=4096, help="1 for dense."),
-        Input("top_k", "Experts per token, k", kind="integer", default=1, min=1, max=4096),
+        Input("experts", "Experts per MoE layer", kind="integer", default=1, min=1, max=10_000, help="1 for dense."),
+        Input("top_k", "Experts per token, k", kind="integer", default=1, min=1, max=10_000),
         Input("tokens", "Global batch", unit="tokens", default=4_194_304.0, min=1, max=1e10),
         Input(
             "data_axis",
@@ -428,7 +428,7 @@ PARALLELISM = Calculator(
         Input("tp", "Tensor-parallel degree", kind="integer", default=8, min=1, max=1e5),
         Input("pp", "Pipeline stages", kind="integer", default=1, min=1, max=1e4),
         Input("microbatches", "Microbatches per step", kind="integer", default=8, min=1, max=1e5),
-        Input("ep", "Expert-parallel degree", kind="integer", default=1, min=1, max=4096),
+        Input("ep", "Expert-parallel degree", kind="integer", default=1, min=1, max=10_000),
         Input(
             "overlap_tp",
             "Tensor and expert traffic overlapped with compute",
