@@ -25,9 +25,9 @@ own bandwidth when bandwidth-bound; it is given so that measured figures can be 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from calckit.charts import decade_domain, layered, log_axis
