@@ -119,6 +119,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         "max_batch": float(most),
         "weight_share": plan.weight_time(batch) / step,
         "critical_batch": ridge_batch,
+        "attention_intensity": plan.attention_flops / plan.cache,
     }
     notes: dict[str, str] = {}
     if chosen:
@@ -262,6 +263,12 @@ LATENCY_THROUGHPUT = Calculator(
             "critical_batch",
             "Batch where the weight matmuls turn compute-bound",
             help="Peak × weight bytes / (bandwidth × 2 × parameters).",
+        ),
+        Output(
+            "attention_intensity",
+            "Attention's FLOPs per byte of cache",
+            unit="FLOP/byte",
+            help="The same at any batch: each sequence brings its own cache.",
         ),
         Output("target_batch", "Largest batch that meets the target"),
         Output("target_total", "Throughput at that batch", unit="tokens/s"),

@@ -24,7 +24,7 @@ V3 = {"attention": "mla", "layers": 61, "heads": 128}
 def shown(calculator: Any, inputs: dict[str, Any], key: str) -> str:
     """The output as the page writes it, and it must be in the lesson (a rate in words: "190 tokens per second")."""
     text = calculator.output(key).text(calculator.run(inputs).values[key])
-    spoken = text.replace(" tokens/s", " tokens per second")
+    spoken = text.replace(" tokens/s", " tokens per second").replace(" FLOP/byte", " FLOP per byte")
     assert text in LESSON or spoken in LESSON or f" {text.removesuffix(' tokens/s')} in all" in LESSON, (key, text)
     return text
 
@@ -51,6 +51,14 @@ class TestFrontier:
         assert shown(LT, {"target_rate": 100}, "target_batch") == "95"
         assert shown(LT, {"target_rate": 100}, "target_total") == "9,520 tokens/s"
         assert LT.run({"target_rate": 20}).values["target_batch"] == 372
+
+
+def test_attention_intensity() -> None:
+    """4 x 80 x 8,192 FLOPs per token of context over 327,680 bytes: 8 FLOP/byte at any batch; 1 with 64 KV heads."""
+    assert shown(LT, {}, "attention_intensity") == "8 FLOP/byte"
+    assert LT.run({"batch": 300, "context": 100}).values["attention_intensity"] == 8
+    assert LT.run({"kv_heads": 64}).values["attention_intensity"] == 1
+    assert "1 FLOP per\nbyte" in LESSON or "1 FLOP per byte" in LESSON
 
 
 class TestSplitting:
