@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
+from calckit.charts import POINT_COLOR, decade_domain, layered, log_axis
 from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
 
 __all__ = ["KV_CACHE", "kv_values_per_token_layer"]
@@ -91,7 +93,49 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             "reserved_waste": (reserved_tokens - context) / reserved_tokens,
         },
         summary,
+        chart=_chart(
+            kind,
+            {k: kv_values_per_token_layer(k, heads, kv_heads, head_dim, latent, rope) * layers * size for k in KINDS},
+            summary,
+        ),
     )
+
+
+def _chart(kind: str, per_token: dict[str, float], summary: str) -> dict[str, Any]:
+    """Bytes per token for each kind of attention with this model's shape, the chosen one marked."""
+    bars = [
+        {"attention": KINDS[k], "bytes": value, "chosen": "chosen" if k == kind else "other"}
+        for k, value in per_token.items()
+    ]
+    return layered(
+        "KV cache per token by kind of attention. " + summary,
+        [
+            {
+                "data": {"values": bars},
+                "mark": {"type": "bar"},
+                "encoding": {
+                    "y": {"field": "attention", "type": "nominal", "title": None, "sort": None},
+                    "x": log_axis("bytes", "Bytes per token, all layers", _domain(per_token)),
+                    "color": {
+                        "field": "chosen",
+                        "type": "nominal",
+                        "title": None,
+                        "scale": {"domain": ["chosen", "other"], "range": [POINT_COLOR, "#adb5bd"]},
+                    },
+                    "tooltip": [
+                        {"field": "attention", "type": "nominal"},
+                        {"field": "bytes", "type": "quantitative", "title": "bytes per token", "format": ".3~s"},
+                    ],
+                },
+            }
+        ],
+        height=180,
+    )
+
+
+def _domain(per_token: dict[str, float]) -> tuple[float, float]:
+    """Whole decades around the bars, at least one wide even when every kind keeps the same bytes."""
+    return decade_domain(min(per_token.values()) / 2, max(per_token.values()) * 2, margin=0)
 
 
 _MLA = ("attention", ("mla",))
