@@ -57,6 +57,7 @@ class Decode:
     peak: float  # FLOP/s, all chips
     memory: float  # bytes, all chips
     overhead: float  # s per step
+    context: float  # tokens per sequence
 
     def weight_time(self, batch: float) -> float:
         return max(self.weights / self.bandwidth, batch * self.weight_flops / self.peak)
@@ -66,6 +67,12 @@ class Decode:
 
     def step(self, batch: float) -> float:
         return self.weight_time(batch) + self.attention_time(batch) + self.overhead
+
+    def prefill(self, tokens: float) -> float:
+        """One prompt of `tokens` at peak: 2 P FLOPs per token for the weights, 2 x layers x T^2 x hidden for causal
+        attention (half of the 4 x layers x T x hidden per token that a full T x T score matrix would cost)."""
+        layers_hidden = self.attention_flops / (4 * self.context)
+        return (self.weight_flops * tokens + 2 * layers_hidden * tokens**2) / self.peak
 
     def max_batch(self) -> int:
         return max(0, math.floor((self.memory - self.weights) / self.cache))
@@ -96,6 +103,7 @@ def decode_of(inputs: Mapping[str, Value]) -> Decode:
         peak=chips * number(inputs, "peak_tflops") * TERA,
         memory=chips * number(inputs, "memory_gb") * GIGA,
         overhead=number(inputs, "overhead_us") * MICRO,
+        context=context,
     )
 
 
@@ -120,6 +128,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         "weight_share": plan.weight_time(batch) / step,
         "critical_batch": ridge_batch,
         "attention_intensity": plan.attention_flops / plan.cache,
+        "prefill_time": plan.prefill(number(inputs, "context")),
     }
     notes: dict[str, str] = {}
     if chosen:
@@ -269,6 +278,13 @@ LATENCY_THROUGHPUT = Calculator(
             "Attention's FLOPs per byte of cache",
             unit="FLOP/byte",
             help="The same at any batch: each sequence brings its own cache.",
+        ),
+        Output(
+            "prefill_time",
+            "Prefill of one prompt of that context, at peak",
+            unit="s",
+            format="si",
+            help="The time to the first token, at best: the prompt's FLOPs over the chips' peak.",
         ),
         Output("target_batch", "Largest batch that meets the target"),
         Output("target_total", "Throughput at that batch", unit="tokens/s"),

@@ -53,6 +53,23 @@ class TestFrontier:
         assert LT.run({"target_rate": 20}).values["target_batch"] == 372
 
 
+def test_prefill() -> None:
+    """(2 x 70e9 x T + 2 x 80 x T^2 x 8,192) / (8 x 989.4e12): 75.2 ms at 4,096, 757 ms at 32,768, 9.1 ms at 512."""
+    assert shown(LT, {}, "prefill_time") == "75.2 ms"
+    assert shown(LT, {"context": 32768}, "prefill_time") == "757 ms"
+    assert shown(LT, {"context": 512}, "prefill_time") == "9.1 ms"
+    assert float(LT.run({}).values["prefill_time"]) == pytest.approx(
+        (2 * 70e9 * 4096 + 2 * 80 * 4096**2 * 8192) / 7.9152e15
+    )
+    assert 3.5 < 75.2 / 20 < 4  # "nearly four of the 20 ms steps"
+
+
+def test_shared_prefix() -> None:
+    assert shown(KV, {"context": 2048}, "per_sequence") == "671 MB"
+    assert shown(KV, {"context": 2048, "batch": 64}, "batch_per_chip") == "42.9 GB"
+    assert shown(LT, {"context": 2048}, "prefill_time") == "36.9 ms"
+
+
 def test_attention_intensity() -> None:
     """4 x 80 x 8,192 FLOPs per token of context over 327,680 bytes: 8 FLOP/byte at any batch; 1 with 64 KV heads."""
     assert shown(LT, {}, "attention_intensity") == "8 FLOP/byte"
