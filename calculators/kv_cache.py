@@ -103,6 +103,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
 
 def _chart(kind: str, per_token: dict[str, float], summary: str) -> dict[str, Any]:
     """Bytes per token for each kind of attention with this model's shape, the chosen one marked."""
+    domain = _domain(per_token)
     bars = [
         {"attention": KINDS[k], "bytes": value, "chosen": "chosen" if k == kind else "other"}
         for k, value in per_token.items()
@@ -115,7 +116,9 @@ def _chart(kind: str, per_token: dict[str, float], summary: str) -> dict[str, An
                 "mark": {"type": "bar"},
                 "encoding": {
                     "y": {"field": "attention", "type": "nominal", "title": None, "sort": None},
-                    "x": log_axis("bytes", "Bytes per token, all layers", _domain(per_token)),
+                    "x": log_axis("bytes", "Bytes per token, all layers", domain),
+                    # A bar on a log scale needs a start: the domain's lower end, not zero.
+                    "x2": {"datum": domain[0]},
                     "color": {
                         "field": "chosen",
                         "type": "nominal",

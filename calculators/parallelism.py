@@ -298,21 +298,31 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
 
 
 def _chart(bars: list[dict[str, Any]], summary: str) -> dict[str, Any]:
-    """Compute and exposed communication per strategy, stacked: the longer bar is the slower step."""
-    longest = max(bar["start"] + bar["time"] for bar in bars)
+    """Compute, bubble and exposed communication per strategy, stacked: the longer bar is the slower step. The axis
+    ends at three times the fastest step, so that one hopeless strategy does not flatten the rest; a bar that runs
+    past it is cut, and every bar's total is written at its end."""
+    totals: dict[str, float] = {}
+    for bar in bars:
+        totals[bar["strategy"]] = max(totals.get(bar["strategy"], 0.0), bar["end"])
+    right = 3 * min(totals.values()) or 1.0
+    labels = [
+        {"strategy": name, "at": min(total, right), "label": format_si(total, "s") + (" →" if total > right else "")}
+        for name, total in totals.items()
+    ]
+    y = {"field": "strategy", "type": "nominal", "title": None, "sort": None}
     return layered(
-        "Step time by strategy, compute and exposed communication. " + summary,
+        "Step time by strategy: compute, pipeline bubble and exposed communication. " + summary,
         [
             {
                 "data": {"values": bars},
-                "mark": {"type": "bar"},
+                "mark": {"type": "bar", "clip": True},
                 "encoding": {
-                    "y": {"field": "strategy", "type": "nominal", "title": None, "sort": None},
+                    "y": y,
                     "x": {
                         "field": "start",
                         "type": "quantitative",
                         "title": "Seconds per step",
-                        "scale": {"domain": [0, longest * 1.05]},
+                        "scale": {"domain": [0, right * 1.25]},
                     },
                     "x2": {"field": "end"},
                     "color": {
@@ -320,6 +330,7 @@ def _chart(bars: list[dict[str, Any]], summary: str) -> dict[str, Any]:
                         "type": "nominal",
                         "title": None,
                         "scale": {"domain": list(_PARTS), "range": ["#4263eb", "#adb5bd", "#e8590c"]},
+                        "legend": {"orient": "bottom", "direction": "vertical"},
                     },
                     "tooltip": [
                         {"field": "strategy", "type": "nominal"},
@@ -327,9 +338,18 @@ def _chart(bars: list[dict[str, Any]], summary: str) -> dict[str, Any]:
                         {"field": "time", "type": "quantitative", "title": "seconds", "format": ".3~s"},
                     ],
                 },
-            }
+            },
+            {
+                "data": {"values": labels},
+                "mark": {"type": "text", "align": "left", "dx": 4},
+                "encoding": {
+                    "y": y,
+                    "x": {"field": "at", "type": "quantitative"},
+                    "text": {"field": "label", "type": "nominal"},
+                },
+            },
         ],
-        height=40 + 36 * len({bar["strategy"] for bar in bars}),
+        height=40 + 36 * len(totals),
     )
 
 
