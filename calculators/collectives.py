@@ -189,7 +189,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     summary = (
         f"{OPS[op]} of {format_si(size, 'B')} per chip over {format_number(n)} chips ({cost.shape}): "
         f"{COLLECTIVE.output('time').text(cost.time)}, of which {format_si(cost.latency_time, 's')} is latency; "
-        f"{bound.lower()}, and bandwidth-bound above {format_si(crossover, 'B')}."
+        f"{bound.lower()}; latency outweighs bandwidth below {format_si(crossover, 'B')}."
     )
     return Result(
         {
@@ -236,6 +236,8 @@ def _chart(inputs: Mapping[str, Value], size: float, time: float, summary: str) 
                         "type": "nominal",
                         "title": None,
                         "scale": {"domain": ["latency + bandwidth", "bandwidth alone"], "range": [[1, 0], [6, 4]]},
+                        # Below the plot: on a phone a legend at the side takes a third of the width.
+                        "legend": {"orient": "bottom", "direction": "vertical"},
                     },
                     "tooltip": [
                         {"field": "size", "type": "quantitative", "title": "bytes", "format": ".3~s"},

@@ -124,6 +124,8 @@ def _chart(kind: str, per_token: dict[str, float], summary: str) -> dict[str, An
                         "type": "nominal",
                         "title": None,
                         "scale": {"domain": ["chosen", "other"], "range": [POINT_COLOR, "#adb5bd"]},
+                        # Below the plot: on a phone a legend at the side takes a third of the width.
+                        "legend": {"orient": "bottom", "direction": "vertical"},
                     },
                     "tooltip": [
                         {"field": "attention", "type": "nominal"},

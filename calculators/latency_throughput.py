@@ -196,6 +196,8 @@ def _chart(plan: Decode, batch: float, most: int, rate: float, summary: str) -> 
                         "type": "nominal",
                         "title": None,
                         "scale": {"domain": ["fits in memory", "does not fit"], "range": [[1, 0], [6, 4]]},
+                        # Below the plot: on a phone a legend at the side takes a third of the width.
+                        "legend": {"orient": "bottom", "direction": "vertical"},
                     },
                     "tooltip": [
                         {"field": "batch", "type": "quantitative", "title": "batch"},
