@@ -23,6 +23,7 @@ from mkdocs.structure.pages import Page
 from .config import CalculatorsConfig
 from .fences import find_fences, replace_fences, unclosed_message
 from .problems import located
+from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, here_line, progress_page_markdown
 from .render import render_calculator, render_problems
 from .runtime import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, check_node_modules, write_runtime
 from .service_worker import write_service_worker
@@ -43,6 +44,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._tokens: dict[str, list[str]] = {}  # page (its source path) -> the tokens of its blocks
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
+        self._progress = ProgressBook("", uuid.uuid4().hex)  # the book's quizzes and exercises, for the progress page
+        self._progress_url = ""  # the progress page's address in the site
+        self._nav_order: list[str] = []  # pages (by source) in the nav's order
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
@@ -62,6 +66,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         if "attr_list" not in config.markdown_extensions:
             # The reference page gives each calculator's heading its name as its id (`{#roofline}`): links go there.
             config.markdown_extensions.append("attr_list")
+        self._progress.book = config.site_name
         script = ExtraScriptValue(ENTRY_SCRIPT)
         script.defer = True  # a classic script, so that it runs from file:// too; after Material's document$
         config.extra_javascript.append(script)
@@ -76,10 +81,17 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         from .reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
 
         files.append(File.generated(config, CALCULATORS_PAGE, content=calculators_page(book.current())))
+        progress = File.generated(config, PROGRESS_PAGE, content=progress_page_markdown(self._progress.token))
+        files.append(progress)
+        self._progress_url = progress.url
         table = book.current().table
         if table:
             files.append(File.generated(config, table_page_path(table), content=table_page(table)))
         return files
+
+    def on_nav(self, nav: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        self._nav_order = [page.file.src_uri for page in nav.pages]
+        return nav
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.enabled:
@@ -139,12 +151,31 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         for token in self._tokens.get(page.file.src_uri, []):
             content = self._blocks.pop(token) if token in self._searched else _slot(token)
             html = html.replace(f"<p>{token}</p>", content).replace(token, content)
+        if self.config.enabled and not self._broken:
+            html = self._note_progress(html, page)
         return html
+
+    def _note_progress(self, html: str, page: Page) -> str:
+        """Remember the page's quizzes and exercises for the progress page, and put its own progress under its title."""
+        from mkdocs.utils import get_relative_url
+
+        items = blocks_in(html)
+        url = get_relative_url(page.url or ".", self._progress_url)
+        section = page.parent.title if page.parent is not None else "The book"
+        self._progress.add(page.file.src_uri, page.title or page.file.src_uri, url, section, items)
+        if not items:
+            return html
+        line = here_line(items, get_relative_url(self._progress_url, page.url or "."))
+        end = html.find("</h1>")
+        return html[: end + 5] + line + html[end + 5 :] if end >= 0 else line + html
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
         if self.config.enabled:
             # First in the head (a theme's <head> may carry attributes): no stylesheet for the script to wait for.
             output = _HEAD.sub(lambda head: head[0] + LIVE_MARK, output, count=1)
+            if page.file.src_uri == PROGRESS_PAGE and not self._broken:
+                # Every page's content has been read by now (MkDocs reads them all before it writes any).
+                output = output.replace(self._progress.slot(), self._progress.list_html(self._nav_order))
         for token in self._tokens.pop(page.file.src_uri, []):
             if token in self._searched:
                 self._searched.discard(token)
