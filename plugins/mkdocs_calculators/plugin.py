@@ -22,6 +22,7 @@ from mkdocs.structure.pages import Page
 
 from .config import CalculatorsConfig
 from .fences import find_fences, replace_fences, unclosed_message
+from .formulas import KATEX_CSS, Formulas, arithmatex_problem
 from .problems import located
 from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, here_line, progress_page_markdown
 from .render import render_calculator, render_problems
@@ -47,6 +48,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._progress = ProgressBook("", uuid.uuid4().hex)  # the book's quizzes and exercises, for the progress page
         self._progress_url = ""  # the progress page's address in the site
         self._nav_order: list[str] = []  # pages (by source) in the nav's order
+        self._formulas: Formulas | None = None  # the build's math, when the `math` option is on
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
@@ -67,11 +69,31 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             # The reference page gives each calculator's heading its name as its id (`{#roofline}`): links go there.
             config.markdown_extensions.append("attr_list")
         self._progress.book = config.site_name
+        if self.config.math:
+            self._use_math(config)
         script = ExtraScriptValue(ENTRY_SCRIPT)
         script.defer = True  # a classic script, so that it runs from file:// too; after Material's document$
         config.extra_javascript.append(script)
         config.extra_css.append(STYLESHEET)
         return config
+
+    def _use_math(self, config: MkDocsConfig) -> None:
+        """Formulas are found by pymdownx.arithmatex in generic mode (added if the site has not), typeset by us."""
+        problem = arithmatex_problem(config.markdown_extensions, config.mdx_configs)
+        if problem:
+            raise PluginError(problem)
+        if "pymdownx.arithmatex" not in config.markdown_extensions:
+            config.markdown_extensions.append("pymdownx.arithmatex")
+            config.mdx_configs["pymdownx.arithmatex"] = {"generic": True}
+        if self._formulas is None:  # kept across `mkdocs serve` rebuilds: typeset formulas are reused
+            self._formulas = Formulas(self._node_modules(config))
+
+    def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        # Every page's content has been read by now and none written yet: typeset all of the build's math at once.
+        if self.config.enabled and self._formulas is not None:
+            for problem in self._formulas.typeset():
+                log.error(problem)
+        return env
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled or self._broken:
@@ -153,6 +175,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             html = html.replace(f"<p>{token}</p>", content).replace(token, content)
         if self.config.enabled and not self._broken:
             html = self._note_progress(html, page)
+        if self.config.enabled and self._formulas is not None:
+            self._formulas.collect(page.file.src_uri, _display_path(page, config), html, page.file.content_string)
         return html
 
     def _note_progress(self, html: str, page: Page) -> str:
@@ -176,6 +200,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             if page.file.src_uri == PROGRESS_PAGE and not self._broken:
                 # Every page's content has been read by now (MkDocs reads them all before it writes any).
                 output = output.replace(self._progress.slot(), self._progress.list_html(self._nav_order))
+            if self._formulas is not None:
+                from mkdocs.utils import get_relative_url
+
+                stylesheet = get_relative_url(KATEX_CSS, page.url or ".")
+                output = self._formulas.page_html(page.file.src_uri, output, stylesheet)
         for token in self._tokens.pop(page.file.src_uri, []):
             if token in self._searched:
                 self._searched.discard(token)
@@ -193,6 +222,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             from calckit import book
 
             write_runtime(site_dir, node_modules, book.current(), snapshot=self.config.snapshot, serving=self._serving)
+            if self._formulas is not None:
+                self._formulas.write_assets(site_dir)
             write_service_worker(site_dir, serving=self._serving)
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click
