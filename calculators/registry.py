@@ -11,6 +11,7 @@ from .inference import INFERENCE
 from .matmul import MATMUL
 from .roofline import ROOFLINE
 from .serving import SERVING
+from .systolic import SYSTOLIC
 from .training import TRAINING
 from .utilization import UTILIZATION
 
@@ -28,5 +29,5 @@ def _by_name(*calculators: Calculator) -> dict[str, Calculator]:
 
 
 CALCULATORS: dict[str, Calculator] = _by_name(
-    ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING, MATMUL, ALLREDUCE, SERVING
+    ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING, MATMUL, ALLREDUCE, SERVING, SYSTOLIC
 )
