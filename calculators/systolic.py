@@ -85,8 +85,9 @@ def _chart(size: int, rows: int, cycle: int) -> dict[str, object]:
     below = [{"row": "leaves", "column": f"column {j}", "label": out.get(j, ""), "busy": j in out} for j in range(size)]
     order = [f"row {i}" for i in range(size)] + ["leaves"]
     columns = [f"column {j}" for j in range(size)]
-    x = {"field": "column", "type": "ordinal", "sort": columns, "title": None, "axis": {"orient": "top"}}
-    y = {"field": "row", "type": "ordinal", "sort": order, "title": None}
+    plain = {"labelAngle": 0, "domain": False, "ticks": False, "labelPadding": 6}
+    x = {"field": "column", "type": "ordinal", "sort": columns, "title": None, "axis": {"orient": "top", **plain}}
+    y = {"field": "row", "type": "ordinal", "sort": order, "title": None, "axis": plain}
     busy = f"{busy_pes(size, rows, cycle)} of {size * size}"
     description = (
         f"The {size} by {size} array at cycle {cycle}: {busy} processing elements work. "
