@@ -36,15 +36,8 @@ def answer_first(page: Any, right: bool, number: int = 1) -> None:
 
 
 def state_of(page: Any, key: str) -> Any:
-    """The progress page's row for the block `key`."""
-    return page.locator(".progress-item").filter(has=page.locator(f"a[href$='#{anchor(page, key)}']"))
-
-
-def anchor(page: Any, key: str) -> str:
-    rows = page.eval_on_selector_all(
-        ".progress-item", "els => els.map(e => [JSON.parse(e.dataset.progressItem).key, e.querySelector('a').hash])"
-    )
-    return next(hash_[1:] for item, hash_ in rows if item == key)
+    """The progress page's row for the block `key` (its storage key, in the row's data)."""
+    return page.locator(f"""[data-progress-item*='"key": "{key}"']""")
 
 
 def open_progress(page: Any, base_url: str) -> None:
