@@ -83,7 +83,7 @@ def test_a_long_formula_scrolls_in_its_box_on_a_phone(
         assert [True, "auto"] in widths  # the critical-batch formula is wider than a phone
         # The formula takes the text's colour in both schemes.
         colours = page.evaluate(
-            "[getComputedStyle(document.querySelector('.katex')).color, getComputedStyle(document.querySelector('article')).color]"
+            "['.katex', 'article'].map((selector) => getComputedStyle(document.querySelector(selector)).color)"
         )
         assert colours[0] == colours[1]
     finally:
