@@ -16,6 +16,7 @@ from .parallelism import PARALLELISM
 from .roofline import ROOFLINE
 from .serving import SERVING
 from .speculative import SPECULATIVE
+from .systolic import SYSTOLIC
 from .training import TRAINING
 from .utilization import UTILIZATION
 
@@ -47,4 +48,5 @@ CALCULATORS: dict[str, Calculator] = _by_name(
     KV_CACHE,
     LATENCY_THROUGHPUT,
     SPECULATIVE,
+    SYSTOLIC,
 )

@@ -66,7 +66,8 @@ class TestFuzzed:
         for inputs in sweep(calculator):
             _check_result(calculator, run(name, inputs))
             runs += 1
-        assert runs > 100
+        # The systolic array's inputs are a few small whole numbers; test_systolic.py walks its space much further.
+        assert runs > (50 if name == "systolic" else 100)
 
     def test_defaults_compute(self, name: str) -> None:
         result = run(name, {})
@@ -109,6 +110,7 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
         "parallelism": ("compute", "exposed", "efficiency", "memory", "dp_tokens_per_chip"),
         "kv-cache": ("per_token", "vs_mha", "batch_per_chip", "reserved_per_chip"),
         "speculative": ("tokens_per_step", "speedup", "best_draft", "best_speedup"),
+        "systolic": ("busy", "cycles", "utilization"),
     }[name]
 
 

@@ -73,7 +73,11 @@ def test_the_plugin_is_its_own_distribution() -> None:
     plugin = tomllib.loads((ROOT / "plugins/pyproject.toml").read_text(encoding="utf-8"))["project"]
     book = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert plugin["name"] == "mkdocs-calculators" and plugin["version"] == "0.1.0"
-    assert [re.split(r"[<>=]", dependency)[0] for dependency in plugin["dependencies"]] == ["mkdocs", "PyYAML"]
+    assert [re.split(r"[<>=]", dependency)[0] for dependency in plugin["dependencies"]] == [
+        "mkdocs",
+        "PyYAML",
+        "pymdown-extensions",
+    ]
     assert plugin["entry-points"]["mkdocs.plugins"] == {"calculators": "mkdocs_calculators.plugin:CalculatorsPlugin"}
     assert "mkdocs-calculators==0.1.0" in book["dependencies"]
     assert "entry-points" not in book
