@@ -43,7 +43,7 @@ LIVE_MARK = (
 )
 # The stylesheets in assets/ that every page needs, written into the site as that one file: each stylesheet a page's
 # head links is one more request before a phone's first paint. Exercises load exercise.css themselves.
-PAGE_STYLES = ("calculators.css", "quiz.css")
+PAGE_STYLES = ("calculators.css", "quiz.css", "progress.css")
 # The exercises' code editor, CodeMirror 6: ES modules that import each other by package name. Each is written flat
 # into editor/ with those names rewritten to the files beside it, so the browser loads them without a bundler or an
 # import map; only pages with an exercise load them (exercise.js, through editor.js).

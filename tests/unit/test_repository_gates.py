@@ -74,7 +74,11 @@ def test_the_plugin_is_its_own_distribution() -> None:
     plugin = tomllib.loads((ROOT / "plugins/pyproject.toml").read_text(encoding="utf-8"))["project"]
     book = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert plugin["name"] == "mkdocs-calculators" and plugin["version"] == "0.1.0"
-    assert [re.split(r"[<>=]", dependency)[0] for dependency in plugin["dependencies"]] == ["mkdocs", "PyYAML"]
+    assert [re.split(r"[<>=]", dependency)[0] for dependency in plugin["dependencies"]] == [
+        "mkdocs",
+        "PyYAML",
+        "pymdown-extensions",
+    ]
     assert plugin["entry-points"]["mkdocs.plugins"] == {"calculators": "mkdocs_calculators.plugin:CalculatorsPlugin"}
     # The same blocks for Zensical, which runs Markdown extensions; and what follows its build, as a command.
     assert plugin["entry-points"]["markdown.extensions"] == {
