@@ -15,6 +15,7 @@ from typing import Any
 from . import book
 from .exercise_run import check_code, run_code
 from .quiz import quiz_variant
+from .running import OutputError, RaisedElsewhere, TimeLimitExceeded
 from .spec import Value
 
 __all__ = ["FUNCTIONS", "call_json", "describe_failure", "run"]
@@ -58,24 +59,38 @@ def describe_failure(name: str, values: Mapping[str, Value], error: Exception) -
     `message` reads "calculator 'x' failed for these inputs (a=1, b=0): ZeroDivisionError: float division by zero
     (calculators/x.py:22)"; `error` is the exception alone, for a reader.
     """
+    shown = ", ".join(f"{key}={_shown(value)}" for key, value in values.items())
+    # From another process the place comes with the error: its traceback does not cross processes.
+    where = error.where if isinstance(error, TimeLimitExceeded | RaisedElsewhere) else _place(name, error)
+    place = f" ({where})" if where else ""
+    if isinstance(error, TimeLimitExceeded):
+        cause = str(error)
+        message = f"calculator '{name}' did not finish within {error.limit:g} s for these inputs ({shown}){place}"
+    elif isinstance(error, OutputError):
+        cause = str(error)
+        message = f"calculator '{name}' {error} for these inputs ({shown}){place}"
+    else:
+        cause = error.cause if isinstance(error, RaisedElsewhere) else _cause(error)
+        message = f"calculator '{name}' failed for these inputs ({shown}): {cause}{place}"
+    return {"error": cause, "where": where, "message": message}
+
+
+def _cause(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+def _place(name: str, error: BaseException) -> str:
+    """`calculators/x.py:22`: the innermost line of the book's package (or calckit) that `error` went through."""
     package = book.current().directory
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if _within(frame.filename, (package, _OWN))]
     places = [(Path(frame.filename), frame.lineno) for frame in frames]
-    if places and places[-1][0] == _OWN / "spec.py":
+    if isinstance(error, OutputError) or (places and places[-1][0] in (_OWN / "spec.py", _OWN / "running.py")):
         # The spec refused what compute returned (an output missing, a NaN): the fault is in the compute function,
         # when that is the book's own.
         code = getattr(book.calculator(name).compute, "__code__", None)
         ours = code is not None and _within(code.co_filename, (package,))
         places = [(Path(code.co_filename), code.co_firstlineno)] if code is not None and ours else []
-    where = f"{_shown_path(places[-1][0])}:{places[-1][1]}" if places else ""
-    cause = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-    shown = ", ".join(f"{key}={_shown(value)}" for key, value in values.items())
-    place = f" ({where})" if where else ""
-    return {
-        "error": cause,
-        "where": where,
-        "message": f"calculator '{name}' failed for these inputs ({shown}): {cause}{place}",
-    }
+    return f"{_shown_path(places[-1][0])}:{places[-1][1]}" if places else ""
 
 
 _OWN = Path(__file__).parent
