@@ -16,17 +16,34 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .spec import Calculator, Result, Value
 
-__all__ = ["OutputError", "RaisedElsewhere", "TimeLimitExceeded", "check_result", "compute", "use_runner"]
+__all__ = [
+    "CodeFailure",
+    "OutputError",
+    "RaisedElsewhere",
+    "TimeLimitExceeded",
+    "check_code",
+    "check_result",
+    "compute",
+    "evaluate",
+    "use_runner",
+]
 
 Runner = Callable[["Calculator", "Mapping[str, Value]"], object]
 
 
-class OutputError(ValueError):
+class CodeFailure(Exception):
+    """The book's code failed for a calculator's inputs: which calculator and inputs, once `evaluate` knows them."""
+
+    calculator: str | None = None
+    values: dict[str, Value] | None = None
+
+
+class OutputError(CodeFailure, ValueError):
     """A compute function's result that breaks the calculator's declaration: `output 'amps' is None`."""
 
     def __init__(self, problem: str, key: str | None = None) -> None:
@@ -35,7 +52,7 @@ class OutputError(ValueError):
         super().__init__(f"output '{key}' {problem}" if key else problem)
 
 
-class TimeLimitExceeded(Exception):
+class TimeLimitExceeded(CodeFailure):
     """The book's code did not finish within `limit` seconds; `where` is the line it was on (`calculators/x.py:9`)."""
 
     def __init__(self, limit: float, where: str = "") -> None:
@@ -44,7 +61,7 @@ class TimeLimitExceeded(Exception):
         super().__init__(f"it did not finish within {limit:g} s")
 
 
-class RaisedElsewhere(Exception):
+class RaisedElsewhere(CodeFailure):
     """The book's code raised in another process, whose traceback cannot follow: what it raised and where."""
 
     def __init__(self, cause: str, where: str) -> None:
@@ -53,18 +70,37 @@ class RaisedElsewhere(Exception):
         super().__init__(cause)
 
 
+CodeRunner = Callable[[str, "Mapping[str, Any]"], "dict[str, Any]"]
 _runner: Runner | None = None
+_code_runner: CodeRunner | None = None
 
 
-def use_runner(runner: Runner | None) -> None:
-    """Run every compute through `runner(calculator, values)` from now on (None: in this interpreter again)."""
-    global _runner
-    _runner = runner
+def use_runner(runner: Runner | None, code_runner: CodeRunner | None = None) -> None:
+    """Run every compute through `runner(calculator, values)`, and every exercise solution's check through
+    `code_runner(code, data)`, from now on (None: in this interpreter again)."""
+    global _runner, _code_runner
+    _runner, _code_runner = runner, code_runner
+
+
+def check_code(code: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """`calckit.exercise_run.check_code`, wherever the book's code runs (an exercise's solution, at build)."""
+    from .exercise_run import check_code as here
+
+    return (_code_runner or here)(code, data)
 
 
 def compute(calculator: Calculator, values: Mapping[str, Value]) -> object:
     """What the calculator's compute function returns for `values`, wherever computes run."""
     return calculator.compute(values) if _runner is None else _runner(calculator, values)
+
+
+def evaluate(calculator: Calculator, values: Mapping[str, Value]) -> Result:
+    """The calculator's checked result for `values`; a CodeFailure says which calculator and inputs it was for."""
+    try:
+        return check_result(calculator, compute(calculator, values))
+    except CodeFailure as failure:
+        failure.calculator, failure.values = calculator.name, dict(values)
+        raise
 
 
 def _number_problem(value: object, noted: bool) -> str:

@@ -286,7 +286,7 @@ class Calculator:
     def evaluate(self, values: Mapping[str, Value]) -> Result:
         """The result for values that `check` accepted, checked against the declared outputs (`running`): never a
         NaN, an infinity, or a value of another kind than declared (OutputError says which)."""
-        return running.check_result(self, running.compute(self, values))
+        return running.evaluate(self, values)
 
 
 def _bound_text(value: float) -> str:

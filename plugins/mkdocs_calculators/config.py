@@ -14,3 +14,7 @@ class CalculatorsConfig(Config):
     node_modules = c.Type(str, default="node_modules")
     # Ship a memory snapshot of Python with the calculators imported (made with Node at build; see snapshot.py).
     snapshot = c.Type(bool, default=True)
+    # Seconds that the book's code may take for one call (a calculator's compute, an exercise's solution checked on
+    # its cases), at build, under `mkdocs serve`, in the memory snapshot and in the reader's browser. Past it, the
+    # build says which calculator, on which inputs and at which line; the browser says so beside the calculator.
+    time_limit = c.Type((int, float), default=5)

@@ -20,6 +20,9 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+from calckit.running import CodeFailure
+
+from .compute_process import ComputeProcess, failure_message
 from .config import CalculatorsConfig
 from .fences import find_fences, replace_fences, unclosed_message
 from .problems import located
@@ -43,6 +46,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._tokens: dict[str, list[str]] = {}  # page (its source path) -> the tokens of its blocks
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
+        self._code: ComputeProcess | None = None  # where the book's code runs at build, with a time limit
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
@@ -50,7 +54,12 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
             return config
-        self._broken = _load_package(self.config.package, Path(config.config_file_path).parent, reload=self._serving)
+        if isinstance(self.config.time_limit, bool) or not self.config.time_limit > 0:
+            raise PluginError(
+                f"calculators: 'time_limit' must be a number of seconds > 0 (got {self.config.time_limit!r})"
+            )
+        root = Path(config.config_file_path).parent
+        self._broken = self._start_code(root) or _load_package(self.config.package, root, reload=self._serving)
         if self._broken:
             if not self._serving:
                 raise PluginError(self._broken)  # MkDocs prints the one line and stops: no traceback
@@ -67,6 +76,35 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         config.extra_javascript.append(script)
         config.extra_css.append(STYLESHEET)
         return config
+
+    def _start_code(self, root: Path) -> str:
+        """Start the process that runs the book's code (a fresh one for each build of `mkdocs serve`: the package may
+        have changed), and wait for its import; why that hung, or ""."""
+        from calckit.running import TimeLimitExceeded, use_runner
+
+        self.on_shutdown()
+        spec = importlib.util.find_spec(self.config.package)
+        folders = list(spec.submodule_search_locations or []) if spec else []
+        if not folders:
+            return ""  # not a package: _load_package says why
+        code = ComputeProcess(self.config.package, Path(folders[0]), float(self.config.time_limit))
+        try:
+            code.imported()
+        except TimeLimitExceeded as error:
+            code.close()
+            where = f"{error.where}: " if error.where else ""
+            return f"{where}calculators: importing the package '{self.config.package}' {error}"
+        self._code = code
+        use_runner(code.runner, code.check_code)
+        return ""
+
+    def on_shutdown(self) -> None:
+        from calckit.running import use_runner
+
+        if self._code is not None:
+            use_runner(None)
+            self._code.close()
+            self._code = None
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled or self._broken:
@@ -231,7 +269,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def _render_quiz(self, fence: Any, line: int, uid: str, path: str, page: Page, quiz_ids: set[str]) -> str:
         from .quizzes import quiz_block_html
 
-        html, problems = quiz_block_html(fence, line, uid, path, page.file.abs_src_path, quiz_ids)
+        try:
+            html, problems = quiz_block_html(fence, line, uid, path, page.file.abs_src_path, quiz_ids)
+        except CodeFailure as failure:  # the book's code, run for a numeric question's answer
+            problems = [f"{path}:{line}: {failure_message(failure, 'quiz')}"]
+            html = render_problems(problems, "quiz")
         for problem in problems:
             log.error(problem)
         return html
@@ -243,7 +285,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         from .reference import CALCULATORS_PAGE
 
         reference = get_relative_url(CALCULATORS_PAGE.removesuffix(".md") + "/", page.url)
-        html, problems = exercise_block_html(fence, line, uid, path, ids, reference)
+        try:
+            html, problems = exercise_block_html(fence, line, uid, path, ids, reference)
+        except CodeFailure as failure:  # the book's code, run for the cases, or the solution checked on them
+            problems = [f"{path}:{line}: {failure_message(failure, 'exercise')}"]
+            html = render_problems(problems, "exercise")
         for problem in problems:
             log.error(problem)
         return html
