@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_LIMIT", "ComputeProcess", "failure_message"]
 
 DEFAULT_LIMIT = 5.0  # seconds, per call (the plugin's `time_limit` option)
+# The child's start and the package's import may take longer than a compute, on a busy machine: this many limits.
+IMPORT_LIMITS = 6
 GRACE = 2.0  # seconds past the limit for the child's own timer to say where the code is, before it is ended
 CHILD = Path(__file__).with_name("compute_child.py")
 _DUMP_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)')
@@ -46,6 +48,7 @@ class ComputeProcess:
         self.package = package
         self.directory = directory  # the package's folder, for the places quoted
         self.limit = limit
+        self.import_limit = max(IMPORT_LIMITS * limit, 10.0)
         self._child: subprocess.Popen[bytes] | None = None
         self._stderr: list[str] = []
         self._lock = threading.Lock()
@@ -65,7 +68,7 @@ class ComputeProcess:
         self._child = child
         threading.Thread(target=self._relay, args=(child.stderr, self._stderr), daemon=True).start()
         self._send(("path", list(sys.path)))
-        self._send(("use", self.package, self.limit))
+        self._send(("use", self.package, self.import_limit))
 
     def close(self) -> None:
         child, self._child = self._child, None
@@ -84,9 +87,9 @@ class ComputeProcess:
         for the build's own import to report, where its traceback is)."""
         with self._lock:
             self.start()
-            self._reply()  # "path"
+            self._reply(self.import_limit)  # "path"
             try:
-                self._reply()  # "use"
+                self._reply(self.import_limit)  # "use"
             except RaisedElsewhere:
                 self.close()
 
@@ -102,9 +105,9 @@ class ComputeProcess:
         with self._lock:
             if self._child is None:  # the first call, or the first since one ran past the limit
                 self.start()
-                self._reply()
+                self._reply(self.import_limit)
                 with contextlib.suppress(RaisedElsewhere):  # the build's own import reports it
-                    self._reply()
+                    self._reply(self.import_limit)
             self._send(request)
             return self._reply()
 
@@ -118,21 +121,22 @@ class ComputeProcess:
         self._child.stdin.write(struct.pack(">I", len(data)) + data)
         self._child.stdin.flush()
 
-    def _reply(self) -> object:
+    def _reply(self, limit: float | None = None) -> object:
         """The next reply, its value or its exception; TimeLimitExceeded (the child then ended) past the limit."""
         assert self._child is not None and self._child.stdout is not None
         stdout = self._child.stdout
-        deadline = time.monotonic() + self.limit
+        limit = self.limit if limit is None else limit
+        deadline = time.monotonic() + limit
         header = self._read(stdout, 4, deadline)
         if header is None:
             where = self._where_stuck()
             self._end()
-            raise TimeLimitExceeded(self.limit, where)
+            raise TimeLimitExceeded(limit, where)
         (size,) = struct.unpack(">I", header)
         body = self._read(stdout, size, time.monotonic() + GRACE + self.limit)
         if body is None:
             self._end()
-            raise TimeLimitExceeded(self.limit)
+            raise TimeLimitExceeded(limit)
         reply = pickle.loads(body)
         if reply[0] == "raised":
             raise RaisedElsewhere(reply[1], reply[2])

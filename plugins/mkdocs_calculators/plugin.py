@@ -93,7 +93,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         except TimeLimitExceeded as error:
             code.close()
             where = f"{error.where}: " if error.where else ""
-            return f"{where}calculators: importing the package '{self.config.package}' {error}"
+            return (
+                f"{where}calculators: importing the package '{self.config.package}' did not finish within "
+                f"{error.limit:g} s"
+            )
         self._code = code
         use_runner(code.runner, code.check_code)
         return ""

@@ -1,0 +1,207 @@
+"""R10: the book's code that hangs or returns the wrong kind of value stops the strict build with one located line,
+within its time limit, never a traceback or a hang; `mkdocs serve` keeps answering and picks up the fix.
+
+Each build runs under a timeout it must beat by far (TIMEOUT, against a limit of LIMIT seconds).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.build.test_author_code import PACKAGE, ROOFLINE_TEXT, _compute_line, build_with_package
+from tests.support import build_env
+
+LIMIT = 2  # seconds: the fixtures' time_limit
+TIMEOUT = 90  # seconds a build may take before the test fails as hung (a plain one takes about 10 on a busy machine)
+PAGE = "# Roofline\n\n```calculator\nuse: roofline\nintensity: 13\n```\n\n```calculator\nuse: roofline\n```\n"
+INPUTS = (
+    "chip=h100-sxm, precision=bf16, peak_tflops=989.4, bandwidth_tbs=3.35, workload=intensity, intensity=13, m=4096, "
+    "n=4096, k=4096, params_b=7, tokens=2048, batch=1"
+)
+# What hangs, first in the compute function, and the line of it where the build finds the code stuck (from the first).
+HANGS = {
+    "a Python loop": ('    while inputs["intensity"] == 13: pass', 0),
+    "a sleep in C": ('    if inputs["intensity"] == 13:\n        import time\n        time.sleep(10**6)', 2),
+    "arithmetic in C": ('    if inputs["intensity"] == 13:\n        return 10**10**8', 1),
+}
+
+
+def roofline_with(statements: str) -> str:
+    """roofline.py with `statements` first in its compute function."""
+    lines = ROOFLINE_TEXT.split("\n")
+    lines.insert(_compute_line() - 1, statements)
+    return "\n".join(lines)
+
+
+def assert_clean(build_output: str) -> None:
+    assert "Traceback" not in build_output
+    assert len(build_output) < 5000, build_output[:5000]
+
+
+@pytest.mark.parametrize(("statements", "stuck"), HANGS.values(), ids=HANGS.keys())
+def test_a_compute_that_never_returns_is_stopped_at_its_limit(tmp_path: Path, statements: str, stuck: int) -> None:
+    """The build names the page's line, the calculator, the inputs and the line the code was stuck on, and the
+    page's other calculator is computed as usual (its block has no error)."""
+    started = time.monotonic()
+    build = build_with_package(
+        tmp_path, {"roofline.py": roofline_with(statements)}, PAGE, timeout=TIMEOUT, plugin={"time_limit": LIMIT}
+    )
+    assert time.monotonic() - started < TIMEOUT / 2
+    assert build.returncode != 0, build.output
+    assert build.errors() == [
+        f"docs/index.md:3: calculator 'roofline' did not finish within {LIMIT} s for these inputs ({INPUTS}) "
+        f"(calculators/roofline.py:{_compute_line() + stuck})"
+    ], build.output
+    assert_clean(build.output)
+
+
+# Every output right but 'attainable' (ROOFLINE is the module's calculator, defined below its compute function).
+RIGHT = '**{o.key: "memory" if o.format == "text" else 1.0 for o in ROOFLINE.outputs}'
+WRONG = {
+    "None": (f'Result({{{RIGHT}, "attainable": None}}, "")', "output 'attainable' is None"),
+    "a bool": (f'Result({{{RIGHT}, "attainable": True}}, "")', "output 'attainable' is True, not a number"),
+    "text": (
+        f'Result({{{RIGHT}, "attainable": "twelve"}}, "")',
+        "output 'attainable' is the text 'twelve', not a number (a text stands for a number only with a note saying "
+        "why)",
+    ),
+    "a list": (f'Result({{{RIGHT}, "attainable": [1.0]}}, "")', "output 'attainable' is a list, not a number"),
+    "a dict": (
+        '{"attainable": 1.0}',
+        "returned a dict, not a calckit.spec.Result (return Result(values, summary) from compute)",
+    ),
+}
+
+
+@pytest.mark.parametrize(("returned", "problem"), WRONG.values(), ids=WRONG.keys())
+def test_an_output_of_the_wrong_kind_is_one_located_line(tmp_path: Path, returned: str, problem: str) -> None:
+    """`docs/page.md:LINE: calculator 'NAME' output 'KEY' is None for these inputs (...) (calculators/x.py:LINE)`,
+    the line being the compute function's."""
+    statements = f'    if inputs["intensity"] == 13:\n        return {returned}'
+    build = build_with_package(
+        tmp_path, {"roofline.py": roofline_with(statements)}, PAGE, timeout=TIMEOUT, plugin={"time_limit": LIMIT}
+    )
+    assert build.returncode != 0, build.output
+    assert build.errors() == [
+        f"docs/index.md:3: calculator 'roofline' {problem} for these inputs ({INPUTS}) "
+        f"(calculators/roofline.py:{_compute_line() - 1})"
+    ], build.output
+    assert_clean(build.output)
+
+
+def test_a_package_whose_import_hangs_is_stopped(tmp_path: Path) -> None:
+    """Code at a module's top level that never returns: the build stops at that line."""
+    training = (PACKAGE / "training.py").read_text(encoding="utf-8")
+    hanging = training.replace("\n__all__", "\nwhile True: pass\n__all__", 1)
+    line = hanging[: hanging.index("while True: pass")].count("\n") + 1
+    build = build_with_package(
+        tmp_path, {"training.py": hanging}, "# Empty\n", timeout=TIMEOUT, plugin={"time_limit": LIMIT}
+    )
+    assert build.returncode != 0, build.output
+    # The import may take longer than a compute: six limits, and at least ten seconds.
+    assert build.errors() == [
+        f"calculators/training.py:{line}: calculators: importing the package 'calculators' did not finish within 12 s"
+    ], build.output
+    assert_clean(build.output)
+
+
+QUIZ = """# Quiz
+
+```quiz
+id: q
+questions:
+  - id: speed
+    kind: numeric
+    text: A kernel does {intensity} FLOPs per byte. How many TFLOP/s can it reach?
+    inputs:
+      intensity: 13
+    answer:
+      calculator: roofline
+      output: attainable
+    unit: TFLOP/s
+    tolerance: 2%
+```
+"""
+
+
+def test_a_quiz_whose_calculator_hangs_is_stopped(tmp_path: Path) -> None:
+    build = build_with_package(
+        tmp_path,
+        {"roofline.py": roofline_with(HANGS["a Python loop"][0])},
+        QUIZ,
+        timeout=TIMEOUT,
+        plugin={"time_limit": LIMIT},
+    )
+    assert build.returncode != 0, build.output
+    (error,) = build.errors()
+    assert re.fullmatch(
+        rf"docs/index\.md:3: calculator 'roofline' did not finish within {LIMIT} s for these inputs \(.*intensity=13, "
+        rf".*\) \(calculators/roofline\.py:{_compute_line()}\)",
+        error,
+    ), build.output
+    assert_clean(build.output)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return str(response.read().decode("utf-8"))
+
+
+def _wait_for(url: str, text: str, seconds: float) -> str:
+    deadline, page = time.monotonic() + seconds, ""
+    while time.monotonic() < deadline:
+        try:
+            page = _get(url)
+        except OSError:
+            page = ""
+        if text in page:
+            return page
+        time.sleep(0.3)
+    raise AssertionError(f"{url} never showed {text!r} within {seconds} s:\n{page[-2000:]}")
+
+
+def test_serve_keeps_answering_and_picks_up_the_fix(tmp_path: Path) -> None:
+    """`mkdocs serve` with a compute that hangs: the page says why, the server answers, and a fixed file is built."""
+    hanging = roofline_with(HANGS["arithmetic in C"][0])
+    build_with_package(tmp_path, {"roofline.py": hanging}, PAGE, timeout=TIMEOUT, plugin={"time_limit": LIMIT})
+    shutil.rmtree(tmp_path / "site")
+    port = _free_port()
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "--no-strict", "--dev-addr", f"127.0.0.1:{port}"],
+        cwd=tmp_path,
+        env=build_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        page = _wait_for(f"http://127.0.0.1:{port}/", "did not finish within", TIMEOUT)
+        assert "This calculator block has problems" in page
+        assert page.count('data-calculator="roofline"') == 1  # the page's other calculator, computed
+        (tmp_path / "calculators/roofline.py").write_text(ROOFLINE_TEXT, encoding="utf-8")
+        page = _wait_for(f"http://127.0.0.1:{port}/", 'id="calc-1"', TIMEOUT)
+        assert "did not finish" not in page
+    finally:
+        serve.terminate()
+        try:
+            _, errors = serve.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+            pytest.fail("mkdocs serve did not stop")
+    assert f"docs/index.md:3: calculator 'roofline' did not finish within {LIMIT} s for these inputs" in errors
+    assert "Traceback" not in errors
