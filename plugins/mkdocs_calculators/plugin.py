@@ -202,7 +202,14 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             node_modules = self._node_modules(config)
             from calckit import book
 
-            write_runtime(site_dir, node_modules, book.current(), snapshot=self.config.snapshot, serving=self._serving)
+            write_runtime(
+                site_dir,
+                node_modules,
+                book.current(),
+                snapshot=self.config.snapshot,
+                serving=self._serving,
+                time_limit=float(self.config.time_limit),
+            )
             write_service_worker(site_dir, serving=self._serving)
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click

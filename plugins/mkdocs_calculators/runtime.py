@@ -49,6 +49,8 @@ PAGE_STYLES = ("calculators.css", "quiz.css")
 # In worker.js: the wheels to install, in order (calckit, then the book's package), and the package to use.
 WHEELS_PLACEHOLDER = "__CALCULATORS_WHEELS__"
 PACKAGE_PLACEHOLDER = "__CALCULATORS_PACKAGE__"
+# In runtime.js: the seconds one call of the book's code may take in the reader's worker (the time_limit option).
+TIME_LIMIT_PLACEHOLDER = "__CALCULATORS_TIME_LIMIT__"
 
 VENDORED = {
     "pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"),
@@ -130,12 +132,18 @@ def _copy(source: Path, target: Path) -> None:
 
 
 def write_runtime(
-    site_dir: Path, node_modules: Path, book: Book, *, snapshot: bool = True, serving: bool = False
+    site_dir: Path,
+    node_modules: Path,
+    book: Book,
+    *,
+    snapshot: bool = True,
+    serving: bool = False,
+    time_limit: float = 5.0,
 ) -> list[str]:
     """Write everything the browser needs into the site, for `book`; return the wheels' file names.
 
     `snapshot`: also the memory snapshot (snapshot.py); `serving`: for `mkdocs serve`, which makes no snapshot (only
-    reuses a cached one) and has no service worker.
+    reuses a cached one) and has no service worker; `time_limit`: seconds for one call of the book's code.
     """
     out = site_dir / ASSETS
     for relative, source in _vendored_sources(node_modules).items():
@@ -160,6 +168,7 @@ def write_runtime(
     placeholders = asset_placeholders(out, wheels, made, service_worker=not serving)
     placeholders["worker.js"][WHEELS_PLACEHOLDER] = json.dumps([wheel.name for wheel in wheels])
     placeholders["worker.js"][PACKAGE_PLACEHOLDER] = book.package
+    placeholders.setdefault("runtime.js", {})[TIME_LIMIT_PLACEHOLDER] = f"{time_limit:g}"
     assets = resources.files(__package__).joinpath("assets")
     for asset in assets.iterdir():
         if asset.name in PAGE_STYLES:
