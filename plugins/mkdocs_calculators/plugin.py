@@ -47,6 +47,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
         self._code: ComputeProcess | None = None  # where the book's code runs at build, with a time limit
+        self._dependencies: tuple[Any, ...] = ()  # the distributions shipped to the browser (dependencies.py)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
@@ -64,6 +65,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             if not self._serving:
                 raise PluginError(self._broken)  # MkDocs prints the one line and stops: no traceback
             log.error(self._broken)  # `mkdocs serve` keeps serving, shows it on every block, and retries on an edit
+        else:
+            self._check_browser_imports(self._node_modules(config))
         # Module scripts and wasm need their proper types from `mkdocs serve` and the test server.
         mimetypes.add_type("text/javascript", ".mjs")
         mimetypes.add_type("application/wasm", ".wasm")
@@ -100,6 +103,26 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._code = code
         use_runner(code.runner, code.check_code)
         return ""
+
+    def _check_browser_imports(self, node_modules: Path) -> None:
+        """Each import of the book's package that the reader's browser cannot satisfy is an error at its line."""
+        from calckit import book
+
+        from .dependencies import DependencyError, dependency
+        from .imports import browser_modules, import_problems
+
+        self._dependencies = ()
+        shipped = []
+        for name in self.config.browser_dependencies:
+            try:
+                shipped.append(dependency(name))
+            except DependencyError as error:
+                log.error(str(error))
+        self._dependencies = tuple(shipped)
+        directory = book.current().directory
+        available = browser_modules(node_modules, [directory.name, *(t for d in shipped for t in d.top_level)])
+        for problem in import_problems(directory, directory.name, available):
+            log.error(problem)
 
     def on_shutdown(self) -> None:
         from calckit.running import use_runner
@@ -209,6 +232,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 snapshot=self.config.snapshot,
                 serving=self._serving,
                 time_limit=float(self.config.time_limit),
+                dependencies=self._dependencies,
             )
             write_service_worker(site_dir, serving=self._serving)
             if not self._serving and config.site_url:

@@ -24,6 +24,7 @@ from mkdocs.exceptions import PluginError
 import calckit
 from calckit.book import Book
 
+from .dependencies import Dependency, dependency_wheel
 from .service_worker import asset_placeholders
 from .snapshot import SNAPSHOT_GLOB, provide_snapshot
 from .wheel import build_wheel
@@ -139,11 +140,13 @@ def write_runtime(
     snapshot: bool = True,
     serving: bool = False,
     time_limit: float = 5.0,
+    dependencies: tuple[Dependency, ...] = (),
 ) -> list[str]:
     """Write everything the browser needs into the site, for `book`; return the wheels' file names.
 
     `snapshot`: also the memory snapshot (snapshot.py); `serving`: for `mkdocs serve`, which makes no snapshot (only
-    reuses a cached one) and has no service worker; `time_limit`: seconds for one call of the book's code.
+    reuses a cached one) and has no service worker; `time_limit`: seconds for one call of the book's code;
+    `dependencies`: the distributions the book ships (browser_dependencies), each in a wheel before the book's.
     """
     out = site_dir / ASSETS
     for relative, source in _vendored_sources(node_modules).items():
@@ -156,12 +159,17 @@ def write_runtime(
             target.write_text(linked, encoding="utf-8")
     wheels = [
         build_wheel(Path(calckit.__file__).parent, calckit.__version__, out),
-        build_wheel(book.directory, book.version, out),
+        *(dependency_wheel(dependency, out) for dependency in dependencies),
+        build_wheel(book.directory, book.version, out),  # last: the worker checks that it is the book's
     ]
     for stale in out.glob("*.whl"):
         if stale not in wheels:
             stale.unlink()
-    made = provide_snapshot(node_modules, wheels, book.package, out, create=not serving) if snapshot else None
+    made = (
+        provide_snapshot(node_modules, wheels, book.package, out, create=not serving, limit=time_limit)
+        if snapshot
+        else None
+    )
     if made is None:
         for stale_snapshot in out.glob(SNAPSHOT_GLOB):
             stale_snapshot.unlink()

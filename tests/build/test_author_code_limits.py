@@ -6,6 +6,7 @@ Each build runs under a timeout it must beat by far (TIMEOUT, against a limit of
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import socket
@@ -205,3 +206,79 @@ def test_serve_keeps_answering_and_picks_up_the_fix(tmp_path: Path) -> None:
             pytest.fail("mkdocs serve did not stop")
     assert f"docs/index.md:3: calculator 'roofline' did not finish within {LIMIT} s for these inputs" in errors
     assert "Traceback" not in errors
+
+
+def test_a_compute_that_hangs_only_in_pyodide_is_stopped_in_the_snapshot(tmp_path: Path) -> None:
+    """The memory snapshot runs each calculator on its defaults in Pyodide under Node, each within the limit."""
+    statements = '    import sys\n    while sys.platform == "emscripten": pass'
+    build = build_with_package(
+        tmp_path, {"roofline.py": roofline_with(statements)}, "# Empty\n", timeout=300, plugin={"time_limit": LIMIT}
+    )
+    assert build.returncode != 0, build.output
+    assert build.errors() == [
+        f"calculators/roofline.py:{_compute_line() - 1}: calculator 'roofline' did not finish within {LIMIT} s on its "
+        "defaults in Pyodide (run by Node to make the memory snapshot; the build's Python computed them in time: "
+        "look for code that behaves differently in the browser)"
+    ], build.output
+    assert_clean(build.output)
+
+
+HOW_TO_SHIP = (
+    "the reader's browser has the standard library, calckit and the book's package; to ship a pure-Python "
+    "distribution installed here, list it under the plugin's 'browser_dependencies' (docs/own-book.md)"
+)
+IMPORTS_ATTRS = ROOFLINE_TEXT.replace("\n__all__", "\nimport attrs\n__all__", 1)
+ATTRS_LINE = IMPORTS_ATTRS[: IMPORTS_ATTRS.index("import attrs")].count("\n") + 1
+
+
+@pytest.mark.parametrize("snapshot", [True, False], ids=["snapshot", "no snapshot"])
+def test_an_import_the_browser_lacks_is_refused_at_every_build(tmp_path: Path, snapshot: bool) -> None:
+    """attrs is installed here, so CPython imports it; the browser has no attrs. `snapshot: false` as well."""
+    build = build_with_package(tmp_path, {"roofline.py": IMPORTS_ATTRS}, timeout=TIMEOUT, plugin={"snapshot": snapshot})
+    assert build.returncode != 0, build.output
+    assert build.errors() == [
+        f"calculators/roofline.py:{ATTRS_LINE}: ModuleNotFoundError: No module named 'attrs' ({HOW_TO_SHIP})"
+    ], build.output
+    assert_clean(build.output)
+
+
+def test_what_the_browser_lacks_but_may_be_imported_in_other_ways_passes(tmp_path: Path) -> None:
+    """Under TYPE_CHECKING, or guarded by `except ImportError`, an import is meant to be missing at run time; the
+    standard library (json, math, tomllib) and calckit are in the browser."""
+    guarded = (
+        "\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import attrs\n"
+        "try:\n    import yaml\nexcept ImportError:\n    yaml = None\nimport json, tomllib\n"
+    )
+    text = ROOFLINE_TEXT.replace("\n__all__", guarded + "__all__", 1)
+    build = build_with_package(tmp_path, {"roofline.py": text}, timeout=TIMEOUT, plugin={"snapshot": False})
+    assert build.returncode == 0, build.output
+
+
+def test_a_pure_python_dependency_is_shipped_in_a_wheel_of_its_own(tmp_path: Path) -> None:
+    """`browser_dependencies: [attrs]`: the build passes, a content-hashed attrs wheel is shipped before the book's,
+    and the memory snapshot (the package imported in Pyodide under Node) shows that Pyodide imports it."""
+    build = build_with_package(
+        tmp_path, {"roofline.py": IMPORTS_ATTRS}, timeout=300, plugin={"browser_dependencies": ["attrs"]}
+    )
+    assert build.returncode == 0, build.output
+    wheels = sorted(path.name.split("-")[0] for path in (build.site / "assets/calculators").glob("*.whl"))
+    assert wheels == ["attrs", "calckit", "calculators"]
+    worker = (build.site / "assets/calculators/worker.js").read_text(encoding="utf-8")
+    order = re.search(r"JSON\.parse\('(\[.*?\])'\)", worker)
+    assert order is not None and [name.split("-")[0] for name in json.loads(order[1])] == [
+        "calckit",
+        "attrs",
+        "calculators",
+    ]
+    assert "made a memory snapshot" in build.output
+
+
+def test_a_dependency_with_compiled_code_is_refused(tmp_path: Path) -> None:
+    build = build_with_package(tmp_path, {}, timeout=TIMEOUT, plugin={"browser_dependencies": ["PyYAML"]})
+    assert build.returncode != 0, build.output
+    (error,) = build.errors()
+    assert re.fullmatch(
+        r"calculators: 'browser_dependencies' names 'PyYAML', which is not pure Python \(yaml/_yaml\.\S+ is "
+        r"compiled code\): only pure-Python distributions can be shipped to the browser",
+        error,
+    ), build.output
