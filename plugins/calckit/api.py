@@ -18,7 +18,7 @@ from .quiz import quiz_variant
 from .running import OutputError, RaisedElsewhere, TimeLimitExceeded
 from .spec import Value
 
-__all__ = ["FUNCTIONS", "call_json", "describe_failure", "run"]
+__all__ = ["FUNCTIONS", "call_json", "describe_failure", "inputs_text", "run"]
 
 
 def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
@@ -59,7 +59,7 @@ def describe_failure(name: str, values: Mapping[str, Value], error: Exception) -
     `message` reads "calculator 'x' failed for these inputs (a=1, b=0): ZeroDivisionError: float division by zero
     (calculators/x.py:22)"; `error` is the exception alone, for a reader.
     """
-    shown = ", ".join(f"{key}={_shown(value)}" for key, value in values.items())
+    shown = inputs_text(values)
     # From another process the place comes with the error: its traceback does not cross processes.
     where = error.where if isinstance(error, TimeLimitExceeded | RaisedElsewhere) else _place(name, error)
     place = f" ({where})" if where else ""
@@ -106,6 +106,11 @@ def _shown_path(path: Path) -> str:
         if path.is_relative_to(folder):
             return f"{folder.name}/{path.relative_to(folder).as_posix()}"
     return path.name
+
+
+def inputs_text(values: Mapping[str, Value]) -> str:
+    """Inputs as a message quotes them: `chip=h100-sxm, intensity=13`."""
+    return ", ".join(f"{key}={_shown(value)}" for key, value in values.items())
 
 
 def _shown(value: Value) -> str:

@@ -22,6 +22,7 @@ from mkdocs.structure.pages import Page
 
 from calckit.running import CodeFailure
 
+from .chart_check import chart_problem
 from .compute_process import ComputeProcess, failure_message
 from .config import CalculatorsConfig
 from .fences import find_fences, replace_fences, unclosed_message
@@ -47,6 +48,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
         self._code: ComputeProcess | None = None  # where the book's code runs at build, with a time limit
+        self._node_modules_dir = Path("node_modules")
         self._dependencies: tuple[Any, ...] = ()  # the distributions shipped to the browser (dependencies.py)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -70,7 +72,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         # Module scripts and wasm need their proper types from `mkdocs serve` and the test server.
         mimetypes.add_type("text/javascript", ".mjs")
         mimetypes.add_type("application/wasm", ".wasm")
-        check_node_modules(self._node_modules(config))
+        self._node_modules_dir = self._node_modules(config)
+        check_node_modules(self._node_modules_dir)
         if "attr_list" not in config.markdown_extensions:
             # The reference page gives each calculator's heading its name as its id (`{#roofline}`): links go there.
             config.markdown_extensions.append("attr_list")
@@ -241,7 +244,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 log.info("calculators: built for %s (serve it there, e.g. `make preview`)", config.site_url)
 
     def _render_block(self, fence: Any, line: int, uid: str, path: str) -> str:
-        from calckit.api import run
+        from calckit.api import inputs_text, run
 
         from .blocks import Problem, read_calculator_block
 
@@ -251,6 +254,12 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         result = run(block.calculator.name, block.inputs)
         if "failure" in result:
             return self._report([Problem(line, result["failure"]["message"])], path)
+        chart = chart_problem(result["chart"], self._node_modules_dir) if result.get("chart") else ""
+        if chart:
+            problem = (
+                f"calculator '{block.calculator.name}' draws {chart} (for these inputs: {inputs_text(block.inputs)})"
+            )
+            return self._report([Problem(line, problem)], path)
         return render_calculator(uid, block.calculator, block.inputs, result)
 
     def _table_kinds(self) -> set[str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.build.test_author_code import PACKAGE, ROOFLINE_TEXT, _compute_line, build_with_package
-from tests.support import build_env
+from tests.support import NODE_MODULES, build_env
 
 LIMIT = 2  # seconds: the fixtures' time_limit
 TIMEOUT = 90  # seconds a build may take before the test fails as hung (a plain one takes about 10 on a busy machine)
@@ -282,3 +282,30 @@ def test_a_dependency_with_compiled_code_is_refused(tmp_path: Path) -> None:
         r"compiled code\): only pure-Python distributions can be shipped to the browser",
         error,
     ), build.output
+
+
+def test_a_chart_vega_lite_refuses_is_one_located_line(tmp_path: Path) -> None:
+    """A mark type 'lyne' in the chart drawn for a page's inputs: the build names the page's line, the place in the
+    spec and what Vega-Lite allows there."""
+    statements = "\n".join(
+        [
+            '    if inputs["intensity"] == 13 and "again" not in inputs:',
+            "        import dataclasses",
+            '        good = _compute({**inputs, "again": 1})',
+            "        assert good.chart is not None",
+            '        layer = {**good.chart["layer"][0], "mark": "lyne"}',
+            '        return dataclasses.replace(good, chart={**good.chart, "layer": [layer]})',
+        ]
+    )
+    build = build_with_package(
+        tmp_path, {"roofline.py": roofline_with(statements)}, PAGE, timeout=TIMEOUT, plugin={"snapshot": False}
+    )
+    assert build.returncode != 0, build.output
+    (error,) = build.errors()
+    version = json.loads((NODE_MODULES / "vega-lite/package.json").read_text(encoding="utf-8"))["version"]
+    assert error.startswith(
+        f"docs/index.md:3: calculator 'roofline' draws a chart that Vega-Lite {version} refuses: at layer[0].mark: "
+        "'lyne' is not one of ['arc', 'area', 'bar', "
+    ), build.output
+    assert error.endswith(f"(for these inputs: {INPUTS})")
+    assert_clean(build.output)
