@@ -30,6 +30,7 @@ from .problems import located
 from .render import render_calculator, render_problems
 from .runtime import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, check_node_modules, write_runtime
 from .service_worker import write_service_worker
+from .slips import anchor_ids, fence_name_slips
 from .tables import GENERIC_KIND
 
 # Not get_plugin_logger: its prefix would break the `docs/page.md:LINE: message` form that editors can jump to.
@@ -44,6 +45,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def __init__(self) -> None:
         self._serving = False
         self._blocks: dict[str, str] = {}  # placeholder token -> the block's HTML, until its page is written
+        self._block_lines: dict[str, int] = {}  # placeholder token -> the file line of its block's fence
         self._tokens: dict[str, list[str]] = {}  # page (its source path) -> the tokens of its blocks
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
@@ -142,10 +144,21 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
         from .reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
 
-        files.append(File.generated(config, CALCULATORS_PAGE, content=calculators_page(book.current())))
         table = book.current().table
+        generated = {CALCULATORS_PAGE: lambda: calculators_page(book.current())}
         if table:
-            files.append(File.generated(config, table_page_path(table), content=table_page(table)))
+            generated[table_page_path(table)] = lambda: table_page(table)
+        for path, content in generated.items():
+            own = files.get_file_from_path(path)
+            if own is not None and own.generated_by is None:
+                # The author's page would be replaced, said only at INFO level with a traceback: keep theirs, and say.
+                log.error(
+                    f"{Path(config.docs_dir).name}/{path}: this page is where the plugin writes its generated "
+                    f"reference ({path}, from the package '{book.current().package}'): move your page, and link to "
+                    "the generated one"
+                )
+                continue
+            files.append(File.generated(config, path, content=content()))
         return files
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
@@ -163,6 +176,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         path = _display_path(page, config)
         offset = _front_matter_lines(page, markdown)
         self._check_page(page, markdown, path, offset)
+        for line, message in fence_name_slips(markdown, KINDS | self._table_kinds(), offset):
+            log.warning(f"{path}:{line}: {message}")
         fences = find_fences(markdown, KINDS | self._table_kinds())
         for token in self._tokens.pop(page.file.src_uri, []):  # a page built again (mkdocs serve)
             self._blocks.pop(token, None)
@@ -191,6 +206,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 html = self._render_block(fence, fence.line + offset, f"calc-{number}", path)
             token = f"CALCBLOCK{uuid.uuid4().hex}"
             self._blocks[token] = html
+            self._block_lines[token] = fence.line + offset
             replacements.append((fence, token))
             if fence.kind != "calculator":
                 searched.add(token)
@@ -203,6 +219,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         # slot until the page is written (on_post_page): the search plugin, which parses every page's content, then
         # skips its form, results and chart (much of a long page's HTML) unread, as it skipped them before (their
         # HTML is marked data-search-exclude), and the build takes less time.
+        self._register_anchors(page, config)
         for token in self._tokens.get(page.file.src_uri, []):
             content = self._blocks.pop(token) if token in self._searched else _slot(token)
             html = html.replace(f"<p>{token}</p>", content).replace(token, content)
@@ -294,6 +311,23 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         rows = [every_row[row] for row in block.rows]
         label = block.caption or f"From the {table.title.lower()}"
         return data_table(table, rows, block.columns, links, label=label, details=False, caption=block.caption)
+
+    def _register_anchors(self, page: Page, config: MkDocsConfig) -> None:
+        """Give MkDocs' anchor validation the ids of the page's blocks (their HTML comes after it collected the
+        page's), and report one that the page already has (a heading `## Calc 1` is `calc-1` too)."""
+        anchors = page.present_anchor_ids
+        for token in self._tokens.get(page.file.src_uri, []):
+            line = self._block_lines.pop(token, 0)
+            ids = anchor_ids(self._blocks.get(token, ""))
+            if anchors is None or not ids:
+                continue
+            if ids[0] in anchors:
+                log.warning(
+                    f"{_display_path(page, config)}:{line}: this block's id '{ids[0]}' is also the id of a heading or "
+                    f"an element of this page, so a link to #{ids[0]} may reach either: give the heading an id of "
+                    "its own, such as '## Calc 1 {#first-calculation}'"
+                )
+            anchors.update(ids)
 
     def _check_page(self, page: Page, markdown: str, path: str, offset: int) -> None:
         """What MkDocs would let pass in silence: broken front matter, footnotes cited without a source and so on."""
