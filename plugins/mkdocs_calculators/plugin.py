@@ -258,7 +258,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click
                 # reloads the page and restarts Python. Say where this build belongs.
-                log.info("calculators: built for %s (serve it there, e.g. `make preview`)", config.site_url)
+                log.info("calculators: built for %s (serve it at that address: instant navigation needs it)", config.site_url)
 
     def _render_block(self, fence: Any, line: int, uid: str, path: str) -> str:
         from calckit.api import inputs_text, run

@@ -116,7 +116,7 @@ def check_node_modules(node_modules: Path) -> None:
     if missing:
         raise PluginError(
             f"calculators: the browser runtime is not installed ({missing[0]} is missing); run `npm ci` "
-            "(or `make build`, which does it for you)"
+            "in the folder of mkdocs.yml, which installs the versions its package-lock.json pins"
         )
 
 

@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.support import ROOT, SECOND_BOOK
 
@@ -39,12 +40,40 @@ def guide_commands() -> list[str]:
 
 def test_the_guide_shows_every_file_of_its_tree() -> None:
     assert sorted(guide_files()) == [
+        ".github/workflows/publish.yml",
+        ".gitignore",
         "circuits/__init__.py",
         "circuits/ohm.py",
         "docs/index.md",
         "mkdocs.yml",
         "pyproject.toml",
     ]
+
+
+def test_its_site_is_safe_to_publish() -> None:
+    """Strict (an ERROR stops the build rather than publishing a broken page), no web fonts, anchors validated; what
+    npm and the build write is ignored by git; the workflow builds strictly and installs the plugin without a clone,
+    as the page says to."""
+    files = guide_files()
+    config = yaml.load(files["mkdocs.yml"], Loader=_ConfigLoader)
+    assert config["strict"] is True
+    assert config["theme"]["font"] is False
+    assert config["validation"]["anchors"] == "warn"
+    assert {"node_modules/", "site/", ".venv/"} <= set(files[".gitignore"].split())
+    workflow = yaml.safe_load(files[".github/workflows/publish.yml"])
+    steps = [step.get("run", "") for step in workflow["jobs"]["build"]["steps"]]
+    assert "mkdocs build --strict" in steps
+    assert 'pip install -c constraints.txt "$PLUGIN" -e .' in steps
+    assert workflow["env"]["NO_MKDOCS_2_WARNING"] == "1"
+    text = GUIDE.read_text(encoding="utf-8")
+    assert f'pip install -c constraints.txt "{workflow["env"]["PLUGIN"]}" -e .' in text
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml's `!ENV [NAME, default]` as its default."""
+
+
+_ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])  # type: ignore[arg-type]
 
 
 def test_its_calculator_is_the_second_books() -> None:
@@ -85,7 +114,10 @@ def test_following_the_guide_gives_a_served_book(tmp_path: Path) -> None:
     )
     assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
     assert "Documentation built" in setup.stderr
+    assert "MkDocs 2.0" not in setup.stderr + setup.stdout  # NO_MKDOCS_2_WARNING, as the page says
+    assert "make " not in setup.stderr  # the book has no Makefile: no message may tell it to run one
     built = (book / "site/index.html").read_text(encoding="utf-8")
+    assert "fonts.googleapis" not in built and "fonts.gstatic" not in built
     assert re.findall(r'<output for="calc-1-form">([^<]*)</output>', built) == ["0.02 A", "0.18 W"]  # 9 V, 450 Ω
     assert sorted(path.name.split("-")[0] for path in (book / "site/assets/calculators").glob("*.whl")) == [
         "calckit",
