@@ -9,6 +9,7 @@ import mimetypes
 import os
 import re
 import sys
+import threading
 import uuid
 from pathlib import Path
 from typing import Any
@@ -87,8 +88,15 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def _start_code(self, root: Path) -> str:
         """Start the process that runs the book's code (a fresh one for each build of `mkdocs serve`: the package may
-        have changed), and wait for its import; why that hung, or ""."""
-        from calckit.running import TimeLimitExceeded, use_runner
+        have changed); why its import hung, or "".
+
+        `mkdocs serve` waits for the child's import before importing the package itself, which would hang the server
+        where the child's hangs. `mkdocs build` imports it here meanwhile (the two take about a second each on a
+        busy machine, and T6 counts them), and a watchdog ends the build with the message should the child's import
+        hang: this process's is then hanging too (a Python loop or a sleep at a module's top level; arithmetic
+        stuck in C holds the interpreter, and only the serial way, under `mkdocs serve`, reports that).
+        """
+        from calckit.running import use_runner
 
         self.on_shutdown()
         spec = importlib.util.find_spec(self.config.package)
@@ -96,18 +104,35 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         if not folders:
             return ""  # not a package: _load_package says why
         code = ComputeProcess(self.config.package, Path(folders[0]), float(self.config.time_limit))
+        code.start()
+        self._code = code
+        use_runner(code.runner, code.check_code)
+        if self._serving:
+            return self._import_hang(code)
+        threading.Thread(target=self._end_if_import_hangs, args=(code,), daemon=True).start()
+        return ""
+
+    def _import_hang(self, code: ComputeProcess) -> str:
+        """Wait for the child's import: why it hung, or ""."""
+        from calckit.running import TimeLimitExceeded
+
         try:
             code.imported()
         except TimeLimitExceeded as error:
-            code.close()
+            self.on_shutdown()
             where = f"{error.where}: " if error.where else ""
             return (
                 f"{where}calculators: importing the package '{self.config.package}' did not finish within "
                 f"{error.limit:g} s"
             )
-        self._code = code
-        use_runner(code.runner, code.check_code)
         return ""
+
+    def _end_if_import_hangs(self, code: ComputeProcess) -> None:
+        hang = self._import_hang(code)
+        if hang:
+            log.error(hang)
+            logging.shutdown()
+            os._exit(1)
 
     def _check_browser_imports(self, node_modules: Path) -> None:
         """Each import of the book's package that the reader's browser cannot satisfy is an error at its line."""
@@ -258,7 +283,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click
                 # reloads the page and restarts Python. Say where this build belongs.
-                log.info("calculators: built for %s (serve it at that address: instant navigation needs it)", config.site_url)
+                log.info(
+                    "calculators: built for %s (serve it at that address: instant navigation needs it)", config.site_url
+                )
 
     def _render_block(self, fence: Any, line: int, uid: str, path: str) -> str:
         from calckit.api import inputs_text, run
