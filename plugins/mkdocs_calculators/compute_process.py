@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from calckit.exercise_run import FILENAME as EXERCISE_FILENAME
 from calckit.running import CodeFailure, RaisedElsewhere, TimeLimitExceeded
 
 if TYPE_CHECKING:
@@ -166,11 +167,14 @@ class ComputeProcess:
             time.sleep(0.02)
         text = "".join(self._stderr)
         dump = text[text.rfind("Timeout (") :] if "Timeout (" in text else ""
-        for line in dump.splitlines():  # most recent call first
-            match = _DUMP_FRAME.match(line)
-            if match and Path(match["file"]).is_relative_to(self.directory):
+        frames = [match for line in dump.splitlines() if (match := _DUMP_FRAME.match(line))]  # most recent first
+        for match in frames:
+            if Path(match["file"]).is_relative_to(self.directory):
                 relative = Path(match["file"]).relative_to(self.directory).as_posix()
                 return f"{self.directory.name}/{relative}:{match['line']}"
+        for match in frames:
+            if match["file"] == EXERCISE_FILENAME:
+                return f"line {match['line']} of the solution"
         return ""
 
     def _end(self) -> None:
@@ -201,5 +205,7 @@ def failure_message(error: CodeFailure, kind: str) -> str:
     if error.calculator is not None:
         return describe_failure(error.calculator, error.values or {}, error)["message"]
     place = f" ({error.where})" if isinstance(error, TimeLimitExceeded | RaisedElsewhere) and error.where else ""
-    what = "the solution" if kind == "exercise" else "the book's code"
-    return f"{kind} block: {what} {error}{place}" if isinstance(error, TimeLimitExceeded) else f"{kind} block: {error}"
+    if isinstance(error, TimeLimitExceeded):
+        what = "the solution" if kind == "exercise" else "the book's code"
+        return f"{kind} block: {what} did not finish within {error.limit:g} s{place}"
+    return f"{kind} block: {error}{place}"

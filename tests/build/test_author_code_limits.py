@@ -309,3 +309,35 @@ def test_a_chart_vega_lite_refuses_is_one_located_line(tmp_path: Path) -> None:
     ), build.output
     assert error.endswith(f"(for these inputs: {INPUTS})")
     assert_clean(build.output)
+
+
+EXERCISE = """# Exercise
+
+```exercise
+id: attainable
+title: Attainable throughput
+prompt: Return the throughput the kernel can reach, in TFLOP/s.
+function: attainable(peak_tflops, bandwidth_tbs, intensity)
+starter: |
+  def attainable(peak_tflops, bandwidth_tbs, intensity):
+      ...
+solution: |
+  def attainable(peak_tflops, bandwidth_tbs, intensity):
+      while intensity > 0: pass
+check:
+  calculator: roofline
+  output: attainable
+  unit: TFLOP/s
+  cases: 3
+  tolerance: 1e-6 relative
+```
+"""
+
+
+def test_an_exercise_whose_solution_never_returns_is_stopped(tmp_path: Path) -> None:
+    build = build_with_package(tmp_path, {}, EXERCISE, timeout=TIMEOUT, plugin={"time_limit": LIMIT, "snapshot": False})
+    assert build.returncode != 0, build.output
+    assert build.errors() == [
+        f"docs/index.md:3: exercise block: the solution did not finish within {LIMIT} s (line 2 of the solution)"
+    ], build.output
+    assert_clean(build.output)
