@@ -88,10 +88,10 @@ class ComputeProcess:
         for the build's own import to report, where its traceback is)."""
         with self._lock:
             self.start()
-            self._reply(self.import_limit)  # "path"
             try:
+                self._reply(self.import_limit)  # "path"
                 self._reply(self.import_limit)  # "use"
-            except RaisedElsewhere:
+            except RaisedElsewhere:  # an import that raises, or a child closed meanwhile: not a hang
                 self.close()
 
     def compute(self, name: str, values: Mapping[str, Any]) -> object:
@@ -104,6 +104,8 @@ class ComputeProcess:
 
     def _call(self, request: tuple[Any, ...]) -> object:
         with self._lock:
+            if self._child is not None and self._child.poll() is not None:
+                self._end()  # it ended between calls (the book's code ended Python)
             if self._child is None:  # the first call, or the first since one ran past the limit
                 self.start()
                 self._reply(self.import_limit)
@@ -124,17 +126,26 @@ class ComputeProcess:
 
     def _reply(self, limit: float | None = None) -> object:
         """The next reply, its value or its exception; TimeLimitExceeded (the child then ended) past the limit."""
-        assert self._child is not None and self._child.stdout is not None
-        stdout = self._child.stdout
+        child = self._child
+        if child is None or child.stdout is None:
+            raise RaisedElsewhere("the compute process was closed", "")
+        stdout = child.stdout
         limit = self.limit if limit is None else limit
         deadline = time.monotonic() + limit
-        header = self._read(stdout, 4, deadline)
+        try:
+            header = self._read(stdout, 4, deadline)
+        except (_Ended, OSError, ValueError):
+            self._end()
+            raise RaisedElsewhere(f"SystemExit: the book's code ended Python (exit code {child.poll()})", "") from None
         if header is None:
             where = self._where_stuck()
             self._end()
             raise TimeLimitExceeded(limit, where)
         (size,) = struct.unpack(">I", header)
-        body = self._read(stdout, size, time.monotonic() + GRACE + self.limit)
+        try:
+            body = self._read(stdout, size, time.monotonic() + GRACE + self.limit)
+        except (_Ended, OSError, ValueError):
+            body = None
         if body is None:
             self._end()
             raise TimeLimitExceeded(limit)
@@ -152,7 +163,7 @@ class ComputeProcess:
                 return None
             chunk = os.read(stream.fileno(), size - len(data))
             if not chunk:
-                return None  # the child ended (killed, or the book's code called os._exit)
+                raise _Ended  # the child ended: killed, closed, or the book's code ended Python (os._exit)
             data += chunk
         return data
 
@@ -195,6 +206,10 @@ class ComputeProcess:
             dumping = dumping or line.startswith("Timeout (")
             if not dumping:
                 sys.stderr.write(line)
+
+
+class _Ended(Exception):
+    """The child's pipe closed."""
 
 
 def failure_message(error: CodeFailure, kind: str) -> str:

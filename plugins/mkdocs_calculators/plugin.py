@@ -128,7 +128,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         return ""
 
     def _end_if_import_hangs(self, code: ComputeProcess) -> None:
-        hang = self._import_hang(code)
+        try:
+            hang = self._import_hang(code)
+        except Exception:  # the build ended, and closed the process, first
+            return
         if hang:
             log.error(hang)
             logging.shutdown()

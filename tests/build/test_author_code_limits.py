@@ -341,3 +341,34 @@ def test_an_exercise_whose_solution_never_returns_is_stopped(tmp_path: Path) -> 
         f"docs/index.md:3: exercise block: the solution did not finish within {LIMIT} s (line 2 of the solution)"
     ], build.output
     assert_clean(build.output)
+
+
+def test_a_quiz_whose_calculator_raises_is_one_located_line(tmp_path: Path) -> None:
+    """Not in the issue: a numeric question whose calculator raises for its inputs gave a traceback."""
+    statements = '    if inputs["intensity"] == 13:\n        return 1 / (inputs["intensity"] - 13)'
+    build = build_with_package(
+        tmp_path, {"roofline.py": roofline_with(statements)}, QUIZ, timeout=TIMEOUT, plugin={"snapshot": False}
+    )
+    assert build.returncode != 0, build.output
+    (error,) = build.errors()
+    assert re.fullmatch(
+        r"docs/index\.md:3: calculator 'roofline' failed for these inputs \(.*intensity=13, .*\): ZeroDivisionError: "
+        rf"float division by zero \(calculators/roofline\.py:{_compute_line() + 1}\)",
+        error,
+    ), build.output
+    assert_clean(build.output)
+
+
+def test_a_compute_that_returns_what_cannot_be_sent_is_one_located_line(tmp_path: Path) -> None:
+    """Not in the issue: a generator (a `yield` left in compute) cannot leave the compute process."""
+    statements = '    if inputs["intensity"] == 13:\n        return (x for x in [1])'
+    build = build_with_package(
+        tmp_path, {"roofline.py": roofline_with(statements)}, PAGE, timeout=TIMEOUT, plugin={"snapshot": False}
+    )
+    assert build.returncode != 0, build.output
+    (error,) = build.errors()
+    assert error.startswith(
+        f"docs/index.md:3: calculator 'roofline' failed for these inputs ({INPUTS}): TypeError: compute returned a "
+        "generator, not a calckit.spec.Result ("
+    ), build.output
+    assert_clean(build.output)
