@@ -9,6 +9,7 @@ import io
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -21,6 +22,13 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 NODE_MODULES = ROOT / "node_modules"
 MKDOCS = [sys.executable, "-m", "mkdocs"]
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 that nothing listens on (for a `mkdocs serve` a test starts)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def build_env(**extra: str) -> dict[str, str]:

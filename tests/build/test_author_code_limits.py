@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -19,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.build.test_author_code import PACKAGE, ROOFLINE_TEXT, _compute_line, build_with_package
-from tests.support import NODE_MODULES, build_env
+from tests.support import NODE_MODULES, build_env, free_port
 
 LIMIT = 2  # seconds: the fixtures' time_limit
 TIMEOUT = 90  # seconds a build may take before the test fails as hung (a plain one takes about 10 on a busy machine)
@@ -152,12 +151,6 @@ def test_a_quiz_whose_calculator_hangs_is_stopped(tmp_path: Path) -> None:
     assert_clean(build.output)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _get(url: str) -> str:
     with urllib.request.urlopen(url, timeout=5) as response:
         return str(response.read().decode("utf-8"))
@@ -181,7 +174,7 @@ def test_serve_keeps_answering_and_picks_up_the_fix(tmp_path: Path) -> None:
     hanging = roofline_with(HANGS["arithmetic in C"][0])
     build_with_package(tmp_path, {"roofline.py": hanging}, PAGE, timeout=TIMEOUT, plugin={"time_limit": LIMIT})
     shutil.rmtree(tmp_path / "site")
-    port = _free_port()
+    port = free_port()
     serve = subprocess.Popen(
         [sys.executable, "-m", "mkdocs", "serve", "--no-strict", "--dev-addr", f"127.0.0.1:{port}"],
         cwd=tmp_path,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import time
 import urllib.request
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.support import ROOT, SECOND_BOOK
+from tests.support import ROOT, SECOND_BOOK, free_port
 
 GUIDE = ROOT / "docs/own-book.md"
 FILE_BLOCK = re.compile(r"^\*\*`(?P<path>[^`]+)`\*\*\n\n(?P<fence>`{3,})\w+\n(?P<body>.*?)^(?P=fence)$", re.M | re.S)
@@ -86,12 +85,6 @@ def _a_readers_environment() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def test_following_the_guide_gives_a_served_book(tmp_path: Path) -> None:
     commands = guide_commands()
     assert commands[:2] == ["export COURSE_BOOK=~/src/course-book", "mkdir my-book && cd my-book"]
@@ -124,7 +117,7 @@ def test_following_the_guide_gives_a_served_book(tmp_path: Path) -> None:
         "circuits",
     ]
 
-    port = _free_port()
+    port = free_port()
     serve = subprocess.Popen(
         [*commands[-1].split(), "--dev-addr", f"127.0.0.1:{port}"],
         cwd=book,
