@@ -4,20 +4,53 @@ would otherwise build, and in the browser leave only the chart's description and
 
 The compiled validator is made once per build process and schema file. A chart is checked with each inline
 dataset cut to its first row (the schema takes any rows: what can be wrong is the spec's shape), and a shape checked
-once is not checked again, so a calculator on twenty pages costs about one check.
+once is not checked again: within a build, and across builds through the digests of the valid shapes kept beside the
+memory snapshots (`node_modules/.cache/mkdocs-calculators/`, keyed by the schema's content), so that a rebuild with
+unchanged charts neither imports jsonschema nor validates anything (each check costs about 30 ms of CPU).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["chart_problem"]
+__all__ = ["chart_problem", "save_valid_shapes"]
 
 _SCHEMA = Path("vega-lite") / "build" / "vega-lite-schema.json"
-_checked: dict[str, str] = {}  # a chart's shape (JSON) -> its problem, or ""
+_CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules, as snapshot.py's
+_checked: dict[str, str] = {}  # a chart shape's digest -> its problem, or ""
+_known_valid: dict[Path, set[str]] = {}  # cache file -> the digests of valid shapes it holds
+
+
+@cache
+def _cache_file(schema_file: Path, node_modules: Path, size: int, mtime: float) -> Path:
+    digest = hashlib.sha256(schema_file.read_bytes()).hexdigest()[:16]
+    return node_modules / _CACHE / f"valid-charts-{digest}.json"
+
+
+def _valid_shapes(cache_file: Path) -> set[str]:
+    if cache_file not in _known_valid:
+        try:
+            _known_valid[cache_file] = set(json.loads(cache_file.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            _known_valid[cache_file] = set()
+    return _known_valid[cache_file]
+
+
+def save_valid_shapes() -> None:
+    """Keep the digests of the shapes found valid, for the next build (a cache: failing to write it is fine)."""
+    for cache_file, digests in _known_valid.items():
+        try:
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            partial = cache_file.with_suffix(f".{os.getpid()}.partial")
+            partial.write_text(json.dumps(sorted(digests)), encoding="utf-8")
+            partial.replace(cache_file)
+        except OSError:
+            pass
 
 
 @cache
@@ -51,8 +84,13 @@ def chart_problem(chart: dict[str, Any], node_modules: Path) -> str:
     if not schema_file.is_file():
         return ""  # check_node_modules has said that the runtime is missing
     shape = json.dumps(_shape(chart), sort_keys=True)
-    if shape in _checked:
-        return _checked[shape]
+    digest = hashlib.sha256(shape.encode()).hexdigest()
+    stat = schema_file.stat()
+    valid = _valid_shapes(_cache_file(schema_file, node_modules, stat.st_size, stat.st_mtime))
+    if digest in valid:
+        return ""
+    if digest in _checked:
+        return _checked[digest]
     from jsonschema.exceptions import best_match
 
     validator, version = _validator(schema_file, schema_file.stat().st_mtime)
@@ -64,5 +102,7 @@ def chart_problem(chart: dict[str, Any], node_modules: Path) -> str:
         detail = enums[0] if enums else error
         message = detail.message if len(detail.message) <= 300 else detail.message[:297] + "..."
         problem = f"a chart that Vega-Lite {version} refuses: at {_path(detail.absolute_path)}: {message}"
-    _checked[shape] = problem
+    _checked[digest] = problem
+    if not problem:
+        valid.add(digest)
     return problem

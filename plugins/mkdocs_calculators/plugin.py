@@ -23,7 +23,7 @@ from mkdocs.structure.pages import Page
 
 from calckit.running import CodeFailure
 
-from .chart_check import chart_problem
+from .chart_check import chart_problem, save_valid_shapes
 from .compute_process import ComputeProcess, failure_message
 from .config import CalculatorsConfig
 from .fences import find_fences, replace_fences, unclosed_message
@@ -160,6 +160,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_shutdown(self) -> None:
         from calckit.running import use_runner
 
+        save_valid_shapes()
         if self._code is not None:
             use_runner(None)
             self._code.close()
