@@ -51,21 +51,36 @@ def _stdlib_zip_modules(stdlib_zip: Path, size: int) -> frozenset[str]:
     return frozenset(names)
 
 
-def _compiled_stdlib() -> frozenset[str]:
-    """The standard library's modules written in C (compiled into Pyodide's interpreter, as into CPython's)."""
-    names = set(sys.builtin_module_names)
-    for name in sys.stdlib_module_names:
-        spec = find_spec(name) if "." not in name else None
-        if spec is not None and spec.origin and spec.origin.endswith(tuple(EXTENSION_SUFFIXES)):
-            names.add(name)
-    return frozenset(names)
+@cache
+def _compiled_stdlib(name: str) -> bool:
+    """Whether `name` is a module of the standard library written in C (compiled into Pyodide's interpreter, as
+    into CPython's)."""
+    if name in sys.builtin_module_names:
+        return True
+    if name not in sys.stdlib_module_names:
+        return False
+    spec = find_spec(name)
+    return spec is not None and bool(spec.origin) and str(spec.origin).endswith(tuple(EXTENSION_SUFFIXES))
 
 
-def browser_modules(node_modules: Path, also: Iterable[str] = ()) -> frozenset[str]:
+class BrowserModules:
     """The top-level modules that `import` finds in the reader's browser, with `also` (the book's own and shipped)."""
-    stdlib_zip = node_modules / "pyodide" / "python_stdlib.zip"
-    stdlib = _stdlib_zip_modules(stdlib_zip, stdlib_zip.stat().st_size) if stdlib_zip.is_file() else frozenset()
-    return (stdlib | _compiled_stdlib() | {"calckit", *also}) - _NOT_IN_THE_BROWSER
+
+    def __init__(self, node_modules: Path, also: Iterable[str] = ()) -> None:
+        stdlib_zip = node_modules / "pyodide" / "python_stdlib.zip"
+        zipped = _stdlib_zip_modules(stdlib_zip, stdlib_zip.stat().st_size) if stdlib_zip.is_file() else frozenset()
+        self._found = zipped | {"calckit", *also}
+
+    def __contains__(self, name: object) -> bool:
+        return (
+            isinstance(name, str)
+            and name not in _NOT_IN_THE_BROWSER
+            and (name in self._found or _compiled_stdlib(name))
+        )
+
+
+def browser_modules(node_modules: Path, also: Iterable[str] = ()) -> BrowserModules:
+    return BrowserModules(node_modules, also)
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -101,7 +116,7 @@ def _imports(node: ast.AST) -> Iterator[tuple[str, int]]:
         yield from _imports(child)
 
 
-def import_problems(folder: Path, shown: str, available: frozenset[str]) -> list[str]:
+def import_problems(folder: Path, shown: str, available: BrowserModules) -> list[str]:
     """`shown/x.py:LINE: ModuleNotFoundError: ...` for each import in the .py files under `folder` (shown by the
     name `shown`) of a module outside `available`."""
     problems = []
