@@ -18,12 +18,20 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["chart_problem", "save_valid_shapes"]
+__all__ = ["chart_problem", "save_valid_shapes", "use_schema"]
 
 _SCHEMA = Path("vega-lite") / "build" / "vega-lite-schema.json"
 _CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules, as snapshot.py's
 _checked: dict[str, str] = {}  # a chart shape's digest -> its problem, or ""
 _known_valid: dict[Path, set[str]] = {}  # cache file -> the digests of valid shapes it holds
+
+
+_node_modules: list[Path] = []  # where the runtime's schema is, for chart_problem's callers that do not know
+
+
+def use_schema(node_modules: Path) -> None:
+    """Check charts against the schema of the runtime in `node_modules` (the plugin's option) from now on."""
+    _node_modules[:] = [node_modules]
 
 
 @cache
@@ -78,8 +86,9 @@ def _path(parts: Any) -> str:
     return text or "the spec"
 
 
-def chart_problem(chart: dict[str, Any], node_modules: Path) -> str:
+def chart_problem(chart: dict[str, Any], node_modules: Path | None = None) -> str:
     """What Vega-Lite would refuse in `chart`, in one line ("" when it is valid, or when no schema is installed)."""
+    node_modules = node_modules or (_node_modules[0] if _node_modules else Path("node_modules"))
     schema_file = node_modules / _SCHEMA
     if not schema_file.is_file():
         return ""  # check_node_modules has said that the runtime is missing

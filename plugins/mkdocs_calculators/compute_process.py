@@ -218,7 +218,9 @@ def failure_message(error: CodeFailure, kind: str) -> str:
     from calckit.api import describe_failure
 
     if error.calculator is not None:
-        return describe_failure(error.calculator, error.values or {}, error)["message"]
+        from calckit import book
+
+        return describe_failure(book.current(), error.calculator, error.values or {}, error)["message"]
     place = f" ({error.where})" if isinstance(error, TimeLimitExceeded | RaisedElsewhere) and error.where else ""
     if isinstance(error, TimeLimitExceeded):
         what = "the solution" if kind == "exercise" else "the book's code"

@@ -12,7 +12,7 @@ import sys
 import threading
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
@@ -21,37 +21,36 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from calckit.running import CodeFailure
-
-from .chart_check import chart_problem, save_valid_shapes
-from .compute_process import ComputeProcess, failure_message
+from .blocks import PageContext, kinds
+from .chart_check import save_valid_shapes, use_schema
+from .compute_process import ComputeProcess
 from .config import CalculatorsConfig
-from .fences import find_fences, replace_fences, unclosed_message
+from .page import render_page
 from .problems import located
-from .render import render_calculator, render_problems
 from .runtime import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, check_node_modules, write_runtime
 from .service_worker import write_service_worker
 from .slips import anchor_ids, fence_name_slips
-from .tables import GENERIC_KIND
+
+if TYPE_CHECKING:
+    from calckit.book import Book
 
 # Not get_plugin_logger: its prefix would break the `docs/page.md:LINE: message` form that editors can jump to.
 # Under `mkdocs.` so that strict mode counts the errors and stops the build.
 log = logging.getLogger("mkdocs.plugins.calculators")
 
 _HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
-KINDS = frozenset({"calculator", "quiz", "exercise", GENERIC_KIND})  # and the book's table's name, if it has one
 
 
 class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def __init__(self) -> None:
         self._serving = False
         self._blocks: dict[str, str] = {}  # placeholder token -> the block's HTML, until its page is written
-        self._block_lines: dict[str, int] = {}  # placeholder token -> the file line of its block's fence
         self._tokens: dict[str, list[str]] = {}  # page (its source path) -> the tokens of its blocks
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
+        self._book: Book | None = None  # the book's package, as the contract reads it (calckit.book)
+        self._block_lines: dict[str, int] = {}  # placeholder token -> the file line of its block's fence
         self._code: ComputeProcess | None = None  # where the book's code runs at build, with a time limit
-        self._node_modules_dir = Path("node_modules")
         self._dependencies: tuple[Any, ...] = ()  # the distributions shipped to the browser (dependencies.py)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -65,18 +64,20 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 f"calculators: 'time_limit' must be a number of seconds > 0 (got {self.config.time_limit!r})"
             )
         root = Path(config.config_file_path).parent
-        self._broken = self._start_code(root) or _load_package(self.config.package, root, reload=self._serving)
+        hung = self._start_code(root)
+        loaded = hung or _load_package(self.config.package, root, reload=self._serving)
+        self._book, self._broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
         if self._broken:
             if not self._serving:
                 raise PluginError(self._broken)  # MkDocs prints the one line and stops: no traceback
             log.error(self._broken)  # `mkdocs serve` keeps serving, shows it on every block, and retries on an edit
         else:
             self._check_browser_imports(self._node_modules(config))
+        use_schema(self._node_modules(config))
         # Module scripts and wasm need their proper types from `mkdocs serve` and the test server.
         mimetypes.add_type("text/javascript", ".mjs")
         mimetypes.add_type("application/wasm", ".wasm")
-        self._node_modules_dir = self._node_modules(config)
-        check_node_modules(self._node_modules_dir)
+        check_node_modules(self._node_modules(config))
         if "attr_list" not in config.markdown_extensions:
             # The reference page gives each calculator's heading its name as its id (`{#roofline}`): links go there.
             config.markdown_extensions.append("attr_list")
@@ -85,6 +86,113 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         config.extra_javascript.append(script)
         config.extra_css.append(STYLESHEET)
         return config
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
+        if not self.config.enabled or self._book is None:
+            return files
+        from .reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
+
+        book, table = self._book, self._book.table
+        generated = {CALCULATORS_PAGE: lambda: calculators_page(book)}
+        if table:
+            generated[table_page_path(table)] = lambda: table_page(table)
+        for path, content in generated.items():
+            own = files.get_file_from_path(path)
+            if own is not None and own.generated_by is None:
+                # The author's page would be replaced, said only at INFO level with a traceback: keep theirs, and say.
+                log.error(
+                    f"{Path(config.docs_dir).name}/{path}: this page is where the plugin writes its generated "
+                    f"reference ({path}, from the package '{book.package}'): move your page, and link to the "
+                    "generated one"
+                )
+                continue
+            files.append(File.generated(config, path, content=content()))
+        return files
+
+    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        if self.config.enabled:
+            # Found without importing it: the package may be broken right now, and must be watched all the same.
+            spec = importlib.util.find_spec(self.config.package)
+            for folder in (spec.submodule_search_locations or []) if spec else []:
+                server.watch(folder)
+            server.watch(str(Path(__file__).parent / "assets"))
+        return server
+
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        if not self.config.enabled:
+            return markdown
+        for token in self._tokens.pop(page.file.src_uri, []):  # a page built again (mkdocs serve)
+            self._blocks.pop(token, None)
+            self._searched.discard(token)
+        context = PageContext(_display_path(page, config), self._book, page.file.abs_src_path, page.url)
+        offset = _front_matter_lines(page, markdown)
+        names = {name for kind in kinds() for name in (kind.fence_names(self._book) if self._book else {kind.name})}
+        for line, message in fence_name_slips(markdown, names, offset):
+            log.warning(f"{context.path}:{line}: {message}")
+        rendered = render_page(
+            markdown,
+            context,
+            offset=offset,
+            file_text=page.file.content_string,
+            broken=self._broken,
+        )
+        for problem in rendered.problems:
+            (log.warning if problem.warning else log.error)(str(problem))
+        tokens: dict[int, str] = {}
+        for block in rendered.blocks:
+            token = tokens[id(block)] = f"CALCBLOCK{uuid.uuid4().hex}"
+            self._blocks[token] = block.html
+            self._block_lines[token] = block.fence.line + offset
+            if block.searchable:
+                self._searched.add(token)  # quizzes, exercises, tables: what they say is found by search
+        self._tokens[page.file.src_uri] = list(tokens.values())
+        return rendered.markdown(lambda block: tokens[id(block)])
+
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        # Quizzes, exercises and data tables go into the content, for search to index. A calculator stays an empty
+        # slot until the page is written (on_post_page): the search plugin, which parses every page's content, then
+        # skips its form, results and chart (much of a long page's HTML) unread, as it skipped them before (their
+        # HTML is marked data-search-exclude), and the build takes less time.
+        self._register_anchors(page, config)
+        for token in self._tokens.get(page.file.src_uri, []):
+            content = self._blocks.pop(token) if token in self._searched else _slot(token)
+            html = html.replace(f"<p>{token}</p>", content).replace(token, content)
+        return html
+
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
+        if self.config.enabled:
+            # First in the head (a theme's <head> may carry attributes): no stylesheet for the script to wait for.
+            output = _HEAD.sub(lambda head: head[0] + LIVE_MARK, output, count=1)
+        for token in self._tokens.pop(page.file.src_uri, []):
+            if token in self._searched:
+                self._searched.discard(token)
+                continue
+            block = self._blocks.pop(token)
+            if _slot(token) not in output:
+                log.error(f"{_display_path(page, config)}: a calculators block was lost (another plugin rewrote it)")
+            output = output.replace(_slot(token), block)
+        return output
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if self.config.enabled and self._book is not None:
+            site_dir = Path(config.site_dir)
+            node_modules = self._node_modules(config)
+            write_runtime(
+                site_dir,
+                node_modules,
+                self._book,
+                snapshot=self.config.snapshot,
+                serving=self._serving,
+                time_limit=float(self.config.time_limit),
+                dependencies=self._dependencies,
+            )
+            write_service_worker(site_dir, serving=self._serving)
+            if not self._serving and config.site_url:
+                # Instant navigation follows only links to site_url's address: served anywhere else, every click
+                # reloads the page and restarts Python. Say where this build belongs.
+                log.info(
+                    "calculators: built for %s (serve it at that address: instant navigation needs it)", config.site_url
+                )
 
     def _start_code(self, root: Path) -> str:
         """Start the process that runs the book's code (a fresh one for each build of `mkdocs serve`: the package may
@@ -137,26 +245,6 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             logging.shutdown()
             os._exit(1)
 
-    def _check_browser_imports(self, node_modules: Path) -> None:
-        """Each import of the book's package that the reader's browser cannot satisfy is an error at its line."""
-        from calckit import book
-
-        from .dependencies import DependencyError, dependency
-        from .imports import browser_modules, import_problems
-
-        self._dependencies = ()
-        shipped = []
-        for name in self.config.browser_dependencies:
-            try:
-                shipped.append(dependency(name))
-            except DependencyError as error:
-                log.error(str(error))
-        self._dependencies = tuple(shipped)
-        directory = book.current().directory
-        available = browser_modules(node_modules, [directory.name, *(t for d in shipped for t in d.top_level)])
-        for problem in import_problems(directory, directory.name, available):
-            log.error(problem)
-
     def on_shutdown(self) -> None:
         from calckit.running import use_runner
 
@@ -166,182 +254,23 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             self._code.close()
             self._code = None
 
-    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
-        if not self.config.enabled or self._broken:
-            return files
-        from calckit import book
+    def _check_browser_imports(self, node_modules: Path) -> None:
+        """Each import of the book's package that the reader's browser cannot satisfy is an error at its line."""
+        from .dependencies import DependencyError, dependency
+        from .imports import browser_modules, import_problems
 
-        from .reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
-
-        table = book.current().table
-        generated = {CALCULATORS_PAGE: lambda: calculators_page(book.current())}
-        if table:
-            generated[table_page_path(table)] = lambda: table_page(table)
-        for path, content in generated.items():
-            own = files.get_file_from_path(path)
-            if own is not None and own.generated_by is None:
-                # The author's page would be replaced, said only at INFO level with a traceback: keep theirs, and say.
-                log.error(
-                    f"{Path(config.docs_dir).name}/{path}: this page is where the plugin writes its generated "
-                    f"reference ({path}, from the package '{book.current().package}'): move your page, and link to "
-                    "the generated one"
-                )
-                continue
-            files.append(File.generated(config, path, content=content()))
-        return files
-
-    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
-        if self.config.enabled:
-            # Found without importing it: the package may be broken right now, and must be watched all the same.
-            spec = importlib.util.find_spec(self.config.package)
-            for folder in (spec.submodule_search_locations or []) if spec else []:
-                server.watch(folder)
-            server.watch(str(Path(__file__).parent / "assets"))
-        return server
-
-    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
-        if not self.config.enabled:
-            return markdown
-        path = _display_path(page, config)
-        offset = _front_matter_lines(page, markdown)
-        self._check_page(page, markdown, path, offset)
-        for line, message in fence_name_slips(markdown, KINDS | self._table_kinds(), offset):
-            log.warning(f"{path}:{line}: {message}")
-        fences = find_fences(markdown, KINDS | self._table_kinds())
-        for token in self._tokens.pop(page.file.src_uri, []):  # a page built again (mkdocs serve)
-            self._blocks.pop(token, None)
-            self._searched.discard(token)
-        if not fences:
-            return markdown
-        replacements = []
-        searched: set[str] = set()  # quizzes, exercises, tables: what they say is found by search
-        quiz_ids: set[str] = set()  # a page's quizzes need distinct ids: progress is saved by id
-        exercise_ids: set[str] = set()  # and so do its exercises
-        for number, fence in enumerate(fences, start=1):
-            if self._broken or not fence.closed:
-                message = (
-                    self._broken or f"{path}:{fence.line + offset}: {unclosed_message(fence, fence.line + offset)}"
-                )
-                if not self._broken:
-                    log.error(message)
-                html = render_problems([message], f"{fence.kind} block")
-            elif fence.kind == "quiz":
-                html = self._render_quiz(fence, fence.line + offset, f"quiz-{number}", path, page, quiz_ids)
-            elif fence.kind in self._table_kinds():
-                html = self._render_table(fence, fence.line + offset, path, page)
-            elif fence.kind == "exercise":
-                html = self._render_exercise(fence, fence.line + offset, f"exercise-{number}", path, page, exercise_ids)
-            else:
-                html = self._render_block(fence, fence.line + offset, f"calc-{number}", path)
-            token = f"CALCBLOCK{uuid.uuid4().hex}"
-            self._blocks[token] = html
-            self._block_lines[token] = fence.line + offset
-            replacements.append((fence, token))
-            if fence.kind != "calculator":
-                searched.add(token)
-        self._tokens[page.file.src_uri] = [token for _, token in replacements]
-        self._searched |= searched
-        return replace_fences(markdown, replacements)
-
-    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
-        # Quizzes, exercises and data tables go into the content, for search to index. A calculator stays an empty
-        # slot until the page is written (on_post_page): the search plugin, which parses every page's content, then
-        # skips its form, results and chart (much of a long page's HTML) unread, as it skipped them before (their
-        # HTML is marked data-search-exclude), and the build takes less time.
-        self._register_anchors(page, config)
-        for token in self._tokens.get(page.file.src_uri, []):
-            content = self._blocks.pop(token) if token in self._searched else _slot(token)
-            html = html.replace(f"<p>{token}</p>", content).replace(token, content)
-        return html
-
-    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
-        if self.config.enabled:
-            # First in the head (a theme's <head> may carry attributes): no stylesheet for the script to wait for.
-            output = _HEAD.sub(lambda head: head[0] + LIVE_MARK, output, count=1)
-        for token in self._tokens.pop(page.file.src_uri, []):
-            if token in self._searched:
-                self._searched.discard(token)
-                continue
-            block = self._blocks.pop(token)
-            if _slot(token) not in output:
-                log.error(f"{_display_path(page, config)}: a calculators block was lost (another plugin rewrote it)")
-            output = output.replace(_slot(token), block)
-        return output
-
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if self.config.enabled and not self._broken:
-            site_dir = Path(config.site_dir)
-            node_modules = self._node_modules(config)
-            from calckit import book
-
-            write_runtime(
-                site_dir,
-                node_modules,
-                book.current(),
-                snapshot=self.config.snapshot,
-                serving=self._serving,
-                time_limit=float(self.config.time_limit),
-                dependencies=self._dependencies,
-            )
-            write_service_worker(site_dir, serving=self._serving)
-            if not self._serving and config.site_url:
-                # Instant navigation follows only links to site_url's address: served anywhere else, every click
-                # reloads the page and restarts Python. Say where this build belongs.
-                log.info(
-                    "calculators: built for %s (serve it at that address: instant navigation needs it)", config.site_url
-                )
-
-    def _render_block(self, fence: Any, line: int, uid: str, path: str) -> str:
-        from calckit.api import inputs_text, run
-
-        from .blocks import Problem, read_calculator_block
-
-        block = read_calculator_block(fence, line)
-        if isinstance(block, list):
-            return self._report(block, path)
-        result = run(block.calculator.name, block.inputs)
-        if "failure" in result:
-            return self._report([Problem(line, result["failure"]["message"])], path)
-        chart = chart_problem(result["chart"], self._node_modules_dir) if result.get("chart") else ""
-        if chart:
-            problem = (
-                f"calculator '{block.calculator.name}' draws {chart} (for these inputs: {inputs_text(block.inputs)})"
-            )
-            return self._report([Problem(line, problem)], path)
-        return render_calculator(uid, block.calculator, block.inputs, result)
-
-    def _table_kinds(self) -> set[str]:
-        """The fence names of table blocks: the generic one, and the book's table's own name."""
-        from calckit import book
-
-        table = book.current().table if book.in_use() else None
-        return {GENERIC_KIND, table.name} if table else {GENERIC_KIND}
-
-    def _render_table(self, fence: Any, line: int, path: str, page: Page) -> str:
-        from mkdocs.utils import get_relative_url
-
-        from calckit import book
-
-        from .blocks import Problem
-        from .reference import table_page_path
-        from .tables import SourceLinks, data_table, read_table_block, source_numbers
-
-        table = book.current().table
-        if table is None or fence.kind != table.name:
-            name = (
-                f"its table is ```{table.name}" if table else "it declares no data table (TABLE, see calckit/table.py)"
-            )
-            problem = f"{fence.kind} block: this book's package '{book.current().package}' has no such table: {name}"
-            return self._report([Problem(line, problem)], path)
-        block = read_table_block(table, fence, line)
-        if isinstance(block, list):
-            return self._report(block, path)
-        reference = get_relative_url(table_page_path(table).removesuffix(".md") + "/", page.url)
-        links = SourceLinks(source_numbers(table), reference)
-        every_row = table.rows()
-        rows = [every_row[row] for row in block.rows]
-        label = block.caption or f"From the {table.title.lower()}"
-        return data_table(table, rows, block.columns, links, label=label, details=False, caption=block.caption)
+        assert self._book is not None
+        shipped = []
+        for name in self.config.browser_dependencies:
+            try:
+                shipped.append(dependency(name))
+            except DependencyError as error:
+                log.error(str(error))
+        self._dependencies = tuple(shipped)
+        directory = self._book.directory
+        available = browser_modules(node_modules, [directory.name, *(t for d in shipped for t in d.top_level)])
+        for problem in import_problems(directory, directory.name, available):
+            log.error(problem)
 
     def _register_anchors(self, page: Page, config: MkDocsConfig) -> None:
         """Give MkDocs' anchor validation the ids of the page's blocks (their HTML comes after it collected the
@@ -359,48 +288,6 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                     "its own, such as '## Calc 1 {#first-calculation}'"
                 )
             anchors.update(ids)
-
-    def _check_page(self, page: Page, markdown: str, path: str, offset: int) -> None:
-        """What MkDocs would let pass in silence: broken front matter, footnotes cited without a source and so on."""
-        from .page_checks import footnote_problems, front_matter_problem
-
-        front_matter = front_matter_problem(page.file.content_string)
-        for problem in ([front_matter] if front_matter else []) + footnote_problems(markdown, offset):
-            (log.error if problem.fatal else log.warning)(f"{path}:{problem.line}: {problem.message}")
-
-    def _report(self, problems: list[Any], path: str) -> str:
-        """Log each problem so that the strict build stops, and show them in place for `mkdocs serve`."""
-        for problem in problems:
-            log.error(f"{path}:{problem.line}: {problem.message}")
-        return render_problems([f"{path}:{problem.line}: {problem.message}" for problem in problems])
-
-    def _render_quiz(self, fence: Any, line: int, uid: str, path: str, page: Page, quiz_ids: set[str]) -> str:
-        from .quizzes import quiz_block_html
-
-        try:
-            html, problems = quiz_block_html(fence, line, uid, path, page.file.abs_src_path, quiz_ids)
-        except CodeFailure as failure:  # the book's code, run for a numeric question's answer
-            problems = [f"{path}:{line}: {failure_message(failure, 'quiz')}"]
-            html = render_problems(problems, "quiz")
-        for problem in problems:
-            log.error(problem)
-        return html
-
-    def _render_exercise(self, fence: Any, line: int, uid: str, path: str, page: Page, ids: set[str]) -> str:
-        from mkdocs.utils import get_relative_url
-
-        from .exercises import exercise_block_html
-        from .reference import CALCULATORS_PAGE
-
-        reference = get_relative_url(CALCULATORS_PAGE.removesuffix(".md") + "/", page.url)
-        try:
-            html, problems = exercise_block_html(fence, line, uid, path, ids, reference)
-        except CodeFailure as failure:  # the book's code, run for the cases, or the solution checked on them
-            problems = [f"{path}:{line}: {failure_message(failure, 'exercise')}"]
-            html = render_problems(problems, "exercise")
-        for problem in problems:
-            log.error(problem)
-        return html
 
     def _node_modules(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent / self.config.node_modules
@@ -428,9 +315,10 @@ def _front_matter_lines(page: Page, markdown: str) -> int:
     return 0
 
 
-def _load_package(package: str, root: Path, *, reload: bool) -> str:
-    """Use the book's package (calckit.book) and load its table, or say in one located line why that failed ("" when
-    it works). `reload` drops the package's modules imported before, as `mkdocs serve` must to pick up edits.
+def _load_package(package: str, root: Path, *, reload: bool) -> Book | str:
+    """The book's package, checked against the contract (calckit.book) with its table loaded; or one located line
+    saying why that failed. `reload` drops the package's modules imported before, as `mkdocs serve` must to pick up
+    edits.
     """
     from calckit import book
     from calckit.table import TableError, check_table
@@ -444,11 +332,12 @@ def _load_package(package: str, root: Path, *, reload: bool) -> str:
                 f"calculators: the plugin's option 'package' names '{package}', which Python cannot import (is it "
                 "installed, e.g. `pip install -e .`, or is the name misspelt?)"
             )
-        table = book.use(package).table
-        if table:
-            check_table(table)
+        # Also the book that calckit's quiz and exercise readers find calculators in, until they are handed it.
+        loaded = book.use(package)
+        if loaded.table:
+            check_table(loaded.table)
     except (book.ContractError, TableError) as error:
         return f"calculators: {error}"
     except Exception as error:
         return located(error, root)
-    return ""
+    return loaded

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .imports import HOW_TO_SHIP
+from .layout import SNAPSHOT_INPUTS
 from .problems import LIMIT, python_failure
 
 __all__ = ["SNAPSHOT_GLOB", "Snapshot", "provide_snapshot", "snapshot_key"]
@@ -49,8 +50,6 @@ TIMEOUT = 600  # seconds for it all; a cold boot under Node on a busy 2-core mac
 _RUNNING = "calculators: running "
 _RAN = "calculators: ran every calculator"
 _NODE_GRACE = 2.0
-# The Pyodide files whose identity the key covers besides the version and build id (cheap: their sizes).
-_RUNTIME_FILES = ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "pyodide.mjs")
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,7 @@ def snapshot_key(pyodide_dir: Path, wheel_names: list[str], package: str) -> str
         "format 1",
         pyodide_version(pyodide_dir),
         _build_id(pyodide_dir),
-        *(f"{name}:{(pyodide_dir / name).stat().st_size}" for name in _RUNTIME_FILES),
+        *(f"{name}:{(pyodide_dir / name).stat().st_size}" for name in SNAPSHOT_INPUTS),
         *wheel_names,
         package,
         hashlib.sha256(SCRIPT.read_bytes()).hexdigest(),

@@ -3,7 +3,7 @@
  * Quizzes on the page: the questions the build rendered (quiz_render.py writes the markup), made answerable.
  *
  * Grading runs here, from the answer key the build computed (`data-quiz-data`): no Python, no waiting. Only "new
- * numbers" asks the worker, for a fresh variant of a numeric question (`calculators.quiz.quiz_variant`). Progress is
+ * numbers" asks the worker, for a fresh variant of a numeric question (`calckit.api.quiz_variant`). Progress is
  * saved in localStorage under `data-quiz-key` (the page's path and the quiz's id) and restored on return.
  */
 
@@ -440,7 +440,7 @@ function numericKind(form, spec, context, answer, render) {
       const limit = spec.tolerance.relative
         ? (spec.tolerance.amount / 100) * Math.abs(current.answer)
         : spec.tolerance.amount;
-      // The same rule as calculators.quiz.Tolerance.allows: the slack covers float noise only.
+      // The same rule as calckit.quiz.Tolerance.allows: the slack covers float noise only.
       const slack = 1e-9 * Math.max(Math.abs(number), Math.abs(current.answer), 1e-300);
       const correct = Math.abs(number - current.answer) <= limit + slack;
       return { correct, details: correct ? [`The answer is ${current.answer_text}.`] : [] };
