@@ -126,7 +126,7 @@ INFERENCE = Calculator(
     title="Inference arithmetic",
     description="Memory and time bounds for serving a transformer: weights, KV cache, prefill and decode.",
     inputs=(
-        chip_input("h100-sxm"),
+        chip_input("h100-sxm", needs_peak=False),
         precision_input(),
         peak_input(989.0),
         bandwidth_input(3.35),

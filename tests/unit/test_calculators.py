@@ -93,6 +93,10 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
     if name == "compare":
         fits = not result["outputs"][3]["text"].startswith("None")
         return ("most_compute", "most_bandwidth", "most_memory") + (("fastest_decode",) if fits else ())
+    if name == "latency-throughput":
+        met = result["outputs"][6]["text"] != "—"
+        at_target = ("target_batch", "target_total", "cost_per_million", "energy_per_million") if met else ()
+        return ("step_time", "per_user", "total", "max_batch", *at_target)
     return {
         "roofline": ("workload_intensity", "attainable", "fraction", "ridge"),
         "inference": ("kv_cache", "total_memory", "memory_share", "prefill_time", "decode_time"),
@@ -101,6 +105,10 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
         "matmul": ("intensity", "ridge", "fraction", "critical_batch"),
         "allreduce": ("compute_time", "comm_time", "ratio", "min_d_ff"),
         "serving": ("step_time", "throughput", "per_sequence", "cost_per_million", "energy_per_million"),
+        "collective": ("time", "latency_time", "crossover"),
+        "parallelism": ("compute", "exposed", "efficiency", "memory", "dp_tokens_per_chip"),
+        "kv-cache": ("per_token", "vs_mha", "batch_per_chip", "reserved_per_chip"),
+        "speculative": ("tokens_per_step", "speedup", "best_draft", "best_speedup"),
     }[name]
 
 
