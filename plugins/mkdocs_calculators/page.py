@@ -11,7 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from calckit.running import CodeFailure
+
 from .blocks import Authored, BlockKind, PageContext, Problems, kinds
+from .compute_process import failure_message
 from .fences import Fence, find_fences, replace_fences, unclosed_message
 from .ids import PageIds
 from .page_checks import footnote_problems, front_matter_problem
@@ -79,4 +82,8 @@ def _render(kind: BlockKind[Any], block: Authored, problems: list[Problem], brok
     except Problems as found:
         problems += found.problems
         return render_problems([str(problem) for problem in found.problems], kind.title)
+    except CodeFailure as failure:  # the book's code, run for a quiz's answer or an exercise's cases or solution
+        problem = block.problem(block.line, failure_message(failure, kind.name))
+        problems.append(problem)
+        return render_problems([str(problem)], kind.title)
     return kind.render(model, block)
