@@ -9,6 +9,7 @@ import io
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -23,12 +24,22 @@ NODE_MODULES = ROOT / "node_modules"
 MKDOCS = [sys.executable, "-m", "mkdocs"]
 
 
+def free_port() -> int:
+    """A port of 127.0.0.1 that nothing listens on (for a `mkdocs serve` a test starts)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def build_env(**extra: str) -> dict[str, str]:
     return {**os.environ, "NO_MKDOCS_2_WARNING": "1", **extra}
 
 
-def build_site(config_file: Path, site_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """`mkdocs build --strict` of `config_file` into `site_dir`, as a contributor would run it."""
+def build_site(
+    config_file: Path, site_dir: Path, *, timeout: float | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` of `config_file` into `site_dir`, as a contributor would run it (stopped after
+    `timeout` seconds, raising subprocess.TimeoutExpired, when given)."""
     return subprocess.run(
         [*MKDOCS, "build", "--strict", "--config-file", str(config_file), "--site-dir", str(site_dir)],
         capture_output=True,
@@ -36,6 +47,7 @@ def build_site(config_file: Path, site_dir: Path, **env: str) -> subprocess.Comp
         env=build_env(**env),
         cwd=config_file.parent,
         check=False,
+        timeout=timeout,
     )
 
 

@@ -16,9 +16,10 @@ from . import book as books
 from .book import Book
 from .exercise_run import check_code, run_code
 from .quiz_checks import quiz_variant as _quiz_variant
+from .running import OutputError, RaisedElsewhere, TimeLimitExceeded
 from .spec import Value
 
-__all__ = ["FUNCTIONS", "call_json", "describe_failure", "quiz_variant", "run"]
+__all__ = ["FUNCTIONS", "call_json", "describe_failure", "inputs_text", "quiz_variant", "run"]
 
 
 def run(name: str, inputs: Mapping[str, object], book: Book | None = None) -> dict[str, Any]:
@@ -64,24 +65,38 @@ def describe_failure(book: Book, name: str, values: Mapping[str, Value], error: 
     `message` reads "calculator 'x' failed for these inputs (a=1, b=0): ZeroDivisionError: float division by zero
     (calculators/x.py:22)"; `error` is the exception alone, for a reader.
     """
+    shown = inputs_text(values)
+    # From another process the place comes with the error: its traceback does not cross processes.
+    where = error.where if isinstance(error, TimeLimitExceeded | RaisedElsewhere) else _place(book, name, error)
+    place = f" ({where})" if where else ""
+    if isinstance(error, TimeLimitExceeded):
+        cause = str(error)
+        message = f"calculator '{name}' did not finish within {error.limit:g} s for these inputs ({shown}){place}"
+    elif isinstance(error, OutputError):
+        cause = str(error)
+        message = f"calculator '{name}' {error} for these inputs ({shown}){place}"
+    else:
+        cause = error.cause if isinstance(error, RaisedElsewhere) else _cause(error)
+        message = f"calculator '{name}' failed for these inputs ({shown}): {cause}{place}"
+    return {"error": cause, "where": where, "message": message}
+
+
+def _cause(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+def _place(book: Book, name: str, error: BaseException) -> str:
+    """`calculators/x.py:22`: the innermost line of the book's package (or calckit) that `error` went through."""
     package = book.directory
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if _within(frame.filename, (package, _OWN))]
     places = [(Path(frame.filename), frame.lineno) for frame in frames]
-    if places and places[-1][0] == _OWN / "spec.py":
+    if isinstance(error, OutputError) or (places and places[-1][0] in (_OWN / "spec.py", _OWN / "running.py")):
         # The spec refused what compute returned (an output missing, a NaN): the fault is in the compute function,
         # when that is the book's own.
         code = getattr(book.calculator(name).compute, "__code__", None)
         ours = code is not None and _within(code.co_filename, (package,))
         places = [(Path(code.co_filename), code.co_firstlineno)] if code is not None and ours else []
-    where = f"{_shown_path(places[-1][0], package)}:{places[-1][1]}" if places else ""
-    cause = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-    shown = ", ".join(f"{key}={_shown(value)}" for key, value in values.items())
-    place = f" ({where})" if where else ""
-    return {
-        "error": cause,
-        "where": where,
-        "message": f"calculator '{name}' failed for these inputs ({shown}): {cause}{place}",
-    }
+    return f"{_shown_path(places[-1][0], package)}:{places[-1][1]}" if places else ""
 
 
 _OWN = Path(__file__).parent
@@ -97,6 +112,11 @@ def _shown_path(path: Path, package: Path) -> str:
         if path.is_relative_to(folder):
             return f"{folder.name}/{path.relative_to(folder).as_posix()}"
     return path.name
+
+
+def inputs_text(values: Mapping[str, Value]) -> str:
+    """Inputs as a message quotes them: `chip=h100-sxm, intensity=13`."""
+    return ", ".join(f"{key}={_shown(value)}" for key, value in values.items())
 
 
 def _shown(value: Value) -> str:

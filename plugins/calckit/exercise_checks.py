@@ -8,6 +8,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from . import running
 from .errors import InputError
 from .exercise import (
     CHECK_FIELDS,
@@ -24,7 +25,6 @@ from .exercise import (
     draw_cases,
     takes_number,
 )
-from .exercise_run import check_code
 from .quiz import Vary, Where, output_spec
 from .quiz_checks import Reader, _got
 from .spec import Calculator, Value
@@ -365,7 +365,7 @@ class ExerciseReader(Reader):
         return cases
 
     def solution_passes(self, exercise: Exercise, name: str) -> None:
-        result = check_code(exercise.solution, exercise.checking_data())
+        result = running.check_code(exercise.solution, exercise.checking_data())
         if result["ok"]:
             return
         if result["error"] is not None:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from . import running
 from .errors import InputError, shown
 from .units import format_money, format_number, format_percent, format_si
 
@@ -292,15 +293,9 @@ class Calculator:
         return self.evaluate(values)
 
     def evaluate(self, values: Mapping[str, Value]) -> Result:
-        """The result for values that `check` accepted; never a NaN or an infinity."""
-        result = self.compute(values)
-        missing = [o.key for o in self.outputs if o.key not in result.values]
-        if missing:
-            raise ValueError(f"calculator '{self.name}' did not compute {missing}")
-        for key, value in result.values.items():
-            if isinstance(value, float) and not math.isfinite(value):
-                raise ValueError(f"calculator '{self.name}' computed a non-finite '{key}' for {values}")
-        return result
+        """The result for values that `check` accepted, checked against the declared outputs (`running`): never a
+        NaN, an infinity, or a value of another kind than declared (OutputError says which)."""
+        return running.evaluate(self, values)
 
 
 def _bound_text(value: float) -> str:

@@ -41,6 +41,8 @@ class BookOptions:
     package: str
     node_modules: Path
     snapshot: bool
+    time_limit: float  # seconds for one call of the book's code in the reader's browser (the plugin's option)
+    browser_dependencies: tuple[str, ...]  # distributions shipped to the browser beside the book (the plugin's option)
 
 
 def _entries(value: Any) -> dict[str, dict[str, Any]]:
@@ -82,6 +84,8 @@ def read_options(config_file: Path) -> BookOptions:
         package=str(package),
         node_modules=root / str((plugin or {}).get("node_modules", "node_modules")),
         snapshot=bool((plugin or {}).get("snapshot", True)),
+        time_limit=float((plugin or {}).get("time_limit", 5)),
+        browser_dependencies=tuple(str(name) for name in (plugin or {}).get("browser_dependencies", [])),
     )
 
 
@@ -121,6 +125,7 @@ def pages(options: BookOptions) -> None:
 def ship_site(site_dir: Path, options: BookOptions) -> None:
     from mkdocs.exceptions import PluginError
 
+    from .dependencies import DependencyError, dependency
     from .runtime import check_node_modules
 
     if not (site_dir / "index.html").is_file():
@@ -146,8 +151,16 @@ def ship_site(site_dir: Path, options: BookOptions) -> None:
     try:
         check_node_modules(options.node_modules)
         finish_pages(site_dir)
-        wheels = ship(site_dir, options.node_modules, book, snapshot=options.snapshot)
-    except PluginError as error:
+        dependencies = tuple(dependency(name) for name in options.browser_dependencies)
+        wheels = ship(
+            site_dir,
+            options.node_modules,
+            book,
+            snapshot=options.snapshot,
+            time_limit=options.time_limit,
+            dependencies=dependencies,
+        )
+    except (PluginError, DependencyError) as error:
         raise UsageError(str(error)) from None
     print(f"calculators: shipped {', '.join(wheels)} and the runtime into {site_dir}")
 

@@ -21,3 +21,10 @@ class CalculatorsConfig(Config):
     snapshot = c.Type(bool, default=True)
     # Typeset `$...$` and `$$...$$` at build with KaTeX (pymdownx.arithmatex finds them; formulas.py).
     math = c.Type(bool, default=True)
+    # Seconds that the book's code may take for one call (a calculator's compute, an exercise's solution checked on
+    # its cases), at build, under `mkdocs serve`, in the memory snapshot and in the reader's browser. Past it, the
+    # build says which calculator, on which inputs and at which line; the browser says so beside the calculator.
+    time_limit = c.Type((int, float), default=5)
+    # Pure-Python distributions installed here that the book's package imports, shipped to the browser in a wheel of
+    # their own (dependencies.py); the browser has the standard library, calckit and the book's package otherwise.
+    browser_dependencies = c.ListOfItems(c.Type(str), default=[])

@@ -53,5 +53,6 @@ PLACEHOLDERS = {
         "cached": "__CALCULATORS_CACHED__",  # {file: content hash} for the files the worker fetches itself
     },
     "entry.js": {"service_worker": "__CALCULATORS_SERVICE_WORKER__"},  # sw.js's path, or "" for none
+    "runtime.js": {"time_limit": "__CALCULATORS_TIME_LIMIT__"},  # seconds for one call of the book's code
     "sw.js": {"manifest": '"__CALCULATORS_MANIFEST__"'},  # every file the service worker caches, with its hash
 }

@@ -11,12 +11,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from calckit.running import CodeFailure
+
 from .blocks import Authored, BlockKind, PageContext, Problems, kinds
+from .compute_process import failure_message
 from .fences import Fence, find_fences, replace_fences, unclosed_message
 from .ids import PageIds
 from .page_checks import footnote_problems, front_matter_problem
 from .problems import Problem
 from .render import render_problems
+from .slips import fence_name_slips
 
 __all__ = ["RenderedBlock", "RenderedPage", "render_page"]
 
@@ -50,11 +54,16 @@ def render_page(
     loaded (under `mkdocs serve`): every block then shows it instead.
     """
     rendered = RenderedPage(markdown)
-    front_matter = front_matter_problem(file_text, page.path) if file_text is not None else None
-    rendered.problems += ([front_matter] if front_matter else []) + footnote_problems(markdown, page.path, offset)
     by_name: dict[str, BlockKind[Any]] = {}
     for kind in kinds():
         by_name |= dict.fromkeys(kind.fence_names(page.book) if page.book else {kind.name}, kind)
+    # A fence whose name is one letter off a kind's (```calculater) would show as code, silently: a warning.
+    rendered.problems += [
+        Problem(page.path, line, message, warning=True)
+        for line, message in fence_name_slips(markdown, frozenset(by_name), offset)
+    ]
+    front_matter = front_matter_problem(file_text, page.path) if file_text is not None else None
+    rendered.problems += ([front_matter] if front_matter else []) + footnote_problems(markdown, page.path, offset)
     ids = PageIds()  # anchors, numbered per kind: a block added above one of another kind leaves it be
     seen: dict[str, dict[str, int]] = {kind.name: {} for kind in kinds()}
     for fence in find_fences(markdown, frozenset(by_name)):
@@ -79,4 +88,8 @@ def _render(kind: BlockKind[Any], block: Authored, problems: list[Problem], brok
     except Problems as found:
         problems += found.problems
         return render_problems([str(problem) for problem in found.problems], kind.title)
+    except CodeFailure as failure:  # the book's code, run for a quiz's answer or an exercise's cases or solution
+        problem = block.problem(block.line, failure_message(failure, kind.name))
+        problems.append(problem)
+        return render_problems([str(problem)], kind.title)
     return kind.render(model, block)

@@ -6,6 +6,7 @@ import importlib.util
 import logging
 import mimetypes
 import os
+import threading
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,8 @@ from mkdocs.structure.pages import Page
 
 from .blocks import PageContext
 from .books import load_book
+from .chart_check import save_valid_shapes, use_schema
+from .compute_process import ComputeProcess
 from .config import CalculatorsConfig
 from .formulas import KATEX_CSS, Formulas, arithmatex_problem
 from .markdown import EXTENSION_NAMES
@@ -26,6 +29,7 @@ from .page import render_page
 from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, here_line, progress_page_markdown
 from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules
 from .ship import GENERATED_MARK, generated_pages, mark_live, ship
+from .slips import anchor_ids
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -47,6 +51,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._progress_url = ""  # the progress page's address in the site
         self._nav_order: list[str] = []  # pages (by source) in the nav's order
         self._formulas: Formulas | None = None  # the build's math, when the `math` option is on
+        self._block_lines: dict[str, int] = {}  # placeholder token -> the file line of its block's fence
+        self._code: ComputeProcess | None = None  # where the book's code runs at build, with a time limit
+        self._dependencies: tuple[Any, ...] = ()  # the distributions shipped to the browser (dependencies.py)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
@@ -58,12 +65,21 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         config.markdown_extensions[:] = [name for name in config.markdown_extensions if name not in EXTENSION_NAMES]
         if not self.config.enabled:
             return config
-        loaded = load_book(self.config.package, Path(config.config_file_path).parent, reload=self._serving)
+        if isinstance(self.config.time_limit, bool) or not self.config.time_limit > 0:
+            raise PluginError(
+                f"calculators: 'time_limit' must be a number of seconds > 0 (got {self.config.time_limit!r})"
+            )
+        root = Path(config.config_file_path).parent
+        hung = self._start_code(root)
+        loaded = hung or load_book(self.config.package, root, reload=self._serving)
         self._book, self._broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
         if self._broken:
             if not self._serving:
                 raise PluginError(self._broken)  # MkDocs prints the one line and stops: no traceback
             log.error(self._broken)  # `mkdocs serve` keeps serving, shows it on every block, and retries on an edit
+        else:
+            self._check_browser_imports(self._node_modules(config))
+        use_schema(self._node_modules(config))
         # Module scripts and wasm need their proper types from `mkdocs serve` and the test server.
         mimetypes.add_type("text/javascript", ".mjs")
         mimetypes.add_type("application/wasm", ".wasm")
@@ -101,14 +117,24 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled or self._book is None:
             return files
-        for path, content in generated_pages(self._book).items():
-            written = files.get_file_from_path(path)  # by `mkdocs-calculators pages`, for Zensical: ours replaces it
-            if written is not None and written.content_string.startswith(GENERATED_MARK):
-                files.remove(written)
-            files.append(File.generated(config, path, content=content))
-        progress = File.generated(config, PROGRESS_PAGE, content=progress_page_markdown(self._progress.token))
-        files.append(progress)
-        self._progress_url = progress.url
+        book = self._book
+        generated = {**generated_pages(book), PROGRESS_PAGE: progress_page_markdown(self._progress.token)}
+        for path, content in generated.items():
+            own = files.get_file_from_path(path)
+            if own is not None and own.content_string.startswith(GENERATED_MARK):
+                files.remove(own)  # written by `mkdocs-calculators pages`, for Zensical: the plugin's own replaces it
+            elif own is not None and own.generated_by is None:
+                # The author's page would be replaced, said only at INFO level with a traceback: keep theirs, and say.
+                log.error(
+                    f"{Path(config.docs_dir).name}/{path}: this page is where the plugin writes its generated "
+                    f"reference ({path}, from the package '{book.package}'): move your page, and link to the "
+                    "generated one"
+                )
+                continue
+            file = File.generated(config, path, content=content)
+            files.append(file)
+            if path == PROGRESS_PAGE:
+                self._progress_url = file.url
         return files
 
     def on_nav(self, nav: Any, *, config: MkDocsConfig, files: Files) -> Any:
@@ -131,10 +157,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             self._blocks.pop(token, None)
             self._searched.discard(token)
         context = PageContext(_display_path(page, config), self._book, page.file.abs_src_path, page.url)
+        offset = _front_matter_lines(page, markdown)
         rendered = render_page(
             markdown,
             context,
-            offset=_front_matter_lines(page, markdown),
+            offset=offset,
             file_text=page.file.content_string,
             broken=self._broken,
         )
@@ -144,6 +171,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         for block in rendered.blocks:
             token = tokens[id(block)] = f"CALCBLOCK{uuid.uuid4().hex}"
             self._blocks[token] = block.html
+            self._block_lines[token] = block.fence.line + offset
             if block.searchable:
                 self._searched.add(token)  # quizzes, exercises, tables: what they say is found by search
         self._tokens[page.file.src_uri] = list(tokens.values())
@@ -154,6 +182,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         # slot until the page is written (on_post_page): the search plugin, which parses every page's content, then
         # skips its form, results and chart (much of a long page's HTML) unread, as it skipped them before (their
         # HTML is marked data-search-exclude), and the build takes less time.
+        self._register_anchors(page, config)
         for token in self._tokens.get(page.file.src_uri, []):
             content = self._blocks.pop(token) if token in self._searched else _slot(token)
             html = html.replace(f"<p>{token}</p>", content).replace(token, content)
@@ -204,11 +233,116 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             node_modules = self._node_modules(config)
             if self._formulas is not None:
                 self._formulas.write_assets(site_dir)  # before ship's service worker, whose manifest lists them
-            ship(site_dir, node_modules, self._book, snapshot=self.config.snapshot, serving=self._serving)
+            ship(
+                site_dir,
+                node_modules,
+                self._book,
+                snapshot=self.config.snapshot,
+                serving=self._serving,
+                time_limit=float(self.config.time_limit),
+                dependencies=self._dependencies,
+            )
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click
                 # reloads the page and restarts Python. Say where this build belongs.
-                log.info("calculators: built for %s (serve it there, e.g. `make preview`)", config.site_url)
+                log.info(
+                    "calculators: built for %s (serve it at that address: instant navigation needs it)", config.site_url
+                )
+
+    def _start_code(self, root: Path) -> str:
+        """Start the process that runs the book's code (a fresh one for each build of `mkdocs serve`: the package may
+        have changed); why its import hung, or "".
+
+        `mkdocs serve` waits for the child's import before importing the package itself, which would hang the server
+        where the child's hangs. `mkdocs build` imports it here meanwhile (the two take about a second each on a
+        busy machine, and T6 counts them), and a watchdog ends the build with the message should the child's import
+        hang: this process's is then hanging too (a Python loop or a sleep at a module's top level; arithmetic
+        stuck in C holds the interpreter, and only the serial way, under `mkdocs serve`, reports that).
+        """
+        from calckit.running import use_runner
+
+        self.on_shutdown()
+        spec = importlib.util.find_spec(self.config.package)
+        folders = list(spec.submodule_search_locations or []) if spec else []
+        if not folders:
+            return ""  # not a package: load_book says why
+        code = ComputeProcess(self.config.package, Path(folders[0]), float(self.config.time_limit))
+        code.start()
+        self._code = code
+        use_runner(code.runner, code.check_code)
+        if self._serving:
+            return self._import_hang(code)
+        threading.Thread(target=self._end_if_import_hangs, args=(code,), daemon=True).start()
+        return ""
+
+    def _import_hang(self, code: ComputeProcess) -> str:
+        """Wait for the child's import: why it hung, or ""."""
+        from calckit.running import TimeLimitExceeded
+
+        try:
+            code.imported()
+        except TimeLimitExceeded as error:
+            self.on_shutdown()
+            where = f"{error.where}: " if error.where else ""
+            return (
+                f"{where}calculators: importing the package '{self.config.package}' did not finish within "
+                f"{error.limit:g} s"
+            )
+        return ""
+
+    def _end_if_import_hangs(self, code: ComputeProcess) -> None:
+        try:
+            hang = self._import_hang(code)
+        except Exception:  # the build ended, and closed the process, first
+            return
+        if hang:
+            log.error(hang)
+            logging.shutdown()
+            os._exit(1)
+
+    def on_shutdown(self) -> None:
+        from calckit.running import use_runner
+
+        save_valid_shapes()
+        if self._code is not None:
+            use_runner(None)
+            self._code.close()
+            self._code = None
+
+    def _check_browser_imports(self, node_modules: Path) -> None:
+        """Each import of the book's package that the reader's browser cannot satisfy is an error at its line."""
+        from .dependencies import DependencyError, dependency
+        from .imports import browser_modules, import_problems
+
+        assert self._book is not None
+        shipped = []
+        for name in self.config.browser_dependencies:
+            try:
+                shipped.append(dependency(name))
+            except DependencyError as error:
+                log.error(str(error))
+        self._dependencies = tuple(shipped)
+        directory = self._book.directory
+        available = browser_modules(node_modules, [directory.name, *(t for d in shipped for t in d.top_level)])
+        for problem in import_problems(directory, directory.name, available):
+            log.error(problem)
+
+    def _register_anchors(self, page: Page, config: MkDocsConfig) -> None:
+        """Give MkDocs' anchor validation the ids of the page's blocks (their HTML comes after it collected the
+        page's), and report one that the page already has (a heading `## Calc 1` is `calc-1` too)."""
+        anchors = page.present_anchor_ids
+        for token in self._tokens.get(page.file.src_uri, []):
+            line = self._block_lines.pop(token, 0)
+            ids = anchor_ids(self._blocks.get(token, ""))
+            if anchors is None or not ids:
+                continue
+            if ids[0] in anchors:
+                log.warning(
+                    f"{_display_path(page, config)}:{line}: this block's id '{ids[0]}' is also the id of a heading or "
+                    f"an element of this page, so a link to #{ids[0]} may reach either: give the heading an id of "
+                    "its own, such as '## Calc 1 {#first-calculation}'"
+                )
+            anchors.update(ids)
 
     def _node_modules(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent / self.config.node_modules

@@ -24,6 +24,7 @@ from mkdocs.exceptions import PluginError
 import calckit
 from calckit.book import Book
 
+from .dependencies import Dependency, dependency_wheel
 from .layout import ASSETS, EDITOR_DIR, ENTRY_SCRIPT, PLACEHOLDERS, STYLESHEET, VENDORED
 from .service_worker import asset_placeholders
 from .snapshot import SNAPSHOT_GLOB, provide_snapshot
@@ -101,7 +102,7 @@ def check_node_modules(node_modules: Path) -> None:
     if missing:
         raise PluginError(
             f"calculators: the browser runtime is not installed ({missing[0]} is missing); run `npm ci` "
-            "(or `make build`, which does it for you)"
+            "in the folder of mkdocs.yml, which installs the versions its package-lock.json pins"
         )
 
 
@@ -118,12 +119,20 @@ def _copy(source: Path, target: Path) -> None:
 
 
 def write_runtime(
-    site_dir: Path, node_modules: Path, book: Book, *, snapshot: bool = True, serving: bool = False
+    site_dir: Path,
+    node_modules: Path,
+    book: Book,
+    *,
+    snapshot: bool = True,
+    serving: bool = False,
+    time_limit: float = 5.0,
+    dependencies: tuple[Dependency, ...] = (),
 ) -> list[str]:
     """Write everything the browser needs into the site, for `book`; return the wheels' file names.
 
     `snapshot`: also the memory snapshot (snapshot.py); `serving`: for `mkdocs serve`, which makes no snapshot (only
-    reuses a cached one) and has no service worker.
+    reuses a cached one) and has no service worker; `time_limit`: seconds for one call of the book's code;
+    `dependencies`: the distributions the book ships (browser_dependencies), each in a wheel before the book's.
     """
     out = site_dir / ASSETS
     for relative, source in _vendored_sources(node_modules).items():
@@ -136,18 +145,24 @@ def write_runtime(
             target.write_text(linked, encoding="utf-8")
     wheels = [
         build_wheel(Path(calckit.__file__).parent, calckit.__version__, out),
-        build_wheel(book.directory, book.version, out),
+        *(dependency_wheel(dependency, out) for dependency in dependencies),
+        build_wheel(book.directory, book.version, out),  # last: the worker checks that it is the book's
     ]
     for stale in out.glob("*.whl"):
         if stale not in wheels:
             stale.unlink()
-    made = provide_snapshot(node_modules, wheels, book.package, out, create=not serving) if snapshot else None
+    made = (
+        provide_snapshot(node_modules, wheels, book.package, out, create=not serving, limit=time_limit)
+        if snapshot
+        else None
+    )
     if made is None:
         for stale_snapshot in out.glob(SNAPSHOT_GLOB):
             stale_snapshot.unlink()
     placeholders = asset_placeholders(out, wheels, made, service_worker=not serving)
     placeholders["worker.js"][PLACEHOLDERS["worker.js"]["wheels"]] = json.dumps([wheel.name for wheel in wheels])
     placeholders["worker.js"][PLACEHOLDERS["worker.js"]["package"]] = book.package
+    placeholders.setdefault("runtime.js", {})[PLACEHOLDERS["runtime.js"]["time_limit"]] = f"{time_limit:g}"
     assets = resources.files(__package__).joinpath("assets")
     for asset in assets.iterdir():
         if asset.name in PAGE_STYLES:

@@ -17,6 +17,8 @@ from .service_worker import write_service_worker
 if TYPE_CHECKING:
     from calckit.book import Book
 
+    from .dependencies import Dependency
+
 __all__ = ["GENERATED_MARK", "finish_pages", "generated_pages", "mark_live", "ship", "write_pages"]
 
 # The first line of a reference page written into a docs folder: it is the build's, not the author's, to change.
@@ -86,8 +88,25 @@ def finish_pages(site_dir: Path) -> int:
     return changed
 
 
-def ship(site_dir: Path, node_modules: Path, book: Book, *, snapshot: bool = True, serving: bool = False) -> list[str]:
+def ship(
+    site_dir: Path,
+    node_modules: Path,
+    book: Book,
+    *,
+    snapshot: bool = True,
+    serving: bool = False,
+    time_limit: float = 5.0,
+    dependencies: tuple[Dependency, ...] = (),
+) -> list[str]:
     """The runtime and the service worker written into the built site; return the wheels' file names."""
-    wheels = write_runtime(site_dir, node_modules, book, snapshot=snapshot, serving=serving)
+    wheels = write_runtime(
+        site_dir,
+        node_modules,
+        book,
+        snapshot=snapshot,
+        serving=serving,
+        time_limit=time_limit,
+        dependencies=dependencies,
+    )
     write_service_worker(site_dir, serving=serving)  # last: its manifest hashes every file written before
     return wheels

@@ -45,12 +45,20 @@ for path in reversed(${JSON.stringify(paths)}):
         sys.path.insert(0, path)
 import calckit.api, calckit.book
 book = calckit.book.use(${JSON.stringify(packageName)})
-# Run each calculator once on its defaults: whatever it imports or builds lazily is then in the snapshot too.
-for name in book.calculators:
-    result = json.loads(calckit.api.call_json("run", json.dumps({"name": name, "inputs": {}})))
-    if "failure" in result:
-        raise RuntimeError(result["failure"]["message"])
 `);
+  // Run each calculator once on its defaults: whatever it imports or builds lazily is then in the snapshot too. Each
+  // says first on stderr that it starts, so that snapshot.py, which gives each one the time limit, can name one that
+  // never returns (nothing here can interrupt Python).
+  const names = JSON.parse(pyodide.runPython("json.dumps(list(book.calculators))"));
+  for (const name of names) {
+    process.stderr.write(`calculators: running ${name}\n`);
+    pyodide.runPython(`
+result = json.loads(calckit.api.call_json("run", json.dumps({"name": ${JSON.stringify(name)}, "inputs": {}})))
+if "failure" in result:
+    raise RuntimeError(result["failure"]["message"])
+`);
+  }
+  process.stderr.write("calculators: ran every calculator\n");
 
   const snapshot = pyodide.makeMemorySnapshot();
   const gzipped = gzipSync(snapshot, { level: 6 });

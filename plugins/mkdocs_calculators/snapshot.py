@@ -27,10 +27,12 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .imports import HOW_TO_SHIP
 from .layout import SNAPSHOT_INPUTS
 from .problems import LIMIT, python_failure
 
@@ -42,7 +44,12 @@ SCRIPT = Path(__file__).with_name("snapshot.mjs")
 CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules
 SNAPSHOT_GLOB = "snapshot-*.bin"
 KEEP = 4  # snapshots kept in the cache, most recently used first
-TIMEOUT = 600  # seconds; a cold boot under Node on a busy 2-core machine takes about ten
+TIMEOUT = 600  # seconds for it all; a cold boot under Node on a busy 2-core machine takes about ten
+# What snapshot.mjs writes on stderr as it starts each calculator, and once all have run. Each has the time limit,
+# and a little more: Pyodide is slower than CPython.
+_RUNNING = "calculators: running "
+_RAN = "calculators: ran every calculator"
+_NODE_GRACE = 2.0
 
 
 @dataclass(frozen=True)
@@ -99,27 +106,76 @@ def _build_failing() -> bool:
     return any(isinstance(handler, CountHandler) and handler.counts for handler in logging.getLogger("mkdocs").handlers)
 
 
-def _make(node: str, pyodide_dir: Path, wheels: list[Path], package: str, target: Path) -> tuple[int, int] | None:
+def _run_node(command: list[str], limit: float) -> subprocess.CompletedProcess[str] | str:
+    """Run snapshot.mjs: its result, or the name of the calculator that ran past `limit` seconds (Node then ended)."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: list[str] = []
+    running: list[tuple[str, float]] = []  # the calculator being run, and since when
+
+    def read() -> None:
+        for line in iter(process.stderr.readline, ""):  # type: ignore[union-attr]
+            lines.append(line)
+            if line.startswith(_RUNNING):
+                running.append((line.removeprefix(_RUNNING).strip(), time.monotonic()))
+            elif line.startswith(_RAN):
+                running.append(("", time.monotonic()))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    deadline = time.monotonic() + TIMEOUT
+    while process.poll() is None:
+        name, since = running[-1] if running else ("", 0.0)
+        if time.monotonic() > deadline or (name and time.monotonic() - since > limit + _NODE_GRACE):
+            process.kill()
+            process.wait()
+            return name or "the boot"
+        time.sleep(0.1)
+    reader.join(timeout=5)
+    stdout = process.stdout.read() if process.stdout else ""
+    return subprocess.CompletedProcess(command, process.returncode, stdout, "".join(lines))
+
+
+def _make(
+    node: str, pyodide_dir: Path, wheels: list[Path], package: str, target: Path, limit: float
+) -> tuple[int, int] | None:
     started = time.monotonic()
+    command = [node, str(SCRIPT), str(pyodide_dir), str(target), package, *(str(wheel) for wheel in wheels)]
     try:
-        result = subprocess.run(
-            [node, str(SCRIPT), str(pyodide_dir), str(target), package, *(str(wheel) for wheel in wheels)],
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
+        result = _run_node(command, limit)
+    except OSError as error:
         log.warning(f"calculators: could not make the memory snapshot ({error}); calculators will boot Python plainly")
+        return None
+    if isinstance(result, str):
+        if result == "the boot":
+            log.warning(f"calculators: Node took over {TIMEOUT} s to boot Python for the memory snapshot; none made")
+            return None
+        from calckit import book
+
+        code = getattr(book.calculator(result).compute, "__code__", None)
+        directory = book.current().directory
+        where = (
+            f"{directory.name}/{Path(code.co_filename).relative_to(directory).as_posix()}:{code.co_firstlineno}: "
+            if code is not None and Path(code.co_filename).is_relative_to(directory)
+            else ""
+        )
+        log.error(
+            f"{where}calculator '{result}' did not finish within {limit:g} s on its defaults in Pyodide (run by "
+            "Node to make the memory snapshot; the build's Python computed them in time: look for code that "
+            "behaves differently in the browser)"
+        )
         return None
     if result.returncode != 0 or not target.is_file():
         if "Traceback (most recent call last)" in result.stderr:
             # The package itself fails in Pyodide: a plain boot would fail the same way, so this is an error.
             where, frames = python_failure(result.stderr)
+            hint = (
+                HOW_TO_SHIP
+                if "ModuleNotFoundError" in where
+                else "a data file the package reads must be in the wheel: see docs/contributing.md"
+            )
             log.error(
                 f"{where} (raised in Pyodide while importing the package and running each calculator on its "
-                f"defaults, to make the memory snapshot; a data file the package reads must be in the wheel: see "
-                f"docs/contributing.md)\n{frames}"
+                f"defaults, to make the memory snapshot; {hint})\n{frames}"
             )
             return None
         detail = (result.stderr.strip().splitlines() or ["no output"])[-1][:LIMIT]
@@ -137,7 +193,7 @@ def _make(node: str, pyodide_dir: Path, wheels: list[Path], package: str, target
 
 
 def provide_snapshot(
-    node_modules: Path, wheels: list[Path], package: str, out_dir: Path, *, create: bool = True
+    node_modules: Path, wheels: list[Path], package: str, out_dir: Path, *, create: bool = True, limit: float = 5.0
 ) -> Snapshot | None:
     """Put the snapshot for this runtime, `wheels` and `package` into `out_dir`, from the cache or made now; None
     without one.
@@ -172,7 +228,7 @@ def provide_snapshot(
 
     with tempfile.TemporaryDirectory(prefix="calculators-snapshot-") as scratch:
         made = Path(scratch) / name
-        sizes = _make(node, pyodide_dir, wheels, package, made)
+        sizes = _make(node, pyodide_dir, wheels, package, made, limit)
         if sizes is None:
             return None
         if cache and cached:

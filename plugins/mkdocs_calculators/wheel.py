@@ -11,7 +11,7 @@ import hashlib
 import zipfile
 from pathlib import Path
 
-__all__ = ["build_wheel", "package_files"]
+__all__ = ["build_wheel", "package_files", "write_wheel"]
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 
@@ -44,6 +44,12 @@ def build_wheel(package_dir: Path, version: str, out_dir: Path) -> Path:
     contents = {
         f"{dist}/{path.relative_to(package_dir).as_posix()}": path.read_bytes() for path in package_files(package_dir)
     }
+    return write_wheel(dist, version, contents, [dist], out_dir)
+
+
+def write_wheel(dist: str, version: str, contents: dict[str, bytes], top_level: list[str], out_dir: Path) -> Path:
+    """Write a wheel of `contents` (its path in the wheel -> bytes) for distribution `dist`, named by their hash."""
+    contents = dict(contents)
     digest = hashlib.sha256()
     for name, data in contents.items():
         digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
@@ -55,7 +61,7 @@ def build_wheel(package_dir: Path, version: str, out_dir: Path) -> Path:
     contents[f"{dist_info}/WHEEL"] = (
         b"Wheel-Version: 1.0\nGenerator: mkdocs_calculators\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
     )
-    contents[f"{dist_info}/top_level.txt"] = f"{dist}\n".encode()
+    contents[f"{dist_info}/top_level.txt"] = "".join(f"{name}\n" for name in top_level).encode()
     record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in contents.items())
     contents[f"{dist_info}/RECORD"] = (record + f"{dist_info}/RECORD,,\n").encode()
 

@@ -164,8 +164,8 @@ class TestFromFile:
         status = page.locator(f"{FIRST} .calc-status")
         status.wait_for(state="visible")
         assert status.text_content() == (
-            "This calculator needs the site to be served over http (for example with make preview); opened as a "
-            "file, it shows the results for the inputs as written."
+            "This calculator needs the site to be served over http; opened as a file, it shows the results for the "
+            "inputs as written."
         )
         assert texts(page) == expected()
         assert page.is_disabled(f"{FIRST}-intensity")

@@ -55,10 +55,13 @@ class Build:
         return (self.site / page).read_text(encoding="utf-8")
 
 
-def build_fixture(root: Path, files: Mapping[str, str], *, strict: bool = True, **config: Any) -> Build:
+def build_fixture(
+    root: Path, files: Mapping[str, str], *, strict: bool = True, timeout: float | None = None, **config: Any
+) -> Build:
     """Write `files` (paths relative to `root`, such as docs/index.md) and a fixture mkdocs.yml, then build.
 
-    `config` goes to `site_config` (`plugin=` for plugin options, anything else overrides a top-level key).
+    `config` goes to `site_config` (`plugin=` for plugin options, anything else overrides a top-level key); a build
+    that runs past `timeout` seconds raises subprocess.TimeoutExpired.
     """
     root.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
@@ -70,7 +73,7 @@ def build_fixture(root: Path, files: Mapping[str, str], *, strict: bool = True, 
     config_file.write_text(yaml.safe_dump(settings, sort_keys=False), encoding="utf-8")
     site_dir = root / "site"
     if strict:
-        result = build_site(config_file, site_dir)
+        result = build_site(config_file, site_dir, timeout=timeout)
     else:
         result = subprocess.run(
             [*MKDOCS, "build", "--config-file", str(config_file), "--site-dir", str(site_dir)],
@@ -79,6 +82,7 @@ def build_fixture(root: Path, files: Mapping[str, str], *, strict: bool = True, 
             env=build_env(),
             cwd=root,
             check=False,
+            timeout=timeout,
         )
     return Build(root, result.returncode, result.stdout + result.stderr)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,13 +27,15 @@ def _line_of(text: str, snippet: str) -> int:
     return text[: text.index(snippet)].count("\n") + 1
 
 
-def build_with_package(root: Path, edits: dict[str, str], page: str = PAGE) -> Build:
+def build_with_package(
+    root: Path, edits: dict[str, str], page: str = PAGE, *, timeout: float | None = None, **config: Any
+) -> Build:
     """Build a one-page site whose package is the real one with `edits` (file name -> its new text) applied."""
     package = root / "calculators"
     shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
     for name, text in edits.items():
         (package / name).write_text(text, encoding="utf-8")
-    return build_fixture(root, {"docs/index.md": page})
+    return build_fixture(root, {"docs/index.md": page}, timeout=timeout, **config)
 
 
 def assert_one_clean_error(build: Build, message: str) -> None:

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+import yaml
 
-from tests.support import ROOT, SECOND_BOOK
+from tests.support import ROOT, SECOND_BOOK, free_port
 
 GUIDE = ROOT / "docs/own-book.md"
 FILE_BLOCK = re.compile(r"^\*\*`(?P<path>[^`]+)`\*\*\n\n(?P<fence>`{3,})\w+\n(?P<body>.*?)^(?P=fence)$", re.M | re.S)
@@ -46,12 +46,40 @@ def guide_commands(*, zensical: bool = False) -> list[str]:
 
 def test_the_guide_shows_every_file_of_its_tree() -> None:
     assert sorted(guide_files()) == [
+        ".github/workflows/publish.yml",
+        ".gitignore",
         "circuits/__init__.py",
         "circuits/ohm.py",
         "docs/index.md",
         "mkdocs.yml",
         "pyproject.toml",
     ]
+
+
+def test_its_site_is_safe_to_publish() -> None:
+    """Strict (an ERROR stops the build rather than publishing a broken page), no web fonts, anchors validated; what
+    npm and the build write is ignored by git; the workflow builds strictly and installs the plugin without a clone,
+    as the page says to."""
+    files = guide_files()
+    config = yaml.load(files["mkdocs.yml"], Loader=_ConfigLoader)
+    assert config["strict"] is True
+    assert config["theme"]["font"] is False
+    assert config["validation"]["anchors"] == "warn"
+    assert {"node_modules/", "site/", ".venv/"} <= set(files[".gitignore"].split())
+    workflow = yaml.safe_load(files[".github/workflows/publish.yml"])
+    steps = [step.get("run", "") for step in workflow["jobs"]["build"]["steps"]]
+    assert "mkdocs build --strict" in steps
+    assert 'pip install -c constraints.txt "$PLUGIN" -e .' in steps
+    assert workflow["env"]["NO_MKDOCS_2_WARNING"] == "1"
+    text = GUIDE.read_text(encoding="utf-8")
+    assert f'pip install -c constraints.txt "{workflow["env"]["PLUGIN"]}" -e .' in text
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml's `!ENV [NAME, default]` as its default."""
+
+
+_ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])  # type: ignore[arg-type]
 
 
 def test_its_calculator_is_the_second_books() -> None:
@@ -62,12 +90,6 @@ def test_its_calculator_is_the_second_books() -> None:
 def _a_readers_environment() -> dict[str, str]:
     """This process's environment without what the test run adds: no virtual environment, no Python path."""
     return {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def test_following_the_guide_gives_a_served_book(tmp_path: Path) -> None:
@@ -92,14 +114,17 @@ def test_following_the_guide_gives_a_served_book(tmp_path: Path) -> None:
     )
     assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
     assert "Documentation built" in setup.stderr
+    assert "MkDocs 2.0" not in setup.stderr + setup.stdout  # NO_MKDOCS_2_WARNING, as the page says
+    assert "make " not in setup.stderr  # the book has no Makefile: no message may tell it to run one
     built = (book / "site/index.html").read_text(encoding="utf-8")
+    assert "fonts.googleapis" not in built and "fonts.gstatic" not in built
     assert re.findall(r'<output for="calc-1-form">([^<]*)</output>', built) == ["0.02 A", "0.18 W"]  # 9 V, 450 Ω
     assert sorted(path.name.split("-")[0] for path in (book / "site/assets/calculators").glob("*.whl")) == [
         "calckit",
         "circuits",
     ]
 
-    port = _free_port()
+    port = free_port()
     serve = subprocess.Popen(
         [*commands[-1].split(), "--dev-addr", f"127.0.0.1:{port}"],
         cwd=book,

@@ -67,6 +67,6 @@ def test_missing_node_modules_stops_the_build_and_says_to_run_npm_ci(tmp_path: P
     assert build.returncode != 0
     assert build.errors() == [
         f"calculators: the browser runtime is not installed ({empty / 'pyodide/pyodide.mjs'} is missing); "
-        "run `npm ci` (or `make build`, which does it for you)"
+        "run `npm ci` in the folder of mkdocs.yml, which installs the versions its package-lock.json pins"
     ], build.output
     assert not (build.site / "index.html").exists()

@@ -12,4 +12,7 @@ def test_the_log_names_the_site_url(tmp_path: Path) -> None:
         tmp_path, {"docs/index.md": "# Home\n"}, site_url="http://127.0.0.1:8123/book/", plugin={"snapshot": False}
     )
     assert build.returncode == 0, build.output
-    assert "calculators: built for http://127.0.0.1:8123/book/ (serve it there, e.g. `make preview`)" in build.output
+    assert (
+        "calculators: built for http://127.0.0.1:8123/book/ (serve it at that address: instant navigation needs it)"
+        in build.output
+    )

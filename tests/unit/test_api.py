@@ -87,5 +87,6 @@ class TestAComputeThatFails:
         )
         monkeypatch.setitem(registry.CALCULATORS, "broken", broken)
         failure = run("broken", {})["failure"]
-        assert failure["error"] == "ValueError: calculator 'broken' did not compute ['y']"
+        assert failure["error"] == "output 'y' is missing"
+        assert failure["message"].startswith("calculator 'broken' output 'y' is missing for these inputs (")
         assert failure["where"] == f"calculators/roofline.py:{compute.__code__.co_firstlineno}"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from calckit import Calculator, Input, InputError, Output, Result
+from calckit.running import OutputError
 from calckit.spec import Choice
 
 INTENSITY = Input("intensity", "Arithmetic intensity", default=100.0, unit="FLOP/byte", min=0.01, max=1e6)
@@ -161,12 +164,47 @@ class TestCalculator:
     def test_run_refuses_a_non_finite_output(self) -> None:
         """A compute function that yields inf is a bug, and it never reaches a page."""
         broken = Calculator("b", "B", "", (PEAK,), (), lambda values: Result({"x": float("inf")}, ""))
-        with pytest.raises(ValueError, match="non-finite 'x'"):
+        with pytest.raises(ValueError, match="output 'x' is inf, not a finite number"):
             broken.run({})
 
     def test_run_refuses_a_missing_output(self) -> None:
         broken = Calculator("b", "B", "", (PEAK,), (Output("y", "Y"),), lambda values: Result({}, ""))
-        with pytest.raises(ValueError, match=r"did not compute \['y'\]"):
+        with pytest.raises(ValueError, match="output 'y' is missing"):
+            broken.run({})
+
+    @pytest.mark.parametrize(
+        ("value", "problem"),
+        [
+            (None, "is None"),
+            (True, "is True, not a number"),
+            ("twelve", "is the text 'twelve', not a number (a text stands for a number only with a note saying why)"),
+            ([1.0], "is a list, not a number"),
+            ({"a": 1}, "is a dict, not a number"),
+            (float("nan"), "is nan, not a finite number"),
+        ],
+    )
+    def test_run_refuses_an_output_of_another_kind_than_declared(self, value: object, problem: str) -> None:
+        """A number is declared: a finite real number, not a bool, None, text or a list (issue 22, item 3)."""
+        broken = Calculator("b", "B", "", (PEAK,), (Output("y", "Y"),), lambda values: Result({"y": value}, ""))
+        with pytest.raises(OutputError, match=f"^output 'y' {re.escape(problem)}$"):
+            broken.run({})
+
+    def test_a_text_with_a_note_stands_for_a_number_that_has_no_figure(self) -> None:
+        note = {"y": "No figure: the model fits in one chip."}
+        calculator = Calculator(
+            "b", "B", "", (PEAK,), (Output("y", "Y"),), lambda values: Result({"y": "—"}, "", notes=note)
+        )
+        assert calculator.run({}).values["y"] == "—"
+
+    def test_a_text_output_takes_text(self) -> None:
+        out = (Output("y", "Y", format="text"),)
+        assert Calculator("b", "B", "", (PEAK,), out, lambda values: Result({"y": "memory"}, "")).run({})
+        with pytest.raises(OutputError, match=r"^output 'y' is a float, not text$"):
+            Calculator("b", "B", "", (PEAK,), out, lambda values: Result({"y": 1.5}, "")).run({})
+
+    def test_run_refuses_a_dict_for_a_result(self) -> None:
+        broken = Calculator("b", "B", "", (PEAK,), (Output("y", "Y"),), lambda values: {"y": 1.0})  # type: ignore[arg-type,return-value]
+        with pytest.raises(OutputError, match=r"^returned a dict, not a calckit.spec.Result \(return Result"):
             broken.run({})
 
     def test_output_text(self) -> None:

@@ -6,7 +6,15 @@
  * The URL records every input a reader changed (`?calc-1.intensity=50`), so a configured calculator can be shared;
  * opening such a link restores the inputs and recomputes.
  */
-import { bootRuntime, runCalculator, setPageGeneration, watchRuntime } from "./runtime.js";
+import {
+  bootRuntime,
+  CallError,
+  runCalculator,
+  setPageGeneration,
+  TIME_LIMIT_S,
+  TimeLimitError,
+  watchRuntime,
+} from "./runtime.js";
 import { drawChart, drawChartWhenVisible } from "./vega.js";
 
 const STAGE_TEXT = {
@@ -120,8 +128,13 @@ function mountCalculator(root) {
         markStale();
         if (result.ok) recordInUrl(root);
       }
-    } catch {
-      // The runtime's failure is reported once, through watchRuntime.
+    } catch (error) {
+      // The runtime's failure is reported once, through watchRuntime; this calculator's own, beside it.
+      if (root.isConnected && (error instanceof TimeLimitError || error instanceof CallError)) {
+        rejected = true;
+        failed = error instanceof TimeLimitError ? `it did not finish within ${TIME_LIMIT_S} s` : error.message;
+        markStale();
+      }
     } finally {
       inFlight = false;
       if (queued) {
@@ -344,7 +357,7 @@ function show(root, result) {
   const chart = /** @type {HTMLElement | null} */ (root.querySelector(".calc-chart-view"));
   if (chart && result.chart) {
     chart.setAttribute("aria-label", result.chart.description);
-    drawChart(chart, result.chart).catch(() => {});
+    drawChart(chart, result.chart); // a chart that fails to draw says so itself
   }
 }
 

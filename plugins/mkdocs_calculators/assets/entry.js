@@ -7,11 +7,11 @@
 (() => {
   const base = /** @type {HTMLScriptElement} */ (document.currentScript).src;
   const FILE_TEXT =
-    "This calculator needs the site to be served over http (for example with make preview); opened as a file, it " +
-    "shows the results for the inputs as written.";
+    "This calculator needs the site to be served over http; opened as a file, it shows the results for the inputs " +
+    "as written.";
   const QUIZ_FILE_TEXT =
-    "Answers are checked by a script that needs the site served over http (for example with make preview): opened " +
-    "as a file, this quiz shows its questions but cannot check them.";
+    "Answers are checked by a script that needs the site served over http: opened as a file, this quiz shows its " +
+    "questions but cannot check them.";
   let generation = 0;
   const STATIC = "calculators-static"; // on <html>: the components' scripts cannot run here (quiz.css, in calculators.css)
   // The page's head marked <html> "calculators-live" (the components' scripts will run: runtime.py, LIVE_MARK) and

@@ -6,8 +6,12 @@
  * To the worker:   {type: "boot", controlled, interrupt} | {type: "call", id, generation, function, arguments}
  * (a call with a time limit, callPythonWithin, ends the worker when it runs past it, and starts a new one)
  * From the worker: {type: "progress", stage} | {type: "ready", ms} | {type: "stored"} | {type: "failed", error}
- *                | {type: "result", id, generation, result} | {type: "error", id, generation, error}
+ *                | {type: "started", id} | {type: "result", id, generation, result}
+ *                | {type: "error", id, generation, error}
  */
+
+/** Seconds the book's code may take for one call (the plugin's time_limit option), replaced at build. */
+const TIME_LIMIT_MS = Number("__CALCULATORS_TIME_LIMIT__") * 1000 || 5000;
 
 /** @typedef {"idle" | "runtime" | "package" | "ready" | "failed"} Stage */
 /** @typedef {{stage: Stage, error?: string}} RuntimeState */
@@ -34,7 +38,7 @@ let downloadsKept = Promise.resolve();
 /** @type {() => void} */
 let keepDone = () => {};
 /** Calls sent and not yet answered, with their message, which a restarted worker is sent again. */
-/** @type {Map<number, {resolve: (value: any) => void, reject: (reason: Error) => void, message?: object}>} */
+/** @type {Map<number, {resolve: (value: any) => void, reject: (reason: Error) => void, message?: object, started?: () => void}>} */
 const pending = new Map();
 /** @type {Set<(state: RuntimeState) => void>} */
 const listeners = new Set();
@@ -95,6 +99,7 @@ export function bootRuntime() {
         setState({ stage: "ready" });
         resolve();
       } else if (data.type === "stored") keepDone();
+      else if (data.type === "started") pending.get(data.id)?.started?.();
       else if (data.type === "failed") {
         fail(data.error);
         reject(new Error(data.error));
@@ -104,7 +109,7 @@ export function bootRuntime() {
         if (!request) return;
         if (data.generation !== pageGeneration) request.resolve(null);
         else if (data.type === "result") request.resolve(data.result);
-        else request.reject(new Error(data.error));
+        else request.reject(new CallError(data.error));
       }
     });
     worker.addEventListener("error", (event) => {
@@ -140,6 +145,9 @@ export async function callPython(name, args) {
 /** A call that ran past its time limit: the worker was ended, and a new one is starting. */
 export class TimeLimitError extends Error {}
 
+/** A call that Python answered with an error (the runtime itself still works). */
+export class CallError extends Error {}
+
 /**
  * Like callPython, for code that may never return (a reader's exercise): when no reply comes within `limitMs` of
  * sending (the boot not counted), the call fails with a TimeLimitError. On a cross-origin isolated page Python is
@@ -163,12 +171,19 @@ export async function callPythonWithin(name, args, limitMs) {
       restartRuntime();
       reject(stopped());
     };
-    let timer = setTimeout(() => {
-      if (!interrupt) return end();
-      asked = true;
-      Atomics.store(interrupt, 0, 2); // SIGINT: Python raises KeyboardInterrupt in the reader's code
-      timer = setTimeout(end, INTERRUPT_GRACE_MS);
-    }, limitMs);
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    // The limit runs from when the worker starts on the call (sent again to a restarted worker: from its start
+    // there), so neither the boot nor the calls queued before it count.
+    const started = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (!interrupt) return end();
+        asked = true;
+        Atomics.store(interrupt, 0, 2); // SIGINT: Python raises KeyboardInterrupt in the reader's code
+        timer = setTimeout(end, INTERRUPT_GRACE_MS);
+      }, limitMs);
+    };
     /** @param {() => void} settle */
     const done = (settle) => {
       clearTimeout(timer);
@@ -179,6 +194,7 @@ export async function callPythonWithin(name, args, limitMs) {
       resolve: (value) => done(() => resolve(value)),
       reject: (reason) => done(() => reject(reason)),
       message,
+      started,
     });
     worker?.postMessage(message);
   });
@@ -205,5 +221,10 @@ function restartRuntime() {
  * @param {Record<string, string>} inputs
  */
 export function runCalculator(name, inputs) {
-  return callPython("run", { name, inputs });
+  // The book's code may never return for some inputs: past the limit the worker is ended and started again, and the
+  // page's other calculators are answered by the new one.
+  return callPythonWithin("run", { name, inputs }, TIME_LIMIT_MS);
 }
+
+/** The time limit of a calculator's run, in seconds, as the page says it. */
+export const TIME_LIMIT_S = TIME_LIMIT_MS / 1000;

@@ -298,7 +298,7 @@ export function drawChartWhenVisible(container, spec) {
       observer.disconnect();
       const idle = window.requestIdleCallback ?? ((/** @type {() => void} */ callback) => setTimeout(callback, 50));
       idle(() => {
-        if (!charts.get(container)?.spec) drawChart(container, spec).catch(() => {});
+        if (!charts.get(container)?.spec) drawChart(container, spec);
       }, { timeout: 1000 });
     },
     { rootMargin: "200px" },
@@ -347,8 +347,29 @@ export function drawChart(container, spec) {
       container.dataset.drawn = String(Number(container.dataset.drawn ?? 0) + 1); // draws finished (make bench, T3)
       for (const [other] of charts) if (!other.isConnected) charts.delete(other); // pages left behind
     }
-  })().finally(() => {
-    chart.drawing = undefined;
-  });
+  })()
+    .then(() => chartMessage(container, ""))
+    .catch((error) => {
+      // A spec Vega refuses (a mark type it does not know, say), or Vega that did not load: said beside the chart,
+      // and logged for the author, rather than leaving only the chart's description.
+      console.error(`calculators: the chart could not be drawn: ${error?.message ?? error}`);
+      chartMessage(container, `The chart could not be drawn (${error?.message ?? error}).`);
+    })
+    .finally(() => {
+      chart.drawing = undefined;
+    });
   return chart.drawing;
+}
+
+/** Show `text` under a chart (or remove the message, for ""). @param {HTMLElement} container @param {string} text */
+function chartMessage(container, text) {
+  let message = /** @type {HTMLElement | null} */ (container.parentElement?.querySelector(".calc-chart-error") ?? null);
+  if (!text) return message?.remove();
+  if (!message) {
+    message = document.createElement("p");
+    message.className = "calc-chart-error";
+    message.setAttribute("role", "status");
+    container.after(message);
+  }
+  message.textContent = text;
 }

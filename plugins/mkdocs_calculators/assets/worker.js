@@ -317,6 +317,7 @@ self.addEventListener("message", async ({ data }) => {
     try {
       const module = await booted();
       if (interrupt) Atomics.store(interrupt, 0, 0); // a stop asked for an earlier call is not for this one
+      postMessage({ type: "started", id }); // its time limit runs from now (runtime.js): not while queued or booting
       const started = performance.now();
       const result = JSON.parse(module.call_json(data.function, JSON.stringify(data.arguments)));
       postMessage({ type: "result", id, generation, result, ms: performance.now() - started }); // ms: for make bench

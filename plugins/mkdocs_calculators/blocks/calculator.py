@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..chart_check import chart_problem
 from ..ids import ID_RULE, check_id
 from ..render import render_calculator
 from .base import Authored, BlockKind, Option, Problems
@@ -39,7 +40,7 @@ class CalculatorKind(BlockKind[CalculatorModel]):
     open_options = True  # every other key sets one of the calculator's inputs
 
     def read(self, block: Authored) -> CalculatorModel:
-        from calckit.api import run
+        from calckit.api import inputs_text, run
 
         calculators = block.book.calculators
         known = ", ".join(sorted(calculators))
@@ -100,6 +101,12 @@ class CalculatorKind(BlockKind[CalculatorModel]):
         result = run(calculator.name, inputs, book=block.book)
         if "failure" in result:
             raise Problems([block.problem(block.line, result["failure"]["message"])])
+        chart = chart_problem(result["chart"]) if result.get("chart") else ""
+        if chart:
+            shown = inputs_text(inputs)
+            raise Problems(
+                [block.problem(block.line, f"calculator '{calculator.name}' draws {chart} (for these inputs: {shown})")]
+            )
         return CalculatorModel(calculator, inputs, result, anchor)
 
     def render(self, model: CalculatorModel, block: Authored) -> str:

@@ -1,0 +1,228 @@
+"""The book's code at build, in a process of its own, with a time limit: a compute that never returns cannot hang the
+build or `mkdocs serve`.
+
+An exception cannot stop code that is stuck in C (`10**10**8`, `time.sleep(10**6)`), nor can a signal reach a build
+that `mkdocs serve` runs off the main thread: ending a process can. So one persistent child (compute_child.py) imports
+the book's package and runs every compute, and each exercise's solution, that the build asks for, through
+`calckit.running.use_runner`. A call past the limit ends the child, raises `TimeLimitExceeded` with the line the code
+was on (from faulthandler's dump in the child), and the next call starts a new child. A few hundred small calls
+cost tens of milliseconds in all (pickles over a pipe); the child's start and import overlap with MkDocs reading
+the site.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import re
+import select
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from calckit.exercise_run import FILENAME as EXERCISE_FILENAME
+from calckit.running import CodeFailure, RaisedElsewhere, TimeLimitExceeded
+
+if TYPE_CHECKING:
+    from calckit.spec import Calculator, Value
+
+__all__ = ["DEFAULT_LIMIT", "ComputeProcess", "failure_message"]
+
+DEFAULT_LIMIT = 5.0  # seconds, per call (the plugin's `time_limit` option)
+# The child's start and the package's import may take longer than a compute, on a busy machine: this many limits.
+IMPORT_LIMITS = 6
+GRACE = 2.0  # seconds past the limit for the child's own timer to say where the code is, before it is ended
+CHILD = Path(__file__).with_name("compute_child.py")
+_DUMP_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)')
+
+
+class ComputeProcess:
+    """A child Python running the book's package `package`; `limit` seconds for each call."""
+
+    def __init__(self, package: str, directory: Path, limit: float = DEFAULT_LIMIT) -> None:
+        self.package = package
+        self.directory = directory  # the package's folder, for the places quoted
+        self.limit = limit
+        self.import_limit = max(IMPORT_LIMITS * limit, 10.0)
+        self._child: subprocess.Popen[bytes] | None = None
+        self._stderr: list[str] = []
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        """Start the child and have it import the package (not waited for: the first call waits)."""
+        if self._child is not None:
+            return
+        self._stderr = []
+        child = subprocess.Popen(
+            [sys.executable, "-X", "utf8", str(CHILD)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,  # raw pipes: select() then sees every byte that is waiting
+        )
+        self._child = child
+        threading.Thread(target=self._relay, args=(child.stderr, self._stderr), daemon=True).start()
+        self._send(("path", list(sys.path)))
+        self._send(("use", self.package, self.import_limit))
+
+    def close(self) -> None:
+        child, self._child = self._child, None
+        if child is None:
+            return
+        with contextlib.suppress(OSError):
+            child.stdin.close()  # type: ignore[union-attr]
+        try:
+            child.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+    def imported(self) -> None:
+        """Wait for the package's import in the child: TimeLimitExceeded if it hangs (an import that raises is left
+        for the build's own import to report, where its traceback is)."""
+        with self._lock:
+            self.start()
+            try:
+                self._reply(self.import_limit)  # "path"
+                self._reply(self.import_limit)  # "use"
+            except RaisedElsewhere:  # an import that raises, or a child closed meanwhile: not a hang
+                self.close()
+
+    def compute(self, name: str, values: Mapping[str, Any]) -> object:
+        """What calculator `name`'s compute returns for `values`, run in the child."""
+        return self._call(("compute", name, dict(values), self.limit))
+
+    def check_code(self, code: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        result: dict[str, Any] = self._call(("check_code", code, dict(data), self.limit))  # type: ignore[assignment]
+        return result
+
+    def _call(self, request: tuple[Any, ...]) -> object:
+        with self._lock:
+            if self._child is not None and self._child.poll() is not None:
+                self._end()  # it ended between calls (the book's code ended Python)
+            if self._child is None:  # the first call, or the first since one ran past the limit
+                self.start()
+                self._reply(self.import_limit)
+                with contextlib.suppress(RaisedElsewhere):  # the build's own import reports it
+                    self._reply(self.import_limit)
+            self._send(request)
+            return self._reply()
+
+    def runner(self, calculator: Calculator, values: Mapping[str, Value]) -> object:
+        """For calckit.running.use_runner."""
+        return self.compute(calculator.name, values)
+
+    def _send(self, request: tuple[Any, ...]) -> None:
+        assert self._child is not None and self._child.stdin is not None
+        data = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
+        self._child.stdin.write(struct.pack(">I", len(data)) + data)
+        self._child.stdin.flush()
+
+    def _reply(self, limit: float | None = None) -> object:
+        """The next reply, its value or its exception; TimeLimitExceeded (the child then ended) past the limit."""
+        child = self._child
+        if child is None or child.stdout is None:
+            raise RaisedElsewhere("the compute process was closed", "")
+        stdout = child.stdout
+        limit = self.limit if limit is None else limit
+        deadline = time.monotonic() + limit
+        try:
+            header = self._read(stdout, 4, deadline)
+        except (_Ended, OSError, ValueError):
+            self._end()
+            raise RaisedElsewhere(f"SystemExit: the book's code ended Python (exit code {child.poll()})", "") from None
+        if header is None:
+            where = self._where_stuck()
+            self._end()
+            raise TimeLimitExceeded(limit, where)
+        (size,) = struct.unpack(">I", header)
+        try:
+            body = self._read(stdout, size, time.monotonic() + GRACE + self.limit)
+        except (_Ended, OSError, ValueError):
+            body = None
+        if body is None:
+            self._end()
+            raise TimeLimitExceeded(limit)
+        reply = pickle.loads(body)
+        if reply[0] == "raised":
+            raise RaisedElsewhere(reply[1], reply[2])
+        return reply[1]
+
+    def _read(self, stream: IO[bytes], size: int, deadline: float) -> bytes | None:
+        """`size` bytes, or None when the deadline passes first (or the child died)."""
+        data = b""
+        while len(data) < size:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([stream], [], [], left)[0]:
+                return None
+            chunk = os.read(stream.fileno(), size - len(data))
+            if not chunk:
+                raise _Ended  # the child ended: killed, closed, or the book's code ended Python (os._exit)
+            data += chunk
+        return data
+
+    def _where_stuck(self) -> str:
+        """Where the child's code was at the limit, from faulthandler's dump (waited for a little)."""
+        end = time.monotonic() + GRACE
+        while time.monotonic() < end:
+            text = "".join(self._stderr)
+            if "Timeout (" in text:
+                time.sleep(0.05)  # the rest of the dump
+                break
+            time.sleep(0.02)
+        text = "".join(self._stderr)
+        dump = text[text.rfind("Timeout (") :] if "Timeout (" in text else ""
+        frames = [match for line in dump.splitlines() if (match := _DUMP_FRAME.match(line))]  # most recent first
+        for match in frames:
+            if Path(match["file"]).is_relative_to(self.directory):
+                relative = Path(match["file"]).relative_to(self.directory).as_posix()
+                return f"{self.directory.name}/{relative}:{match['line']}"
+        for match in frames:
+            if match["file"] == EXERCISE_FILENAME:
+                return f"line {match['line']} of the solution"
+        return ""
+
+    def _end(self) -> None:
+        child, self._child = self._child, None
+        if child is not None:
+            child.kill()
+            child.wait()
+
+    @staticmethod
+    def _relay(stream: IO[bytes] | None, kept: list[str]) -> None:
+        """Keep the child's stderr (for faulthandler's dump) and pass on what the book's code prints."""
+        if stream is None:
+            return
+        dumping = False
+        for raw in iter(stream.readline, b""):
+            line = raw.decode("utf-8", "replace")
+            kept.append(line)
+            dumping = dumping or line.startswith("Timeout (")
+            if not dumping:
+                sys.stderr.write(line)
+
+
+class _Ended(Exception):
+    """The child's pipe closed."""
+
+
+def failure_message(error: CodeFailure, kind: str) -> str:
+    """What the author of a `kind` block reads for the book's code failing while the block was read (a quiz's
+    answer, an exercise's cases, its solution checked on them)."""
+    from calckit.api import describe_failure
+
+    if error.calculator is not None:
+        from calckit import book
+
+        return describe_failure(book.current(), error.calculator, error.values or {}, error)["message"]
+    place = f" ({error.where})" if isinstance(error, TimeLimitExceeded | RaisedElsewhere) and error.where else ""
+    if isinstance(error, TimeLimitExceeded):
+        what = "the solution" if kind == "exercise" else "the book's code"
+        return f"{kind} block: {what} did not finish within {error.limit:g} s{place}"
+    return f"{kind} block: {error}{place}"

@@ -1,0 +1,134 @@
+"""What the reader's browser can import, checked at every build (`mkdocs serve` and `snapshot: false` included).
+
+Pyodide in the browser has Python's standard library as `python_stdlib.zip` holds it (plus the modules compiled into
+the interpreter), calckit, the book's package and the distributions the book ships (`browser_dependencies`), and
+nothing else: a calculator that imports `attrs`, installed here, would work at build and fail in every reader's
+browser. So each module of the package (and of each shipped distribution) is read, not run: every `import` at any
+level that names a module the browser lacks is `calculators/x.py:LINE: ModuleNotFoundError: No module named 'attrs'
+(...)`. An import under `if TYPE_CHECKING:` or in a `try:` that catches ImportError is left alone: it is meant not to
+be there at run time. An import by computed name (`importlib.import_module(name)`) cannot be read; the memory snapshot,
+made by importing the package in Pyodide under Node, still finds it.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import zipfile
+from collections.abc import Iterable, Iterator
+from functools import cache
+from importlib.machinery import EXTENSION_SUFFIXES
+from importlib.util import find_spec
+from pathlib import Path
+
+__all__ = ["HOW_TO_SHIP", "browser_modules", "import_problems"]
+
+HOW_TO_SHIP = (
+    "the reader's browser has the standard library, calckit and the book's package; to ship a pure-Python "
+    "distribution installed here, list it under the plugin's 'browser_dependencies' (docs/own-book.md)"
+)
+# Modules of CPython's standard library that Pyodide leaves out or ships apart (loaded with pyodide.loadPackage,
+# which the site does not do), or that Python 3.13 removed: the browser runs Python 3.14.
+_NOT_IN_THE_BROWSER = frozenset(
+    {
+        *("sqlite3", "_sqlite3", "ssl", "_ssl", "lzma", "_lzma", "_hashlib", "tkinter", "_tkinter", "turtle"),
+        *("curses", "_curses", "_curses_panel", "dbm", "_dbm", "_gdbm", "readline", "idlelib", "ensurepip", "venv"),
+        *("audioop", "crypt", "_crypt", "nis", "spwd", "ossaudiodev", "imghdr", "sndhdr", "cgi", "cgitb", "pipes"),
+        *("telnetlib", "nntplib", "uu", "xdrlib", "aifc", "sunau", "chunk", "mailcap", "msilib", "asynchat"),
+        *("asyncore", "smtpd", "imp", "distutils", "lib2to3"),
+    }
+)
+
+
+@cache
+def _stdlib_zip_modules(stdlib_zip: Path, size: int) -> frozenset[str]:
+    names = set()
+    with zipfile.ZipFile(stdlib_zip) as archive:
+        for name in archive.namelist():
+            top = name.split("/")[0]
+            if "/" in name or top.endswith((".py", ".pyc")):
+                names.add(top.split(".")[0])
+    return frozenset(names)
+
+
+@cache
+def _compiled_stdlib(name: str) -> bool:
+    """Whether `name` is a module of the standard library written in C (compiled into Pyodide's interpreter, as
+    into CPython's)."""
+    if name in sys.builtin_module_names:
+        return True
+    if name not in sys.stdlib_module_names:
+        return False
+    spec = find_spec(name)
+    return spec is not None and bool(spec.origin) and str(spec.origin).endswith(tuple(EXTENSION_SUFFIXES))
+
+
+class BrowserModules:
+    """The top-level modules that `import` finds in the reader's browser, with `also` (the book's own and shipped)."""
+
+    def __init__(self, node_modules: Path, also: Iterable[str] = ()) -> None:
+        stdlib_zip = node_modules / "pyodide" / "python_stdlib.zip"
+        zipped = _stdlib_zip_modules(stdlib_zip, stdlib_zip.stat().st_size) if stdlib_zip.is_file() else frozenset()
+        self._found = zipped | {"calckit", *also}
+
+    def __contains__(self, name: object) -> bool:
+        return (
+            isinstance(name, str)
+            and name not in _NOT_IN_THE_BROWSER
+            and (name in self._found or _compiled_stdlib(name))
+        )
+
+
+def browser_modules(node_modules: Path, also: Iterable[str] = ()) -> BrowserModules:
+    return BrowserModules(node_modules, also)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _catches_import_error(handlers: list[ast.ExceptHandler]) -> bool:
+    for handler in handlers:
+        caught = handler.type
+        names = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught is not None else []
+        if caught is None or any(
+            isinstance(n, ast.Name) and n.id in ("ImportError", "ModuleNotFoundError") for n in names
+        ):
+            return True
+    return False
+
+
+def _imports(node: ast.AST) -> Iterator[tuple[str, int]]:
+    """Each absolute import's top-level module and line, outside TYPE_CHECKING blocks and guarded imports."""
+    children: list[ast.AST] = list(ast.iter_child_nodes(node))
+    if isinstance(node, ast.If) and _is_type_checking(node.test):
+        children = list(node.orelse)
+    elif isinstance(node, ast.Try) and _catches_import_error(node.handlers):
+        children = [*node.handlers, *node.orelse, *node.finalbody]
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            yield alias.name.split(".")[0], node.lineno
+    elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        yield node.module.split(".")[0], node.lineno
+    for child in children:
+        yield from _imports(child)
+
+
+def import_problems(folder: Path, shown: str, available: BrowserModules) -> list[str]:
+    """`shown/x.py:LINE: ModuleNotFoundError: ...` for each import in the .py files under `folder` (shown by the
+    name `shown`) of a module outside `available`."""
+    problems = []
+    for path in sorted(folder.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        try:
+            tree = ast.parse(path.read_bytes(), str(path))
+        except (SyntaxError, ValueError):
+            continue  # the build's own import reports it, at its line
+        where = f"{shown}/{path.relative_to(folder).as_posix()}"
+        for module, line in _imports(tree):
+            if module not in available:
+                problems.append(f"{where}:{line}: ModuleNotFoundError: No module named '{module}' ({HOW_TO_SHIP})")
+    return problems

@@ -1,0 +1,367 @@
+"""R10: the book's code that hangs or returns the wrong kind of value stops the strict build with one located line,
+within its time limit, never a traceback or a hang; `mkdocs serve` keeps answering and picks up the fix.
+
+Each build runs under a timeout it must beat by far (TIMEOUT, against a limit of LIMIT seconds).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.build.test_author_code import PACKAGE, ROOFLINE_TEXT, _compute_line, build_with_package
+from tests.support import NODE_MODULES, build_env, free_port
+
+LIMIT = 2  # seconds: the fixtures' time_limit
+TIMEOUT = 90  # seconds a build may take before the test fails as hung (a plain one takes about 10 on a busy machine)
+PAGE = "# Roofline\n\n```calculator\nuse: roofline\nintensity: 13\n```\n\n```calculator\nuse: roofline\n```\n"
+INPUTS = (
+    "chip=h100-sxm, precision=bf16, peak_tflops=989.4, bandwidth_tbs=3.35, workload=intensity, intensity=13, m=4096, "
+    "n=4096, k=4096, params_b=7, tokens=2048, batch=1"
+)
+# What hangs, first in the compute function, and the line of it where the build finds the code stuck (from the first).
+HANGS = {
+    "a Python loop": ('    while inputs["intensity"] == 13: pass', 0),
+    "a sleep in C": ('    if inputs["intensity"] == 13:\n        import time\n        time.sleep(10**6)', 2),
+    "arithmetic in C": ('    if inputs["intensity"] == 13:\n        return 10**10**8', 1),
+}
+
+
+def roofline_with(statements: str) -> str:
+    """roofline.py with `statements` first in its compute function."""
+    lines = ROOFLINE_TEXT.split("\n")
+    lines.insert(_compute_line() - 1, statements)
+    return "\n".join(lines)
+
+
+def assert_clean(build_output: str) -> None:
+    assert "Traceback" not in build_output
+    assert len(build_output) < 5000, build_output[:5000]
+
+
+@pytest.mark.parametrize(("statements", "stuck"), HANGS.values(), ids=HANGS.keys())
+def test_a_compute_that_never_returns_is_stopped_at_its_limit(tmp_path: Path, statements: str, stuck: int) -> None:
+    """The build names the page's line, the calculator, the inputs and the line the code was stuck on, and the
+    page's other calculator is computed as usual (its block has no error)."""
+    started = time.monotonic()
+    build = build_with_package(
+        tmp_path, {"roofline.py": roofline_with(statements)}, PAGE, timeout=TIMEOUT, plugin={"time_limit": LIMIT}
+    )
+    assert time.monotonic() - started < TIMEOUT / 2
+    assert build.returncode != 0, build.output
+    assert build.errors() == [
+        f"docs/index.md:3: calculator 'roofline' did not finish within {LIMIT} s for these inputs ({INPUTS}) "
+        f"(calculators/roofline.py:{_compute_line() + stuck})"
+    ], build.output
+    assert_clean(build.output)
+
+
+# Every output right but 'attainable' (ROOFLINE is the module's calculator, defined below its compute function).
+RIGHT = '**{o.key: "memory" if o.format == "text" else 1.0 for o in ROOFLINE.outputs}'
+WRONG = {
+    "None": (f'Result({{{RIGHT}, "attainable": None}}, "")', "output 'attainable' is None"),
+    "a bool": (f'Result({{{RIGHT}, "attainable": True}}, "")', "output 'attainable' is True, not a number"),
+    "text": (
+        f'Result({{{RIGHT}, "attainable": "twelve"}}, "")',
+        "output 'attainable' is the text 'twelve', not a number (a text stands for a number only with a note saying "
+        "why)",
+    ),
+    "a list": (f'Result({{{RIGHT}, "attainable": [1.0]}}, "")', "output 'attainable' is a list, not a number"),
+    "a dict": (
+        '{"attainable": 1.0}',
+        "returned a dict, not a calckit.spec.Result (return Result(values, summary) from compute)",
+    ),
+}
+
+
+@pytest.mark.parametrize(("returned", "problem"), WRONG.values(), ids=WRONG.keys())
+def test_an_output_of_the_wrong_kind_is_one_located_line(tmp_path: Path, returned: str, problem: str) -> None:
+    """`docs/page.md:LINE: calculator 'NAME' output 'KEY' is None for these inputs (...) (calculators/x.py:LINE)`,
+    the line being the compute function's."""
+    statements = f'    if inputs["intensity"] == 13:\n        return {returned}'
+    build = build_with_package(
+        tmp_path, {"roofline.py": roofline_with(statements)}, PAGE, timeout=TIMEOUT, plugin={"time_limit": LIMIT}
+    )
+    assert build.returncode != 0, build.output
+    assert build.errors() == [
+        f"docs/index.md:3: calculator 'roofline' {problem} for these inputs ({INPUTS}) "
+        f"(calculators/roofline.py:{_compute_line() - 1})"
+    ], build.output
+    assert_clean(build.output)
+
+
+def test_a_package_whose_import_hangs_is_stopped(tmp_path: Path) -> None:
+    """Code at a module's top level that never returns: the build stops at that line."""
+    training = (PACKAGE / "training.py").read_text(encoding="utf-8")
+    hanging = training.replace("\n__all__", "\nwhile True: pass\n__all__", 1)
+    line = hanging[: hanging.index("while True: pass")].count("\n") + 1
+    build = build_with_package(
+        tmp_path, {"training.py": hanging}, "# Empty\n", timeout=TIMEOUT, plugin={"time_limit": LIMIT}
+    )
+    assert build.returncode != 0, build.output
+    # The import may take longer than a compute: six limits, and at least ten seconds.
+    assert build.errors() == [
+        f"calculators/training.py:{line}: calculators: importing the package 'calculators' did not finish within 12 s"
+    ], build.output
+    assert_clean(build.output)
+
+
+QUIZ = """# Quiz
+
+```quiz
+id: q
+questions:
+  - id: speed
+    kind: numeric
+    text: A kernel does {intensity} FLOPs per byte. How many TFLOP/s can it reach?
+    inputs:
+      intensity: 13
+    answer:
+      calculator: roofline
+      output: attainable
+    unit: TFLOP/s
+    tolerance: 2%
+```
+"""
+
+
+def test_a_quiz_whose_calculator_hangs_is_stopped(tmp_path: Path) -> None:
+    build = build_with_package(
+        tmp_path,
+        {"roofline.py": roofline_with(HANGS["a Python loop"][0])},
+        QUIZ,
+        timeout=TIMEOUT,
+        plugin={"time_limit": LIMIT},
+    )
+    assert build.returncode != 0, build.output
+    (error,) = build.errors()
+    assert re.fullmatch(
+        rf"docs/index\.md:3: calculator 'roofline' did not finish within {LIMIT} s for these inputs \(.*intensity=13, "
+        rf".*\) \(calculators/roofline\.py:{_compute_line()}\)",
+        error,
+    ), build.output
+    assert_clean(build.output)
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return str(response.read().decode("utf-8"))
+
+
+def _wait_for(url: str, text: str, seconds: float) -> str:
+    deadline, page = time.monotonic() + seconds, ""
+    while time.monotonic() < deadline:
+        try:
+            page = _get(url)
+        except OSError:
+            page = ""
+        if text in page:
+            return page
+        time.sleep(0.3)
+    raise AssertionError(f"{url} never showed {text!r} within {seconds} s:\n{page[-2000:]}")
+
+
+def test_serve_keeps_answering_and_picks_up_the_fix(tmp_path: Path) -> None:
+    """`mkdocs serve` with a compute that hangs: the page says why, the server answers, and a fixed file is built."""
+    hanging = roofline_with(HANGS["arithmetic in C"][0])
+    build_with_package(tmp_path, {"roofline.py": hanging}, PAGE, timeout=TIMEOUT, plugin={"time_limit": LIMIT})
+    shutil.rmtree(tmp_path / "site")
+    port = free_port()
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "--no-strict", "--dev-addr", f"127.0.0.1:{port}"],
+        cwd=tmp_path,
+        env=build_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        page = _wait_for(f"http://127.0.0.1:{port}/", "did not finish within", TIMEOUT)
+        assert "This calculator block has problems" in page
+        assert page.count('data-calculator="roofline"') == 1  # the page's other calculator, computed
+        (tmp_path / "calculators/roofline.py").write_text(ROOFLINE_TEXT, encoding="utf-8")
+        page = _wait_for(f"http://127.0.0.1:{port}/", 'id="calc-1"', TIMEOUT)
+        assert "did not finish" not in page
+    finally:
+        serve.terminate()
+        try:
+            _, errors = serve.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+            pytest.fail("mkdocs serve did not stop")
+    assert f"docs/index.md:3: calculator 'roofline' did not finish within {LIMIT} s for these inputs" in errors
+    assert "Traceback" not in errors
+
+
+def test_a_compute_that_hangs_only_in_pyodide_is_stopped_in_the_snapshot(tmp_path: Path) -> None:
+    """The memory snapshot runs each calculator on its defaults in Pyodide under Node, each within the limit."""
+    statements = '    import sys\n    while sys.platform == "emscripten": pass'
+    build = build_with_package(
+        tmp_path, {"roofline.py": roofline_with(statements)}, "# Empty\n", timeout=300, plugin={"time_limit": LIMIT}
+    )
+    assert build.returncode != 0, build.output
+    assert build.errors() == [
+        f"calculators/roofline.py:{_compute_line() - 1}: calculator 'roofline' did not finish within {LIMIT} s on its "
+        "defaults in Pyodide (run by Node to make the memory snapshot; the build's Python computed them in time: "
+        "look for code that behaves differently in the browser)"
+    ], build.output
+    assert_clean(build.output)
+
+
+HOW_TO_SHIP = (
+    "the reader's browser has the standard library, calckit and the book's package; to ship a pure-Python "
+    "distribution installed here, list it under the plugin's 'browser_dependencies' (docs/own-book.md)"
+)
+IMPORTS_ATTRS = ROOFLINE_TEXT.replace("\n__all__", "\nimport attrs\n__all__", 1)
+ATTRS_LINE = IMPORTS_ATTRS[: IMPORTS_ATTRS.index("import attrs")].count("\n") + 1
+
+
+@pytest.mark.parametrize("snapshot", [True, False], ids=["snapshot", "no snapshot"])
+def test_an_import_the_browser_lacks_is_refused_at_every_build(tmp_path: Path, snapshot: bool) -> None:
+    """attrs is installed here, so CPython imports it; the browser has no attrs. `snapshot: false` as well."""
+    build = build_with_package(tmp_path, {"roofline.py": IMPORTS_ATTRS}, timeout=TIMEOUT, plugin={"snapshot": snapshot})
+    assert build.returncode != 0, build.output
+    assert build.errors() == [
+        f"calculators/roofline.py:{ATTRS_LINE}: ModuleNotFoundError: No module named 'attrs' ({HOW_TO_SHIP})"
+    ], build.output
+    assert_clean(build.output)
+
+
+def test_what_the_browser_lacks_but_may_be_imported_in_other_ways_passes(tmp_path: Path) -> None:
+    """Under TYPE_CHECKING, or guarded by `except ImportError`, an import is meant to be missing at run time; the
+    standard library (json, math, tomllib) and calckit are in the browser."""
+    guarded = (
+        "\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import attrs\n"
+        "try:\n    import yaml\nexcept ImportError:\n    yaml = None\nimport json, tomllib\n"
+    )
+    text = ROOFLINE_TEXT.replace("\n__all__", guarded + "__all__", 1)
+    build = build_with_package(tmp_path, {"roofline.py": text}, timeout=TIMEOUT, plugin={"snapshot": False})
+    assert build.returncode == 0, build.output
+
+
+def test_a_pure_python_dependency_is_shipped_in_a_wheel_of_its_own(tmp_path: Path) -> None:
+    """`browser_dependencies: [attrs]`: the build passes, a content-hashed attrs wheel is shipped before the book's,
+    and the memory snapshot (the package imported in Pyodide under Node) shows that Pyodide imports it."""
+    build = build_with_package(
+        tmp_path, {"roofline.py": IMPORTS_ATTRS}, timeout=300, plugin={"browser_dependencies": ["attrs"]}
+    )
+    assert build.returncode == 0, build.output
+    wheels = sorted(path.name.split("-")[0] for path in (build.site / "assets/calculators").glob("*.whl"))
+    assert wheels == ["attrs", "calckit", "calculators"]
+    worker = (build.site / "assets/calculators/worker.js").read_text(encoding="utf-8")
+    order = re.search(r"JSON\.parse\('(\[.*?\])'\)", worker)
+    assert order is not None and [name.split("-")[0] for name in json.loads(order[1])] == [
+        "calckit",
+        "attrs",
+        "calculators",
+    ]
+    assert "made a memory snapshot" in build.output
+
+
+def test_a_dependency_with_compiled_code_is_refused(tmp_path: Path) -> None:
+    build = build_with_package(tmp_path, {}, timeout=TIMEOUT, plugin={"browser_dependencies": ["PyYAML"]})
+    assert build.returncode != 0, build.output
+    (error,) = build.errors()
+    assert re.fullmatch(
+        r"calculators: 'browser_dependencies' names 'PyYAML', which is not pure Python \(yaml/_yaml\.\S+ is "
+        r"compiled code\): only pure-Python distributions can be shipped to the browser",
+        error,
+    ), build.output
+
+
+def test_a_chart_vega_lite_refuses_is_one_located_line(tmp_path: Path) -> None:
+    """A mark type 'lyne' in the chart drawn for a page's inputs: the build names the page's line, the place in the
+    spec and what Vega-Lite allows there."""
+    statements = "\n".join(
+        [
+            '    if inputs["intensity"] == 13 and "again" not in inputs:',
+            "        import dataclasses",
+            '        good = _compute({**inputs, "again": 1})',
+            "        assert good.chart is not None",
+            '        layer = {**good.chart["layer"][0], "mark": "lyne"}',
+            '        return dataclasses.replace(good, chart={**good.chart, "layer": [layer]})',
+        ]
+    )
+    build = build_with_package(
+        tmp_path, {"roofline.py": roofline_with(statements)}, PAGE, timeout=TIMEOUT, plugin={"snapshot": False}
+    )
+    assert build.returncode != 0, build.output
+    (error,) = build.errors()
+    version = json.loads((NODE_MODULES / "vega-lite/package.json").read_text(encoding="utf-8"))["version"]
+    assert error.startswith(
+        f"docs/index.md:3: calculator 'roofline' draws a chart that Vega-Lite {version} refuses: at layer[0].mark: "
+        "'lyne' is not one of ['arc', 'area', 'bar', "
+    ), build.output
+    assert error.endswith(f"(for these inputs: {INPUTS})")
+    assert_clean(build.output)
+
+
+EXERCISE = """# Exercise
+
+```exercise
+id: attainable
+title: Attainable throughput
+prompt: Return the throughput the kernel can reach, in TFLOP/s.
+function: attainable(peak_tflops, bandwidth_tbs, intensity)
+starter: |
+  def attainable(peak_tflops, bandwidth_tbs, intensity):
+      ...
+solution: |
+  def attainable(peak_tflops, bandwidth_tbs, intensity):
+      while intensity > 0: pass
+check:
+  calculator: roofline
+  output: attainable
+  unit: TFLOP/s
+  cases: 3
+  tolerance: 1e-6 relative
+```
+"""
+
+
+def test_an_exercise_whose_solution_never_returns_is_stopped(tmp_path: Path) -> None:
+    build = build_with_package(tmp_path, {}, EXERCISE, timeout=TIMEOUT, plugin={"time_limit": LIMIT, "snapshot": False})
+    assert build.returncode != 0, build.output
+    assert build.errors() == [
+        f"docs/index.md:3: exercise block: the solution did not finish within {LIMIT} s (line 2 of the solution)"
+    ], build.output
+    assert_clean(build.output)
+
+
+def test_a_quiz_whose_calculator_raises_is_one_located_line(tmp_path: Path) -> None:
+    """Not in the issue: a numeric question whose calculator raises for its inputs gave a traceback."""
+    statements = '    if inputs["intensity"] == 13:\n        return 1 / (inputs["intensity"] - 13)'
+    build = build_with_package(
+        tmp_path, {"roofline.py": roofline_with(statements)}, QUIZ, timeout=TIMEOUT, plugin={"snapshot": False}
+    )
+    assert build.returncode != 0, build.output
+    (error,) = build.errors()
+    assert re.fullmatch(
+        r"docs/index\.md:3: calculator 'roofline' failed for these inputs \(.*intensity=13, .*\): ZeroDivisionError: "
+        rf"float division by zero \(calculators/roofline\.py:{_compute_line() + 1}\)",
+        error,
+    ), build.output
+    assert_clean(build.output)
+
+
+def test_a_compute_that_returns_what_cannot_be_sent_is_one_located_line(tmp_path: Path) -> None:
+    """Not in the issue: a generator (a `yield` left in compute) cannot leave the compute process."""
+    statements = '    if inputs["intensity"] == 13:\n        return (x for x in [1])'
+    build = build_with_package(
+        tmp_path, {"roofline.py": roofline_with(statements)}, PAGE, timeout=TIMEOUT, plugin={"snapshot": False}
+    )
+    assert build.returncode != 0, build.output
+    (error,) = build.errors()
+    assert error.startswith(
+        f"docs/index.md:3: calculator 'roofline' failed for these inputs ({INPUTS}): TypeError: compute returned a "
+        "generator, not a calckit.spec.Result ("
+    ), build.output
+    assert_clean(build.output)
