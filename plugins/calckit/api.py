@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import book
-from .exercise_run import check_code, run_code
+from .exercise import cases_for_check
 from .quiz import quiz_variant
 from .spec import Value
 
@@ -105,8 +105,9 @@ def _shown(value: Value) -> str:
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "run": run,
     "quiz_variant": quiz_variant,
-    "exercise_run": run_code,  # a reader's code: see exercise_run.py, and runtime.js for its time limit
-    "exercise_check": check_code,
+    # An exercise's cases and their expected values, for a Check. The reader's code never runs in this worker: it
+    # runs in an interpreter of its own (exercise_run.py, exercise_worker.js), which is never given these values.
+    "exercise_cases": cases_for_check,
 }
 
 

@@ -2,7 +2,8 @@
 
 Layout under the site (`assets/calculators/`):
 
-    entry.js, calculator.js, runtime.js, worker.js, vega.js, ...  the plugin's own front end
+    entry.js, calculator.js, runtime.js, worker.js, vega.js, ...  the plugin's own front end (exercise_worker.js:
+                                             readers' code, in a Pyodide of its own)
     calculators.css                          the styles of calculators and quizzes (PAGE_STYLES), as one file
     calckit-<version>+<hash>-py3-none-any.whl, <package>-<version>+<hash>-...whl    calckit, and the book's package
     snapshot-<key>.bin                           Python's memory with the package imported, gzipped (snapshot.py)
@@ -160,6 +161,8 @@ def write_runtime(
     placeholders = asset_placeholders(out, wheels, made, service_worker=not serving)
     placeholders["worker.js"][WHEELS_PLACEHOLDER] = json.dumps([wheel.name for wheel in wheels])
     placeholders["worker.js"][PACKAGE_PLACEHOLDER] = book.package
+    # The exercise worker installs calckit alone: the reader's code is checked against the book's package elsewhere.
+    placeholders["exercise_worker.js"] = {WHEELS_PLACEHOLDER: json.dumps([wheels[0].name])}
     assets = resources.files(__package__).joinpath("assets")
     for asset in assets.iterdir():
         if asset.name in PAGE_STYLES:

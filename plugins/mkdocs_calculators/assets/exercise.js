@@ -1,19 +1,22 @@
 // @ts-check
 /**
  * Exercises on the page: the prompt and starter code the build rendered (exercise_render.py writes the markup), made
- * into an editor whose code runs in the tab's Python worker (runtime.js), the same Pyodide that runs the calculators.
+ * into an editor whose code runs in an interpreter of its own (exercise_runtime.js), never the calculators' one.
  *
- * Run executes the code and shows what it printed and its error, with the line. Check calls the reader's function on
- * the cases the build drew from the calculator (`data-exercise-data`) and shows the first that fails: its inputs, the
- * expected value and what came back. Either stops after TIME_LIMIT_MS: the worker is then ended and started again, and
- * the calculators on the page carry on. The code, whether it passed and how many honest attempts were made are kept in
+ * Run executes the code and shows what it printed and its error, with the line. Check draws fresh cases with a seed
+ * of its own, has the calculators' worker (runtime.js, which reader code cannot reach) compute the expected values,
+ * gives the reader's code the inputs alone, and grades what comes back here (grading.js); it shows the first case
+ * that fails: its inputs, the expected value and what came back. Either stops after TIME_LIMIT_MS; each runs in a
+ * fresh interpreter, ended after it, so nothing the code changes carries over to the next run or to the page. The code, whether it passed and how many honest attempts were made are kept in
  * localStorage under `data-exercise-key`; after HONEST_ATTEMPTS failing checks of changed code, a solution can be shown.
  *
  * The editor (CodeMirror, about 300 kB) loads only when a reader reaches for an exercise: a pointer over it, a touch
  * or a focus inside it, or the exercise scrolled into view. Until then the pre-rendered code is itself editable
  * (plain text), Run and Check use it, and the editor takes over what was typed there, with the caret, when it arrives.
  */
-import { TimeLimitError, callPythonWithin, setPageGeneration, watchRuntime } from "./runtime.js";
+import { bootRuntime, callPython, setPageGeneration, watchRuntime } from "./runtime.js";
+import { TimeLimitError, runExercise, warmExercises } from "./exercise_runtime.js";
+import { verdict } from "./grading.js";
 import { keepRuntimeOffline } from "./offline.js";
 
 const TIME_LIMIT_MS = 5000;
@@ -26,8 +29,8 @@ const KEYS_TEXT =
 
 /** @typedef {{inputs: Record<string, number>, expected: number | null}} Case */
 /**
- * @typedef {{id: string, title: string, function: string, parameters: string[], floats: string[], cases: Case[],
- *   tolerance: {amount: number, relative: boolean}, starter: string, solution: string}} ExerciseData
+ * @typedef {{id: string, title: string, function: string, parameters: string[], draw: Record<string, unknown>,
+ *   tolerance: import("./grading.js").Tolerance, starter: string, solution: string}} ExerciseData
  */
 /** @typedef {{type: string, message: string, line: number | null}} PythonError */
 /** @typedef {{version: string, code?: string, passed: boolean, attempts: number, checked?: string}} Progress */
@@ -160,8 +163,7 @@ function mountExercise(root) {
   const data = JSON.parse(root.dataset.exerciseData ?? "{}");
   const key = /** @type {string} */ (root.dataset.exerciseKey);
   const progress = load(key, /** @type {string} */ (root.dataset.exerciseVersion));
-  const { function: name, parameters, floats, cases, tolerance } = data;
-  const checking = { function: name, parameters, floats, cases, tolerance };
+  const { function: name, parameters, tolerance } = data;
   const find = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (root.querySelector(selector));
   const holder = find(".exercise-editor");
   const status = find(".exercise-status");
@@ -227,7 +229,11 @@ function mountExercise(root) {
     );
     return editorReady;
   }
-  whenReachedFor(root, () => ensureEditor().catch(() => {}));
+  whenReachedFor(root, () => {
+    ensureEditor().catch(() => {});
+    warmExercises();
+    bootRuntime().catch(() => {}); // the calculators' worker computes each Check's expected values
+  });
   /** Put `text` in, in the editor or the plain code, whichever holds it now. @param {string} text */
   const replaceCode = (text) => {
     code = text;
@@ -244,16 +250,18 @@ function mountExercise(root) {
   });
 
   /**
-   * Call the worker with the reader's code, buttons disabled meanwhile; null when stopped, failed or left.
-   * @param {string} function_ @param {Record<string, unknown>} args
+   * Run `work` with the buttons disabled meanwhile; null when stopped, failed or left. @param {() => Promise<any>} work
    */
-  async function call(function_, args) {
+  async function call(work) {
     busy = true;
     run.disabled = check.disabled = true;
     setStatus("Running your code…");
     try {
-      const reply = await callPythonWithin(function_, args, TIME_LIMIT_MS);
+      const reply = await work();
       setStatus("");
+      if (reply !== null && (typeof reply !== "object" || typeof reply.stdout !== "string")) {
+        throw new Error("a reply of no known shape");
+      }
       return reply;
     } catch (error) {
       result.replaceChildren();
@@ -275,16 +283,19 @@ function mountExercise(root) {
     }
   }
 
+  /** Run a job in a fresh interpreter, saying meanwhile that Python is starting. @param {any} job */
+  const inOwnPython = (job) => runExercise(job, TIME_LIMIT_MS, () => setStatus(STAGE_TEXT.runtime));
+
   /** The error's line, as a button that puts the cursor there, and its message. @param {PythonError} error @param {string} prefix */
   function showError(error, prefix = "") {
     const parts = [];
-    if (error.line) {
-      const line = /** @type {number} */ (error.line);
+    const line = Number(error.line);
+    if (Number.isInteger(line) && line > 0) {
       const go = element("button", { type: "button", class: "exercise-line" }, [`Line ${line}`]);
       go.addEventListener("click", () => ensureEditor().then((ready) => ready.goToLine(line), () => plain.focus()));
       parts.push(go, ": ");
     }
-    parts.push(`${error.type}: ${error.message}`);
+    parts.push(`${String(error.type)}: ${String(error.message)}`);
     result.append(element("p", { class: "exercise-error" }, [prefix, ...parts]));
   }
 
@@ -299,7 +310,7 @@ function mountExercise(root) {
 
   run.addEventListener("click", async () => {
     if (busy) return;
-    const reply = await call("exercise_run", { code });
+    const reply = await call(() => inOwnPython({ type: "run", code }));
     if (!reply || !root.isConnected) return;
     result.replaceChildren();
     if (reply.ok) {
@@ -316,7 +327,15 @@ function mountExercise(root) {
   check.addEventListener("click", async () => {
     if (busy) return;
     const checked = code;
-    const reply = await call("exercise_check", { code: checked, exercise: checking });
+    const reply = await call(async () => {
+      const seed = Array.from(crypto.getRandomValues(new Uint32Array(2)), (word) => word.toString(16)).join("");
+      /** @type {{cases: Case[], floats: string[]} | null} */
+      const drawn = await callPython("exercise_cases", { ...data.draw, seed });
+      if (!drawn) return null;
+      const job = { type: "cases", code: checked, function: name, parameters, floats: drawn.floats };
+      const ran = await inOwnPython({ ...job, cases: drawn.cases.map((one) => one.inputs) });
+      return ran && typeof ran === "object" ? grade(ran, drawn.cases) : ran;
+    });
     if (!reply || !root.isConnected) return;
     result.replaceChildren();
     if (reply.ok) {
@@ -334,6 +353,28 @@ function mountExercise(root) {
     showOutput(reply.stdout);
     remember();
   });
+
+  /**
+   * The verdict on what the reader's code returned for `cases`, made here from its outputs alone: {ok, passed,
+   * total, stdout, error, failure}, as the build's calckit.exercise_run.check_code gives it.
+   * @param {any} ran @param {Case[]} cases
+   */
+  function grade(ran, cases) {
+    const verdictOf = { ok: false, passed: 0, total: cases.length, stdout: String(ran.stdout ?? "") };
+    if (ran.error) return { ...verdictOf, error: ran.error };
+    for (const [index, one] of cases.entries()) {
+      const got = Array.isArray(ran.results) ? ran.results[index] : undefined;
+      const failure = { index, inputs: one.inputs, expected: one.expected, got: "", reason: "", error: null };
+      if (got?.kind === "raised") Object.assign(failure, { reason: "raised an error", error: got.error });
+      else {
+        const reason = got ? verdict(got, one.expected, tolerance) : "returned nothing";
+        if (!reason) continue;
+        Object.assign(failure, { got: String(got?.shown ?? ""), reason });
+      }
+      return { ...verdictOf, passed: index, failure };
+    }
+    return { ...verdictOf, ok: true, passed: cases.length };
+  }
 
   /** @param {{passed: number, total: number, failure: any}} reply */
   function showFailure(reply) {

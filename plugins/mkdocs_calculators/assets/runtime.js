@@ -3,8 +3,8 @@
  * The tab's one Web Worker running Python, and the typed messages to and from it. The worker lives as long as the
  * tab: instant navigation keeps this module, so going to another page and back reuses the booted runtime.
  *
- * To the worker:   {type: "boot", controlled, interrupt} | {type: "call", id, generation, function, arguments}
- * (a call with a time limit, callPythonWithin, ends the worker when it runs past it, and starts a new one)
+ * To the worker:   {type: "boot", controlled} | {type: "call", id, generation, function, arguments}
+ * Readers' exercise code never runs in this worker: it has workers of its own (exercise_runtime.js).
  * From the worker: {type: "progress", stage} | {type: "ready", ms} | {type: "stored"} | {type: "failed", error}
  *                | {type: "result", id, generation, result} | {type: "error", id, generation, error}
  */
@@ -20,21 +20,14 @@ let nextId = 1;
 let pageGeneration = 0;
 /** @type {RuntimeState} */
 let state = { stage: "idle" };
-/**
- * Where a call with a time limit asks Python to stop, without ending the worker: Pyodide's interrupt buffer, shared
- * memory that only a cross-origin isolated page has (a host sending COOP and COEP headers). Elsewhere, null.
- * @type {Int32Array | null}
- */
-const interrupt = globalThis.crossOriginIsolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
-const INTERRUPT_GRACE_MS = 1000; // how long Python may take to stop when asked, before the worker is ended
 /** Whether the service worker (sw.js) controlled the page when the worker started: it then caches its downloads. */
 let controlled = false;
 /** Settles once the worker has put what it downloaded into the offline cache, or has failed (see offline.js). */
 let downloadsKept = Promise.resolve();
 /** @type {() => void} */
 let keepDone = () => {};
-/** Calls sent and not yet answered, with their message, which a restarted worker is sent again. */
-/** @type {Map<number, {resolve: (value: any) => void, reject: (reason: Error) => void, message?: object}>} */
+/** Calls sent and not yet answered. */
+/** @type {Map<number, {resolve: (value: any) => void, reject: (reason: Error) => void}>} */
 const pending = new Map();
 /** @type {Set<(state: RuntimeState) => void>} */
 const listeners = new Set();
@@ -114,7 +107,7 @@ export function bootRuntime() {
       reject(new Error(error));
     });
     controlled = Boolean(navigator.serviceWorker?.controller);
-    worker.postMessage({ type: "boot", controlled, interrupt });
+    worker.postMessage({ type: "boot", controlled });
   });
   ready.catch(() => {}); // callers see the failure through their own awaits and watchRuntime
   return ready;
@@ -132,71 +125,9 @@ export async function callPython(name, args) {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     const message = { type: "call", id, generation: pageGeneration, function: name, arguments: args };
-    pending.set(id, { resolve, reject, message });
+    pending.set(id, { resolve, reject });
     worker?.postMessage(message);
   });
-}
-
-/** A call that ran past its time limit: the worker was ended, and a new one is starting. */
-export class TimeLimitError extends Error {}
-
-/**
- * Like callPython, for code that may never return (a reader's exercise): when no reply comes within `limitMs` of
- * sending (the boot not counted), the call fails with a TimeLimitError. On a cross-origin isolated page Python is
- * first asked to stop (Pyodide's interrupt buffer); otherwise, or if it does not stop, the worker is ended and started
- * again, since a loop blocks the worker's thread. The other calls waiting on it (a calculator's) are then sent again
- * to the new worker, so the page's calculators keep working.
- * @param {string} name
- * @param {Record<string, unknown>} args
- * @param {number} limitMs
- * @returns {Promise<any>}
- */
-export async function callPythonWithin(name, args, limitMs) {
-  await bootRuntime();
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    const message = { type: "call", id, generation: pageGeneration, function: name, arguments: args };
-    const stopped = () => new TimeLimitError(`stopped after ${limitMs / 1000} s`);
-    let asked = false; // to stop, through the interrupt buffer: the reply that follows is the stopped call's
-    const end = () => {
-      if (!pending.delete(id)) return;
-      restartRuntime();
-      reject(stopped());
-    };
-    let timer = setTimeout(() => {
-      if (!interrupt) return end();
-      asked = true;
-      Atomics.store(interrupt, 0, 2); // SIGINT: Python raises KeyboardInterrupt in the reader's code
-      timer = setTimeout(end, INTERRUPT_GRACE_MS);
-    }, limitMs);
-    /** @param {() => void} settle */
-    const done = (settle) => {
-      clearTimeout(timer);
-      if (asked) reject(stopped());
-      else settle();
-    };
-    pending.set(id, {
-      resolve: (value) => done(() => resolve(value)),
-      reject: (reason) => done(() => reject(reason)),
-      message,
-    });
-    worker?.postMessage(message);
-  });
-}
-
-/** End the worker and start another, then send it the calls the old one left unanswered. */
-function restartRuntime() {
-  if (interrupt) Atomics.store(interrupt, 0, 0); // the new worker starts with no stop asked for
-  keepDone(); // whatever the old worker had not cached yet, sw.js may fetch now
-  worker?.terminate();
-  worker = null;
-  ready = null;
-  bootRuntime().then(
-    () => {
-      for (const { message } of pending.values()) if (message) worker?.postMessage(message);
-    },
-    () => {}, // the failure reaches every waiting call and watchRuntime
-  );
 }
 
 /**

@@ -7,7 +7,8 @@
  * It starts from the build's memory snapshot when there is one (Python with the book's package already imported, see
  * snapshot.py), and boots Pyodide plainly when the snapshot is missing, corrupt or made for another runtime. A file
  * that Python cannot start without (the wasm, the standard library, a wheel) fails the boot with its name.
- * Booted, it has no network (closeNetwork), since a reader's exercise code runs in it too.
+ * Booted, it has no network (closeNetwork): it needs none, and the book's own code then cannot reach one either.
+ * Readers' exercise code never runs here (exercise_worker.js is its own worker).
  */
 import { loadPyodide, version } from "./pyodide/pyodide.mjs";
 
@@ -46,9 +47,6 @@ const network = self.fetch.bind(self);
 
 /** @type {Promise<any> | null} */
 let api = null;
-/** Where the page asks Python to stop (2, SIGINT): only when it is cross-origin isolated (see runtime.js). */
-/** @type {Int32Array | null} */
-let interrupt = null;
 
 /** When each stage of the boot ended, in ms since it started: sent with "ready", for `make bench` (T2 by stage). */
 /** @type {Record<string, number>} */
@@ -246,7 +244,6 @@ async function boot() {
     installWheels(pyodide, await wheels);
   }
   mark("wheels installed");
-  if (interrupt) pyodide.setInterruptBuffer(interrupt);
   pyodide.pyimport("calckit.book").use(PACKAGE); // already in use after a restore: then it only looks again
   const module = pyodide.pyimport("calckit.api");
   mark("package imported");
@@ -268,12 +265,12 @@ async function boot() {
 }
 
 /**
- * Booted, the worker needs no network, and a reader's exercise code runs here (calckit.exercise_run): take away
- * every way to reach a host, so that no code run in Python (through its `js` module) can.
+ * Booted, the worker needs no network: take away every way to reach a host, so that no code run in Python (through
+ * its `js` module) can.
  */
 function closeNetwork() {
   const refuse = () => {
-    throw new TypeError("this worker has no network: exercise code runs on its own, away from the page");
+    throw new TypeError("this worker has no network");
   };
   self.fetch = () => Promise.reject(new TypeError("this worker has no network"));
   for (const name of ["XMLHttpRequest", "WebSocket", "WebTransport", "EventSource", "Worker", "SharedWorker"]) {
@@ -310,13 +307,11 @@ function booted() {
 self.addEventListener("message", async ({ data }) => {
   if (data.type === "boot") {
     controlled = Boolean(data.controlled);
-    interrupt = data.interrupt ?? null;
     booted();
   } else if (data.type === "call") {
     const { id, generation } = data;
     try {
       const module = await booted();
-      if (interrupt) Atomics.store(interrupt, 0, 0); // a stop asked for an earlier call is not for this one
       const started = performance.now();
       const result = JSON.parse(module.call_json(data.function, JSON.stringify(data.arguments)));
       postMessage({ type: "result", id, generation, result, ms: performance.now() - started }); // ms: for make bench

@@ -1,0 +1,85 @@
+// @ts-check
+/**
+ * The workers that run readers' exercise code (exercise_worker.js): one for each Run or Check, ended after it, so that
+ * nothing a reader's code changes outlives it, and a spare booting meanwhile so that the next one starts at once.
+ * They are separate from the tab's calculators' worker (runtime.js), which the reader's code cannot reach.
+ *
+ * The page takes from a worker only the one reply to the job it sent, of the shape it expects; the verdict is the
+ * page's own (exercise.js grades the outputs with grading.js against values computed in the calculators' worker).
+ */
+
+/** @typedef {{worker: Worker, ready: Promise<void>, reply: Promise<any>}} Interpreter */
+
+/** A run that went past its time limit: its worker was ended. */
+export class TimeLimitError extends Error {}
+
+/** @type {Interpreter | null} */
+let spare = null;
+
+/** Start a worker; `ready` settles when it has booted and locked itself down, `reply` with its one reply. */
+function start() {
+  const worker = new Worker(new URL("./exercise_worker.js", import.meta.url), { type: "module", name: "exercise" });
+  /** @type {(value: any) => void} */
+  let answer = () => {};
+  /** @type {(error: Error) => void} */
+  let refuse = () => {};
+  const reply = new Promise((resolve, reject) => {
+    answer = resolve;
+    refuse = reject;
+  });
+  const ready = new Promise((resolve, reject) => {
+    worker.addEventListener("message", ({ data }) => {
+      if (data?.type === "ready") resolve(undefined);
+      else if (data?.type === "failed") reject(new Error(String(data.error)));
+      else if (data?.type === "done") answer(data.reply);
+    });
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      const error = new Error(event.message || "the exercise worker could not be loaded");
+      reject(error);
+      refuse(error);
+    });
+  });
+  ready.catch(() => {});
+  reply.catch(() => {});
+  return { worker, ready, reply };
+}
+
+/** Have an interpreter booting for the first Run or Check: called when a reader reaches for an exercise. */
+export function warmExercises() {
+  spare ??= start();
+}
+
+/**
+ * Run one job in a fresh interpreter: its reply, or TimeLimitError when it runs past `limitMs` (the boot is not
+ * counted). `onBooting` is called while the interpreter is still starting.
+ * @param {{type: "run" | "cases"} & Record<string, unknown>} job
+ * @param {number} limitMs
+ * @param {() => void} [onBooting]
+ * @returns {Promise<any>}
+ */
+export async function runExercise(job, limitMs, onBooting) {
+  const mine = spare ?? start();
+  spare = null;
+  let booting = true;
+  setTimeout(() => booting && onBooting?.(), 0);
+  try {
+    await mine.ready;
+    booting = false;
+    mine.worker.postMessage(job);
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new TimeLimitError(`stopped after ${limitMs / 1000} s`)), limitMs);
+    });
+    try {
+      return await Promise.race([mine.reply, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  } finally {
+    booting = false;
+    mine.worker.terminate();
+    warmExercises(); // the next run's interpreter, started once this one has stopped using the processor
+  }
+}
