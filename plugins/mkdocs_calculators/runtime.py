@@ -46,7 +46,7 @@ LIVE_MARK = (
 )
 # The stylesheets in assets/ that every page needs, written into the site as that one file: each stylesheet a page's
 # head links is one more request before a phone's first paint. Exercises load exercise.css themselves.
-PAGE_STYLES = ("calculators.css", "quiz.css")
+PAGE_STYLES = ("calculators.css", "quiz.css", "print.css")
 # In worker.js: the wheels to install, in order (calckit, then the book's package), and the package to use.
 WHEELS_PLACEHOLDER = "__CALCULATORS_WHEELS__"
 PACKAGE_PLACEHOLDER = "__CALCULATORS_PACKAGE__"

@@ -56,7 +56,8 @@ def attainable_returning(body: str) -> str:
 
 
 def assert_not_passed(page: Any, text: str) -> None:
-    assert " fails" in text and not text.startswith("All "), text
+    """The Check did not pass (a case fails, or the code does not run), and no pass is remembered."""
+    assert (" fails" in text or text.startswith("Your code does not run")) and not text.startswith("All "), text
     page.reload()
     page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")
     assert page.text_content(f"{ROOFLINE} .exercise-status") != "You passed this exercise on an earlier visit."
@@ -117,7 +118,11 @@ def test_patching_builtins_changes_neither_the_calculators_nor_the_next_run(page
     """builtins.min = lambda ...: 42 in an exercise: the calculator on the page still computes the roofline, and the
     next run has the real min (each run is a fresh interpreter)."""
     open_exercises(page, base_url + PAGE)
-    run(page, "import builtins\nbuiltins.min = lambda *a, **k: 42.0\nbuiltins.max = builtins.min\nprint(min(1, 2))\n")
+    run(
+        page,
+        "import builtins\nbuiltins.min = lambda *a, **k: 42.0\nbuiltins.max = builtins.min\n"
+        "print(builtins.min(1, 2))\n",
+    )
     assert page.text_content(f"{ROOFLINE} .exercise-stdout") == "42.0\n"
     page.fill(f"{CALCULATOR}-intensity", "20")
     wait_for_texts(page, expected("roofline", chip="tpu-v5e", intensity=20), CALCULATOR)
@@ -197,8 +202,8 @@ def test_a_forged_reply_is_not_taken_as_a_pass(page: Any, base_url: str) -> None
     code = (
         f"{GLOBALS}"
         "try:\n"
-        '    run_js("for (let id = 0; id < 200; id++) for (let g = 0; g < 20; g++) { '
-        f"postMessage({{type: 'result', id, generation: g, result: {forged}}}); "
+        '    run_js("for (let id = 0; id < 200; id++) { '  # the first page's generation is 1
+        f"postMessage({{type: 'result', id, generation: 1, result: {forged}}}); "
         f"postMessage({{type: 'done', reply: {forged}}}); }}\")()\n"
         "except Exception:\n"
         "    pass\n" + attainable_returning("return 0")
@@ -220,3 +225,14 @@ def test_outputs_written_out_in_advance_fail(page: Any, base_url: str) -> None:
     assert f"(the {fixed} before it pass)" in text
     assert_not_passed(page, text)
     assert run(page, RIGHT, "check").startswith("All ")  # and the honest answer does pass
+
+
+def test_nesting_too_deep_for_the_browser_is_a_python_error(page: Any, base_url: str) -> None:
+    """json.dumps of a list nested 100,000 deep exhausts the browser's stack before Python's own check: the reader
+    gets a RecursionError, not "Maximum call stack size exceeded", and the next run works."""
+    open_exercises(page, base_url + PAGE)
+    text = run(page, "import json\nx = []\nfor _ in range(100000):\n    x = [x]\njson.dumps(x)\n")
+    assert "RecursionError: maximum recursion depth exceeded" in text
+    assert "Maximum call stack" not in text
+    run(page, "print('still here')\n")
+    assert page.text_content(f"{ROOFLINE} .exercise-stdout") == "still here\n"

@@ -250,11 +250,13 @@ function mountExercise(root) {
   });
 
   /**
-   * Run `work` with the buttons disabled meanwhile; null when stopped, failed or left. @param {() => Promise<any>} work
+   * Run `work` with Run and Check unavailable meanwhile; null when stopped, failed or left. They are marked
+   * aria-disabled, not disabled: a disabled button loses the focus, which a keyboard or screen reader user would then
+   * have to find again from the top of the page. @param {() => Promise<any>} work
    */
   async function call(work) {
     busy = true;
-    run.disabled = check.disabled = true;
+    for (const button of [run, check]) button.setAttribute("aria-disabled", "true");
     setStatus("Running your code…");
     try {
       const reply = await work();
@@ -279,7 +281,7 @@ function mountExercise(root) {
       return null;
     } finally {
       busy = false;
-      run.disabled = check.disabled = false;
+      for (const button of [run, check]) button.removeAttribute("aria-disabled");
     }
   }
 

@@ -20,9 +20,15 @@ import { loadPyodide } from "./pyodide/pyodide.mjs";
 const CALCKIT = /** @type {string[]} */ (JSON.parse('__CALCULATORS_WHEELS__'))[0];
 const INDEX_URL = new URL("./pyodide/", import.meta.url).href;
 const WHEEL_DIR = "/lib/wheels";
-// Python's own limit, below the depth at which the browser's stack runs out first (RangeError: Maximum call stack
-// size exceeded, which would end the run with a JavaScript error instead of Python's RecursionError).
+// Python's own limit, below the depth at which the browser's stack runs out for plain Python recursion.
 const RECURSION_LIMIT = 400;
+// Code that nests deeper in C (json.dumps of a list nested 100,000 deep) runs out of the browser's stack before
+// Python's own check: Pyodide then fails with a JavaScript RangeError, said to the reader as Python would say it.
+const STACK_EXHAUSTED = {
+  type: "RecursionError",
+  message: "maximum recursion depth exceeded (the code nests deeper than the browser's stack allows)",
+  line: null,
+};
 
 /**
  * What reader code must not reach, by the name the worker's global scope gives it: the network, storage and caches
@@ -103,9 +109,12 @@ self.addEventListener("message", async ({ data }) => {
   try {
     reply = JSON.parse(call(type, JSON.stringify(args)));
   } catch (error) {
-    // Not Python's error (the runner catches those): the interpreter itself failed, stack exhausted say.
-    const message = String(/** @type {any} */ (error)?.message ?? error).split("\n").findLast((line) => line.trim());
-    reply = { ok: false, stdout: "", results: [], error: { type: "Error", message, line: null } };
+    // Not Python's error (the runner catches those): the interpreter itself failed. This worker is ended after the
+    // run, so a broken interpreter is never used again.
+    const text = String(/** @type {any} */ (error)?.message ?? error);
+    const message = text.split("\n").findLast((line) => line.trim()) ?? text;
+    const failed = /Maximum call stack size exceeded/.test(text) ? STACK_EXHAUSTED : { type: "Error", message, line: null };
+    reply = { ok: false, stdout: "", results: [], error: failed };
   }
   send({ type: "done", reply });
 });
