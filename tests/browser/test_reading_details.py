@@ -131,3 +131,58 @@ def test_in_forced_colours_a_picked_up_item_and_the_chevrons_show(
     behind = summary.evaluate("(node) => getComputedStyle(node).backgroundColor")
     assert chevron not in (behind, "rgba(0, 0, 0, 0)")
     context.close()  # type: ignore[attr-defined]
+
+
+# The chart's point labels (visible or not, and their boxes on the page), and the points along its lines.
+CHART_LAYOUT = """(chart) => {
+  const svg = chart.querySelector("svg");
+  const labels = [...svg.querySelectorAll(".mark-text.role-mark text")]
+    .filter((text) => text.getAttribute("text-anchor") !== "middle" && !/^ridge /.test(text.textContent))
+    .map((text) => {
+      const box = text.getBoundingClientRect();
+      return { text: text.textContent, shown: text.getAttribute("visibility") !== "hidden",
+               box: [box.left, box.top, box.right, box.bottom] };
+    });
+  const points = [];
+  for (const path of svg.querySelectorAll(".mark-line path")) {
+    const matrix = path.getScreenCTM();
+    const length = path.getTotalLength();
+    for (let i = 0; i <= 400; i++) {
+      const at = path.getPointAtLength((length * i) / 400).matrixTransform(matrix);
+      points.push([at.x, at.y]);
+    }
+  }
+  return { labels, points };
+}"""
+
+
+def test_every_chip_on_the_comparison_chart_is_labelled_clear_of_the_ridge_lines(
+    browser: Any, base_url: str, network: Network
+) -> None:
+    """Chapter 27's comparison of eight current chips: each point has a label (TPU7x had none, crowded by B200,
+    B300 and MI355X: it may take its short name), no label covers another, and no line of equal ridge point crosses a
+    label (they crossed TPU v6e's and B300's)."""
+    context = new_context(browser, network, viewport={"width": 1280, "height": 900})
+    page = context.new_page()  # type: ignore[attr-defined]
+    page.goto(base_url + "/chapters/27-asics-and-accelerators/")
+    chart = page.locator("#calc-6 .calc-chart")
+    chart.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "document.querySelectorAll('#calc-6 .calc-chart svg .mark-text.role-mark text').length >= 8", timeout=60_000
+    )
+    page.wait_for_function(  # placed: declutter has been over every label
+        "[...document.querySelectorAll('#calc-6 .calc-chart svg .mark-text.role-mark text')]"
+        ".every((text) => text.dataset.placed)"
+    )
+    layout = page.locator("#calc-6 .calc-chart").evaluate(CHART_LAYOUT)
+    labels = layout["labels"]
+    assert len(labels) >= 8 and [label["text"] for label in labels if not label["shown"]] == []
+    assert any(label["text"].startswith("TPU7x") for label in labels)
+    for index, one in enumerate(labels):
+        for other in labels[index + 1 :]:
+            a, b = one["box"], other["box"]
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (one["text"], other["text"])
+        left, top, right, bottom = one["box"]
+        crossing = [p for p in layout["points"] if left + 1 < p[0] < right - 1 and top + 1 < p[1] < bottom - 1]
+        assert crossing == [], one["text"]
+    context.close()  # type: ignore[attr-defined]
