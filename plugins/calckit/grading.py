@@ -57,7 +57,10 @@ def returned(value: object) -> Returned:
         return {"kind": "none", "shown": shown}
     if isinstance(value, bool) or not isinstance(value, int | float):
         return {"kind": "other", "type": type(value).__name__, "shown": shown}
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # a whole number beyond any float: 10**400
+        return {"kind": "nonfinite", "shown": shown}
     if not math.isfinite(number):
         return {"kind": "nonfinite", "shown": shown}
     return {"kind": "number", "value": number, "shown": shown}

@@ -31,7 +31,7 @@ def printed(browser: Any, network: Network, url: str) -> tuple[Any, Any]:
 def test_a_quiz_prints_every_question_without_answers_or_buttons(browser: Any, base_url: str, network: Network) -> None:
     context, page = printed(browser, network, base_url + "/lessons/roofline-quiz/")
     quiz = page.locator("#quiz-1")
-    expect(quiz).to_have_attribute("data-mounted", "true")
+    expect(quiz).to_have_attribute("data-mounted", "true", timeout=30_000)
     questions = quiz.locator(".quiz-question")
     assert questions.count() == 6
     for index in range(6):
@@ -50,10 +50,10 @@ def test_a_quiz_answered_on_screen_prints_without_its_verdict(browser: Any, base
     page = context.new_page()  # type: ignore[attr-defined]
     page.goto(base_url + "/lessons/roofline-quiz/")
     first = page.locator("#quiz-1-q1")
-    expect(page.locator("#quiz-1")).to_have_attribute("data-mounted", "true")
+    expect(page.locator("#quiz-1")).to_have_attribute("data-mounted", "true", timeout=30_000)
     first.locator(".quiz-choice label").first.click()
     first.locator(".quiz-check").click()
-    expect(first.locator(".quiz-feedback")).not_to_be_empty()
+    expect(first.locator(".quiz-feedback")).not_to_be_empty(timeout=30_000)
     page.emulate_media(media="print")
     expect(first.locator(".quiz-feedback")).to_be_hidden()
     for mark in first.locator(".quiz-mark").all():

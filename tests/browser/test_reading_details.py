@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.calculator_page import wait_mounted
+from tests.browser.calculator_page import BOOT_TIMEOUT, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_exercise import PAGE as EXERCISES
 from tests.browser.test_exercise import ROOFLINE, open_exercises, type_code
@@ -68,8 +68,8 @@ def test_stale_results_keep_a_contrast_of_4_5(browser: Any, base_url: str, netwo
     page.goto(base_url + "/lessons/roofline/")
     wait_mounted(page, "#calc-1")
     page.fill("#calc-1-intensity", "-3")
-    expect(page.locator("#calc-1")).to_have_class(re.compile(r"\bcalc-stale\b"))
-    expect(page.locator("#calc-1-intensity-error")).to_be_visible()
+    expect(page.locator("#calc-1")).to_have_class(re.compile(r"\bcalc-stale\b"), timeout=BOOT_TIMEOUT)
+    expect(page.locator("#calc-1-intensity-error")).to_be_visible(timeout=BOOT_TIMEOUT)
     assert page.locator("#calc-1").evaluate(LOWEST_CONTRAST) >= 4.5
     context.close()  # type: ignore[attr-defined]
 
@@ -117,7 +117,7 @@ def test_in_forced_colours_a_picked_up_item_and_the_chevrons_show(
     context = new_context(browser, network, forced_colors="active")
     page = context.new_page()  # type: ignore[attr-defined]
     page.goto(base_url + "/lessons/roofline-quiz/")
-    expect(page.locator("#quiz-2")).to_have_attribute("data-mounted", "true")
+    expect(page.locator("#quiz-2")).to_have_attribute("data-mounted", "true", timeout=30_000)
     items = page.locator("#quiz-2 .quiz-item")
     items.first.click()
     expect(items.first).to_have_attribute("aria-pressed", "true")

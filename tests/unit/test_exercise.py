@@ -287,6 +287,7 @@ class TestCheck:
             ("True", "expected a number, got bool"),
             ("'1'", "expected a number, got str"),
             ("float('nan')", "expected a finite number"),
+            ("10**400", "expected a finite number"),
         ],
     )
     def test_what_is_not_a_number(self, returned: str, reason: str) -> None:

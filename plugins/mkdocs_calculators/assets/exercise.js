@@ -286,7 +286,11 @@ function mountExercise(root) {
   }
 
   /** Run a job in a fresh interpreter, saying meanwhile that Python is starting. @param {any} job */
-  const inOwnPython = (job) => runExercise(job, TIME_LIMIT_MS, () => setStatus(STAGE_TEXT.runtime));
+  const inOwnPython = (job) =>
+    runExercise(job, TIME_LIMIT_MS, {
+      onBooting: () => setStatus(STAGE_TEXT.runtime),
+      onRunning: () => setStatus("Running your code…"),
+    });
 
   /** The error's line, as a button that puts the cursor there, and its message. @param {PythonError} error @param {string} prefix */
   function showError(error, prefix = "") {

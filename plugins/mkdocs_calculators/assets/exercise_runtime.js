@@ -52,13 +52,13 @@ export function warmExercises() {
 
 /**
  * Run one job in a fresh interpreter: its reply, or TimeLimitError when it runs past `limitMs` (the boot is not
- * counted). `onBooting` is called while the interpreter is still starting.
+ * counted). `onBooting` is called if the interpreter is still starting, `onRunning` once the job is sent to it.
  * @param {{type: "run" | "cases"} & Record<string, unknown>} job
  * @param {number} limitMs
- * @param {() => void} [onBooting]
+ * @param {{onBooting?: () => void, onRunning?: () => void}} [stages]
  * @returns {Promise<any>}
  */
-export async function runExercise(job, limitMs, onBooting) {
+export async function runExercise(job, limitMs, { onBooting, onRunning } = {}) {
   const mine = spare ?? start();
   spare = null;
   let booting = true;
@@ -66,6 +66,7 @@ export async function runExercise(job, limitMs, onBooting) {
   try {
     await mine.ready;
     booting = false;
+    onRunning?.();
     mine.worker.postMessage(job);
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;

@@ -105,7 +105,14 @@ self.addEventListener("message", async ({ data }) => {
   if (data?.type !== "run" && data?.type !== "cases") return;
   const call = await booted;
   const { type, ...args } = data;
+  // Pyodide reports its own failure on the console ("Pyodide has suffered a fatal error..."): held back, and left
+  // out when the failure is the reader's code exhausting the stack, which the reader is told in Python's words.
+  /** @type {unknown[][]} */
+  const held = [];
+  const report = console.error;
+  console.error = (...parts) => held.push(parts);
   let reply;
+  let exhausted = false;
   try {
     reply = JSON.parse(call(type, JSON.stringify(args)));
   } catch (error) {
@@ -113,8 +120,11 @@ self.addEventListener("message", async ({ data }) => {
     // run, so a broken interpreter is never used again.
     const text = String(/** @type {any} */ (error)?.message ?? error);
     const message = text.split("\n").findLast((line) => line.trim()) ?? text;
-    const failed = /Maximum call stack size exceeded/.test(text) ? STACK_EXHAUSTED : { type: "Error", message, line: null };
-    reply = { ok: false, stdout: "", results: [], error: failed };
+    exhausted = /Maximum call stack size exceeded/.test(text);
+    reply = { ok: false, stdout: "", results: [], error: exhausted ? STACK_EXHAUSTED : { type: "Error", message, line: null } };
+  } finally {
+    console.error = report;
   }
+  if (!exhausted) for (const parts of held) report(...parts);
   send({ type: "done", reply });
 });
