@@ -81,7 +81,7 @@ def test_a_calculator_prints_as_inputs_and_results_without_controls(
 
 def test_the_chip_comparison_prints_only_the_chips_compared(browser: Any, base_url: str, network: Network) -> None:
     context, page = printed(browser, network, base_url + "/chapters/27-asics-and-accelerators/")
-    chips = page.locator(".calc[data-calculator='comparison'] .calc-choice").first.locator("xpath=ancestor::fieldset")
+    chips = page.locator(".calc[data-calculator='compare'] .calc-choice").first.locator("xpath=ancestor::fieldset")
     ticked = chips.locator(".calc-choice:has(input:checked)")
     assert ticked.count() >= 2
     for choice in chips.locator(".calc-choice").all():

@@ -7,7 +7,8 @@
  * of its own, has the calculators' worker (runtime.js, which reader code cannot reach) compute the expected values,
  * gives the reader's code the inputs alone, and grades what comes back here (grading.js); it shows the first case
  * that fails: its inputs, the expected value and what came back. Either stops after TIME_LIMIT_MS; each runs in a
- * fresh interpreter, ended after it, so nothing the code changes carries over to the next run or to the page. The code, whether it passed and how many honest attempts were made are kept in
+ * fresh interpreter, ended after it, so nothing the code changes carries over to the next run or to the page. The
+ * code, whether it passed (by this page's grading alone) and how many honest attempts were made are kept in
  * localStorage under `data-exercise-key`; after HONEST_ATTEMPTS failing checks of changed code, a solution can be shown.
  *
  * The editor (CodeMirror, about 300 kB) loads only when a reader reaches for an exercise: a pointer over it, a touch
@@ -15,8 +16,7 @@
  * (plain text), Run and Check use it, and the editor takes over what was typed there, with the caret, when it arrives.
  */
 import { bootRuntime, callPython, setPageGeneration, watchRuntime } from "./runtime.js";
-import { TimeLimitError, runExercise, warmExercises } from "./exercise_runtime.js";
-import { verdict } from "./grading.js";
+import { TimeLimitError, gradeOutputs, runExercise, warmExercises } from "./exercise_runtime.js";
 import { keepRuntimeOffline } from "./offline.js";
 
 const TIME_LIMIT_MS = 5000;
@@ -340,7 +340,7 @@ function mountExercise(root) {
       if (!drawn) return null;
       const job = { type: "cases", code: checked, function: name, parameters, floats: drawn.floats };
       const ran = await inOwnPython({ ...job, cases: drawn.cases.map((one) => one.inputs) });
-      return ran && typeof ran === "object" ? grade(ran, drawn.cases) : ran;
+      return ran && typeof ran === "object" ? gradeOutputs(ran, drawn.cases, tolerance) : ran;
     });
     if (!reply || !root.isConnected) return;
     result.replaceChildren();
@@ -359,28 +359,6 @@ function mountExercise(root) {
     showOutput(reply.stdout);
     remember();
   });
-
-  /**
-   * The verdict on what the reader's code returned for `cases`, made here from its outputs alone: {ok, passed,
-   * total, stdout, error, failure}, as the build's calckit.exercise_run.check_code gives it.
-   * @param {any} ran @param {Case[]} cases
-   */
-  function grade(ran, cases) {
-    const verdictOf = { ok: false, passed: 0, total: cases.length, stdout: String(ran.stdout ?? "") };
-    if (ran.error) return { ...verdictOf, error: ran.error };
-    for (const [index, one] of cases.entries()) {
-      const got = Array.isArray(ran.results) ? ran.results[index] : undefined;
-      const failure = { index, inputs: one.inputs, expected: one.expected, got: "", reason: "", error: null };
-      if (got?.kind === "raised") Object.assign(failure, { reason: "raised an error", error: got.error });
-      else {
-        const reason = got ? verdict(got, one.expected, tolerance) : "returned nothing";
-        if (!reason) continue;
-        Object.assign(failure, { got: String(got?.shown ?? ""), reason });
-      }
-      return { ...verdictOf, passed: index, failure };
-    }
-    return { ...verdictOf, ok: true, passed: cases.length };
-  }
 
   /** @param {{passed: number, total: number, failure: any}} reply */
   function showFailure(reply) {

@@ -5,8 +5,9 @@
  * They are separate from the tab's calculators' worker (runtime.js), which the reader's code cannot reach.
  *
  * The page takes from a worker only the one reply to the job it sent, of the shape it expects; the verdict is the
- * page's own (exercise.js grades the outputs with grading.js against values computed in the calculators' worker).
+ * page's own (gradeOutputs, with grading.js, against values computed in the calculators' worker).
  */
+import { verdict } from "./grading.js";
 
 /** @typedef {{worker: Worker, ready: Promise<void>, reply: Promise<any>}} Interpreter */
 
@@ -83,4 +84,29 @@ export async function runExercise(job, limitMs, { onBooting, onRunning } = {}) {
     mine.worker.terminate();
     warmExercises(); // the next run's interpreter, started once this one has stopped using the processor
   }
+}
+
+/**
+ * The verdict on what a reader's code returned for `cases` (their inputs and expected values, from the calculators'
+ * worker), made in the page from the outputs alone: {ok, passed, total, stdout, error, failure}, as the build's
+ * calckit.exercise_run.check_code gives it. Anything in the reply that is not a value of the expected form fails.
+ * @param {any} ran the exercise worker's reply
+ * @param {{inputs: Record<string, number>, expected: number | null}[]} cases
+ * @param {import("./grading.js").Tolerance} tolerance
+ */
+export function gradeOutputs(ran, cases, tolerance) {
+  const graded = { ok: false, passed: 0, total: cases.length, stdout: String(ran.stdout ?? "") };
+  if (ran.error) return { ...graded, error: ran.error };
+  for (const [index, one] of cases.entries()) {
+    const got = Array.isArray(ran.results) ? ran.results[index] : undefined;
+    const failure = { index, inputs: one.inputs, expected: one.expected, got: "", reason: "", error: null };
+    if (got?.kind === "raised") Object.assign(failure, { reason: "raised an error", error: got.error });
+    else {
+      const reason = got ? verdict(got, one.expected, tolerance) : "returned nothing";
+      if (!reason) continue;
+      Object.assign(failure, { got: String(got?.shown ?? ""), reason });
+    }
+    return { ...graded, passed: index, failure };
+  }
+  return { ...graded, ok: true, passed: cases.length };
 }

@@ -302,21 +302,21 @@ function declutter(container, view) {
     const at = (label.dataset.base ?? "").match(/^translate\(([-\d.e]+),([-\d.e]+)\)$/);
     if (!box || !at) continue;
     const places = anchor === "start" ? LABEL_PLACES : [[0, 0, anchor]]; // only point labels move
-    // A point's label that fits nowhere tries its name without the part in brackets: "TPU7x" for "TPU7x (Ironwood)".
+    // A point's label that fits nowhere tries its name without the part in brackets ("TPU7x" for "TPU7x (Ironwood)"),
+    // and then, rather than no label, a place that a line crosses.
     const full = String(item?.text ?? label.textContent ?? ""); // Vega's own text for it, whatever is shown now
     const short = anchor === "start" ? full.replace(/ \(.*\)$/, "") : full;
-    const fits = (/** @type {Box} */ moved) =>
-      inside(moved) &&
-      !taken.some((other) => overlaps(moved, other)) &&
-      !(anchor === "start" && segments.some((segment) => crosses(segment, moved)));
+    const names = short === full ? [full] : [full, short];
+    const attempts = [...names.map((name) => [name, true]), ...(anchor === "start" ? names.map((name) => [name, false]) : [])];
     /** @type {[number, string]} */
     let found = [-1, full];
-    for (const text of short === full ? [full] : [full, short]) {
+    for (const [text, clearOfLines] of /** @type {[string, boolean][]} */ (attempts)) {
       const width = ((box.x2 - box.x1) * text.length) / full.length; // the short name: its share of the full width
       const chosen = places.findIndex(([dx, dy, side]) => {
         const shift = Number(dx) - (side === "end" && anchor === "start" ? width : 0);
         const moved = { x1: box.x1 + shift, x2: box.x1 + shift + width, y1: box.y1 + Number(dy), y2: box.y2 + Number(dy) };
-        if (!fits(moved)) return false;
+        if (!inside(moved) || taken.some((other) => overlaps(moved, other))) return false;
+        if (clearOfLines && anchor === "start" && segments.some((segment) => crosses(segment, moved))) return false;
         taken.push(moved);
         return true;
       });
