@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import grading
-from .quiz import QuizProblem, Vary
+from .authored import AuthoredError, AuthoredProblem
+from .quiz import Vary
 from .spec import Calculator, Input, Value
 
 __all__ = [
@@ -36,7 +37,6 @@ __all__ = [
     "cases_for_check",
     "draw_cases",
     "floats",
-    "read_exercise",
     "takes_number",
 ]
 
@@ -49,19 +49,9 @@ _SPREAD = 10.0  # drawn values lie within this factor of the input's default, in
 _DRAWS_PER_CASE = 20  # attempts at a set of values that the calculator accepts, per case wanted
 
 
-@dataclass(frozen=True)
-class ExerciseProblem(QuizProblem):
-    """A problem and where it is; `code_line` is a line inside the code at `where` (1 for its first)."""
-
-    code_line: int | None = None
-
-
-class ExerciseError(ValueError):
-    """Everything wrong with an exercise, each problem with where it is in the author's data."""
-
-    def __init__(self, problems: Iterable[QuizProblem]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("; ".join(problem.message for problem in self.problems))
+# One error type for everything an author writes (calckit.authored): these names are the exercise's words for it.
+ExerciseError = AuthoredError
+ExerciseProblem = AuthoredProblem
 
 
 @dataclass(frozen=True)
@@ -153,14 +143,13 @@ def cases_for_check(
     vary: list[Mapping[str, Any]],
     fixed: list[Mapping[str, float | int]],
     seed: str,
+    calculators: Mapping[str, Calculator],
 ) -> dict[str, Any]:
     """The cases of one Check ({cases: [{inputs, expected}], floats}): the fixed ones, then `count` drawn from `seed`.
 
-    Called in the calculators' worker (the trusted side) with `Exercise.drawing_data` and a seed the page picks for
-    each Check, so that no list of outputs written out in advance passes."""
-    from . import book
-
-    spec = book.calculator(calculator)
+    Called in the calculators' worker (the trusted side, `calckit.api.exercise_cases`) with `Exercise.drawing_data`
+    and a seed the page picks for each Check, so that no list of outputs written out in advance passes."""
+    spec = calculators[calculator]
     held = {key: tuple(value) if isinstance(value, list) else value for key, value in given.items()}
     cases = [case_for(spec, output, parameters, {**held, **inputs}, scale) for inputs in fixed]
     ways = tuple(
@@ -175,17 +164,6 @@ def cases_for_check(
         "cases": [{"inputs": dict(case.inputs), "expected": case.expected} for case in every],
         "floats": floats(parameters, every),
     }
-
-
-def read_exercise(data: object) -> Exercise:
-    """The exercise in the author's data; ExerciseError listing every problem otherwise."""
-    from .exercise_checks import ExerciseReader
-
-    reader = ExerciseReader()
-    exercise = reader.exercise(data)
-    if reader.problems or exercise is None:
-        raise ExerciseError(reader.problems)
-    return exercise
 
 
 def _argument(spec: Input, value: Value) -> float | int:
