@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 import yaml
 
-from calckit.exercise import read_exercise
+from calckit.exercise_checks import read_exercise
+from calculators import CALCULATORS
 from mkdocs_calculators.fences import find_fences
 from tests.browser.calculator_page import expected, wait_for_texts
 from tests.browser.test_exercise import CALCULATOR, PAGE, RIGHT, ROOFLINE, open_exercises, press, result_text, type_code
@@ -216,7 +217,7 @@ def test_outputs_written_out_in_advance_fail(page: Any, base_url: str) -> None:
     source) passes the fixed cases only: each Check draws cases of its own."""
     markdown = (ROOT / "docs/lessons/roofline-exercises.md").read_text(encoding="utf-8")
     fence = next(iter(find_fences(markdown, frozenset({"exercise"}))))
-    exercise = read_exercise(yaml.safe_load(fence.body))
+    exercise = read_exercise(yaml.safe_load(fence.body), CALCULATORS)
     table = {tuple(case.inputs[name] for name in exercise.parameters): case.expected for case in exercise.cases}
     code = f"TABLE = {table!r}\n" + attainable_returning("return TABLE.get((peak_tflops, bandwidth_tbs, intensity), 0)")
     open_exercises(page, base_url + PAGE)
