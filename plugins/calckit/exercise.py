@@ -151,7 +151,15 @@ def cases_for_check(
     and a seed the page picks for each Check, so that no list of outputs written out in advance passes."""
     spec = calculators[calculator]
     held = {key: tuple(value) if isinstance(value, list) else value for key, value in given.items()}
-    cases = [case_for(spec, output, parameters, {**held, **inputs}, scale) for inputs in fixed]
+    kinds = {each.key: each.kind for each in spec.inputs}
+    cases = []
+    for inputs in fixed:
+        # The arguments as the function gets them: a choice of numbers (bytes per parameter) is the choice "2" again.
+        values = {key: f"{value:g}" if kinds[key] == "choice" else value for key, value in inputs.items()}
+        case = case_for(spec, output, parameters, {**held, **values}, scale)
+        if case is None:  # it passed the build's checks: only a changed calculator refuses it
+            raise ValueError(f"calculator '{calculator}' refuses the fixed case {dict(inputs)}")
+        cases.append(Case(case.inputs, case.expected, fixed=True))
     ways = tuple(
         Vary(way["input"], choices=tuple(way["choices"]))
         if "choices" in way
@@ -159,7 +167,7 @@ def cases_for_check(
         for way in vary
     )
     drawn = draw_cases(spec, output, parameters, held, count, seed, scale=scale, vary=ways)
-    every = [case for case in (*cases, *drawn) if case is not None]
+    every = [*cases, *drawn]
     return {
         "cases": [{"inputs": dict(case.inputs), "expected": case.expected} for case in every],
         "floats": floats(parameters, every),
