@@ -1,6 +1,6 @@
 """Smaller things a reader meets, each as the reader meets it (issue 23, item 6): results marked stale stay readable,
-a list of chips hides none of them, the chip database scrolls with the page, the editor wraps on a phone, and in
-forced colours a picked-up sort item and the chevrons of collapsible hints still show.
+a list of chips hides none of them, the chip database scrolls with the page, chart labels stay clear of each other
+and of the lines, and in forced colours a picked-up sort item and the chevrons of collapsible hints still show.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from playwright.sync_api import expect
 from tests.browser.calculator_page import BOOT_TIMEOUT, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_exercise import PAGE as EXERCISES
-from tests.browser.test_exercise import ROOFLINE, open_exercises, type_code
 
 pytestmark = pytest.mark.browser
 
@@ -98,18 +97,6 @@ def test_the_chip_database_scrolls_with_the_page(browser: Any, base_url: str, ne
     assert (
         box.evaluate("(node) => node.getBoundingClientRect().height") > 800
     )  # as tall as its rows: taller than the screen
-    context.close()  # type: ignore[attr-defined]
-
-
-def test_the_editor_wraps_long_lines_on_a_phone(browser: Any, base_url: str, network: Network) -> None:
-    context = new_context(browser, network, viewport=PHONE)
-    page = context.new_page()  # type: ignore[attr-defined]
-    open_exercises(page, base_url + EXERCISES)
-    long_line = "x = " + " + ".join(f"value_{n}" for n in range(30)) + "\n"
-    type_code(page, ROOFLINE, long_line)
-    scroller = page.locator(f"{ROOFLINE} .cm-scroller")
-    assert scroller.evaluate("(node) => node.scrollWidth <= node.clientWidth + 1")
-    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     context.close()  # type: ignore[attr-defined]
 
 

@@ -75,7 +75,6 @@ export function createEditor({ parent, code, labelledBy, describedBy, onChange }
       doc: code,
       extensions: [
         lineNumbers(),
-        EditorView.lineWrapping, // a long line wraps rather than running off a phone's screen
         history(),
         drawSelection(),
         indentOnInput(),
