@@ -3,7 +3,7 @@
  * Quizzes on the page: the questions the build rendered (quiz_render.py writes the markup), made answerable.
  *
  * Grading runs here, from the answer key the build computed (`data-quiz-data`): no Python, no waiting. Only "new
- * numbers" asks the worker, for a fresh variant of a numeric question (`calculators.quiz.quiz_variant`). Progress is
+ * numbers" asks the worker, for a fresh variant of a numeric question (`calckit.api.quiz_variant`). Progress is
  * saved in localStorage under `data-quiz-key` (the page's path and the quiz's id) and restored on return. Numeric
  * answers are read and graded by grading.js, the twin of calckit's rule.
  */

@@ -4,12 +4,10 @@ book's configuration refuses a page that no reader could find."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import yaml
 
-from tests.build.sites import build_fixture
 from tests.support import ROOT
 
 WORKFLOWS = ROOT / ".github/workflows"
@@ -42,18 +40,6 @@ def test_ci_runs_once_per_push_and_runs_make_test_strictly() -> None:
     steps = ci["jobs"]["test"]["steps"]
     (make_test,) = [step for step in steps if step.get("run") == "make test"]
     assert make_test["env"]["CI"] == "true"
-
-
-def test_a_page_left_out_of_nav_stops_the_books_build(tmp_path: Path) -> None:
-    """With the book's own validation settings, a page that is not in `nav` stops the strict build, naming it."""
-    from mkdocs.utils.yaml import yaml_load
-
-    with (ROOT / "mkdocs.yml").open(encoding="utf-8") as config:
-        validation = yaml_load(config)["validation"]
-    files = {"docs/index.md": "# Home\n", "docs/chapters/28-new.md": "# New\n"}
-    build = build_fixture(tmp_path, files, nav=[{"Home": "index.md"}], validation=validation)
-    assert build.returncode != 0
-    assert 'are not included in the "nav" configuration:\n  - chapters/28-new.md' in build.output
 
 
 def test_the_plugin_names_no_books_package_but_in_its_option() -> None:
