@@ -12,7 +12,7 @@ export NO_MKDOCS_2_WARNING := 1
 PORT_FREE = $(if $(shell $(BIN)/python -c "import socket; print(socket.socket().connect_ex(('$(HOST)', $(PORT))) == 0 or '')"),\
 	$(error $(HOST):$(PORT) is in use: stop what runs there or pick another port (make $@ PORT=8001)))
 
-.PHONY: serve build preview test lint bench clean
+.PHONY: serve build preview test test-busy lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,11 @@ preview: $(VENV)/.site-deps node_modules/.installed
 ## test: lint, type-check, then every test layer (unit, conformance, build, browser)
 test: lint
 	$(BIN)/python -m pytest
+
+## test-busy: the same with every core kept busy beside it, as on a loaded CI machine (pytest --busy, tests/busy.py);
+## TESTS narrows it: make test-busy TESTS=tests/browser
+test-busy: lint
+	$(BIN)/python -m pytest --busy $(TESTS)
 
 lint: $(VENV)/.test-deps node_modules/.installed
 	$(BIN)/ruff check .
