@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from typing import Any
+
 from calckit.api import run
 
 BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
@@ -42,3 +46,38 @@ def wait_for_texts(page: object, wanted: dict[str, str], calculator: str) -> Non
         arg=[calculator, wanted],
         timeout=BOOT_TIMEOUT,
     )
+
+
+def frames(page: Any, count: int = 2) -> None:
+    """Wait for `count` animation frames: what the page had queued for its next renderings (IntersectionObserver
+    notices, requestAnimationFrame callbacks, layout shifts) has been delivered."""
+    page.evaluate(
+        "n => new Promise((done) => { const next = (k) => k ? requestAnimationFrame(() => next(k - 1)) : done(); "
+        "next(n); })",
+        count,
+    )
+
+
+def wait_until(page: Any, condition: Callable[[], object], what: str, timeout: float = BOOT_TIMEOUT) -> None:
+    """Let Playwright deliver the page's events (requests, routes, workers) until `condition()` holds."""
+    deadline = time.monotonic() + timeout / 1000
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        page.wait_for_timeout(50)
+
+
+class Held:
+    """Requests matching `pattern` (a URL glob), held unanswered as a slow network would, until `release`: what a page
+    does meanwhile is then a state a test can read without racing the answer."""
+
+    def __init__(self, context: Any, pattern: str) -> None:
+        self.pattern = pattern
+        self.routes: list[Any] = []
+        context.route(pattern, lambda route: self.routes.append(route))  # registered last, so tried first
+
+    def wait_asked(self, page: Any, count: int = 1) -> None:
+        wait_until(page, lambda: len(self.routes) >= count, f"the page asked for {self.pattern}")
+
+    def release(self) -> None:
+        for route in self.routes:
+            route.continue_()
