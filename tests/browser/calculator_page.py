@@ -66,6 +66,19 @@ def wait_until(page: Any, condition: Callable[[], object], what: str, timeout: f
         page.wait_for_timeout(50)
 
 
+def eventually(
+    page: Any, read: Callable[[], Any], holds: Callable[[Any], bool], what: str, timeout: float = 30_000
+) -> Any:
+    """Read until `holds(value)`, as Playwright's expect() does for its own matchers, and return that value; fail
+    with the last value read when it never holds. For what the page settles on a little after a signal a test can
+    wait for (labels placed after the points are drawn, a redraw in the other colour scheme)."""
+    deadline = time.monotonic() + timeout / 1000
+    while not holds(value := read()):
+        assert time.monotonic() < deadline, f"{what}: still {value!r} after {timeout / 1000:g} s"
+        page.wait_for_timeout(100)
+    return value
+
+
 class Held:
     """Requests matching `pattern` (a URL glob), held unanswered as a slow network would, until `release`: what a page
     does meanwhile is then a state a test can read without racing the answer."""
