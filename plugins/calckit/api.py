@@ -12,18 +12,23 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from . import book
+from . import book as books
+from .book import Book
 from .exercise_run import check_code, run_code
-from .quiz import quiz_variant
+from .quiz_checks import quiz_variant as _quiz_variant
 from .spec import Value
 
-__all__ = ["FUNCTIONS", "call_json", "describe_failure", "run"]
+__all__ = ["FUNCTIONS", "call_json", "describe_failure", "quiz_variant", "run"]
 
 
-def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
+def run(name: str, inputs: Mapping[str, object], book: Book | None = None) -> dict[str, Any]:
     """{ok: True, outputs, summary, chart} for good inputs; {ok: False, errors} listing every bad field; and
     {ok: False, errors: [], failure} when the calculator itself raised for inputs it had accepted (a defect in its
-    code, said with the cause and its place rather than as a traceback)."""
+    code, said with the cause and its place rather than as a traceback).
+
+    `book` is the book whose calculator `name` is; the worker, which serves one book, leaves it to its entry point's.
+    """
+    book = book or books.current()
     calculator = book.calculator(name)
     values, errors = calculator.check(inputs)
     if errors:
@@ -31,7 +36,8 @@ def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
     try:
         result = calculator.evaluate(values)
     except Exception as error:  # the calculator's own defect: reported, so that the caller keeps going
-        return {"ok": False, "calculator": name, "errors": [], "failure": describe_failure(name, values, error)}
+        failure = describe_failure(book, name, values, error)
+        return {"ok": False, "calculator": name, "errors": [], "failure": failure}
     return {
         "ok": True,
         "calculator": name,
@@ -52,13 +58,13 @@ def run(name: str, inputs: Mapping[str, object]) -> dict[str, Any]:
     }
 
 
-def describe_failure(name: str, values: Mapping[str, Value], error: Exception) -> dict[str, str]:
+def describe_failure(book: Book, name: str, values: Mapping[str, Value], error: Exception) -> dict[str, str]:
     """What a calculator that raised tells its readers and authors: the exception, and where in the book's package.
 
     `message` reads "calculator 'x' failed for these inputs (a=1, b=0): ZeroDivisionError: float division by zero
     (calculators/x.py:22)"; `error` is the exception alone, for a reader.
     """
-    package = book.current().directory
+    package = book.directory
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if _within(frame.filename, (package, _OWN))]
     places = [(Path(frame.filename), frame.lineno) for frame in frames]
     if places and places[-1][0] == _OWN / "spec.py":
@@ -67,7 +73,7 @@ def describe_failure(name: str, values: Mapping[str, Value], error: Exception) -
         code = getattr(book.calculator(name).compute, "__code__", None)
         ours = code is not None and _within(code.co_filename, (package,))
         places = [(Path(code.co_filename), code.co_firstlineno)] if code is not None and ours else []
-    where = f"{_shown_path(places[-1][0])}:{places[-1][1]}" if places else ""
+    where = f"{_shown_path(places[-1][0], package)}:{places[-1][1]}" if places else ""
     cause = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     shown = ", ".join(f"{key}={_shown(value)}" for key, value in values.items())
     place = f" ({where})" if where else ""
@@ -85,9 +91,9 @@ def _within(filename: str, folders: tuple[Path, ...]) -> bool:
     return any(Path(filename).is_relative_to(folder) for folder in folders)
 
 
-def _shown_path(path: Path) -> str:
+def _shown_path(path: Path, package: Path) -> str:
     """`calculators/x.py`: the package's folder and the file in it, as a contributor finds it."""
-    for folder in (book.current().directory, _OWN):
+    for folder in (package, _OWN):
         if path.is_relative_to(folder):
             return f"{folder.name}/{path.relative_to(folder).as_posix()}"
     return path.name
@@ -99,6 +105,11 @@ def _shown(value: Value) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def quiz_variant(question: Mapping[str, object], seed: int) -> dict[str, Any]:
+    """A "new numbers" variant of a numeric question (its `source()`), for the book the worker serves."""
+    return _quiz_variant(question, seed, books.current().calculators)
 
 
 # What the browser worker may call, by name: each takes keyword arguments that are plain JSON data.

@@ -20,7 +20,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .quiz import QuizProblem, Vary
+from .authored import AuthoredError, AuthoredProblem
+from .quiz import Vary
 from .spec import Calculator, Input, Value
 
 __all__ = [
@@ -33,7 +34,6 @@ __all__ = [
     "Tolerance",
     "case_for",
     "draw_cases",
-    "read_exercise",
     "takes_number",
 ]
 
@@ -46,19 +46,9 @@ _SPREAD = 10.0  # drawn values lie within this factor of the input's default, in
 _DRAWS_PER_CASE = 20  # attempts at a set of values that the calculator accepts, per case wanted
 
 
-@dataclass(frozen=True)
-class ExerciseProblem(QuizProblem):
-    """A problem and where it is; `code_line` is a line inside the code at `where` (1 for its first)."""
-
-    code_line: int | None = None
-
-
-class ExerciseError(ValueError):
-    """Everything wrong with an exercise, each problem with where it is in the author's data."""
-
-    def __init__(self, problems: Iterable[QuizProblem]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("; ".join(problem.message for problem in self.problems))
+# One error type for everything an author writes (calckit.authored): these names are the exercise's words for it.
+ExerciseError = AuthoredError
+ExerciseProblem = AuthoredProblem
 
 
 @dataclass(frozen=True)
@@ -124,17 +114,6 @@ class Exercise:
             "cases": [{"inputs": dict(case.inputs), "expected": case.expected} for case in self.cases],
             "tolerance": self.tolerance.as_dict(),
         }
-
-
-def read_exercise(data: object) -> Exercise:
-    """The exercise in the author's data; ExerciseError listing every problem otherwise."""
-    from .exercise_checks import ExerciseReader
-
-    reader = ExerciseReader()
-    exercise = reader.exercise(data)
-    if reader.problems or exercise is None:
-        raise ExerciseError(reader.problems)
-    return exercise
 
 
 def _argument(spec: Input, value: Value) -> float | int:

@@ -1,5 +1,5 @@
 """The checks on an author's exercise: every problem found, each with where in the data it is, and a line inside
-the starter or the solution where Python found one. `calckit.exercise.read_exercise` is the way in."""
+the starter or the solution where Python found one. `read_exercise` is the way in."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from . import book
 from .errors import InputError
 from .exercise import (
     CHECK_FIELDS,
@@ -18,6 +17,7 @@ from .exercise import (
     MAX_CASES,
     Case,
     Exercise,
+    ExerciseError,
     ExerciseProblem,
     Tolerance,
     case_for,
@@ -29,7 +29,17 @@ from .quiz import Vary, Where, output_spec
 from .quiz_checks import Reader, _got
 from .spec import Calculator, Value
 
-__all__ = ["ExerciseReader"]
+__all__ = ["ExerciseReader", "read_exercise"]
+
+
+def read_exercise(data: object, calculators: Mapping[str, Calculator]) -> Exercise:
+    """The exercise in the author's data, checked against the book's `calculators`; ExerciseError listing every
+    problem otherwise."""
+    reader = ExerciseReader(calculators)
+    exercise = reader.exercise(data)
+    if reader.problems or exercise is None:
+        raise ExerciseError(reader.problems)
+    return exercise
 
 
 def _keys(data: object) -> tuple[str, ...]:
@@ -63,8 +73,8 @@ def _defined(tree: ast.Module, name: str) -> tuple[ast.FunctionDef, tuple[str, .
 class ExerciseReader(Reader):
     """Reads an author's exercise data into the model, collecting every problem rather than stopping at the first."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, calculators: Mapping[str, Calculator]) -> None:
+        super().__init__(calculators)
         self.varies: tuple[Vary, ...] = ()
 
     def add(self, where: Where, message: str) -> None:
@@ -180,7 +190,7 @@ class ExerciseReader(Reader):
         self, values: Mapping[str, Any], name: str
     ) -> tuple[Calculator | None, Any, str, float | None, dict[str, Value], int, list[Any], Tolerance | None]:
         nothing: tuple[Any, ...] = (None, None, "", None, {}, 0, [], None)
-        known = ", ".join(sorted(book.current().calculators))
+        known = ", ".join(sorted(self.calculators))
         if "check" not in values:
             self.add_at(
                 (),
@@ -197,10 +207,10 @@ class ExerciseReader(Reader):
         if raw is None:
             self.add_at(at, f"{label} has no 'calculator' (expected one of: {known})")
             return nothing
-        if not isinstance(raw, str) or raw not in book.current().calculators:
+        if not isinstance(raw, str) or raw not in self.calculators:
             self.add_at((*at, "calculator"), f"{name}: unknown calculator {_got(raw)} (expected one of: {known})")
             return nothing
-        calculator = book.current().calculators[raw]
+        calculator = self.calculators[raw]
         numbers = ", ".join(output.key for output in calculator.outputs if output.format != "text")
         key = fields.get("output")
         output = output_spec(calculator, str(key)) if key is not None else None

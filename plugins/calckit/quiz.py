@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from . import book
+from .authored import AuthoredError, AuthoredProblem, Where
 from .errors import InputError
 from .spec import Calculator, Input, Output, Value
 from .units import format_number
@@ -35,14 +35,11 @@ __all__ = [
     "Tolerance",
     "Variant",
     "Vary",
+    "Where",
     "grading_data",
-    "quiz_variant",
-    "read_question",
-    "read_quiz",
     "shown_order",
 ]
 
-Where = tuple[str | int, ...]  # a path into the author's data: ("questions", 2, "choices", 0, "text")
 Kind = Literal["single", "multiple", "sort", "numeric"]
 KINDS: tuple[Kind, ...] = ("single", "multiple", "sort", "numeric")
 
@@ -51,18 +48,9 @@ PLACEHOLDER_AND_NOUN = re.compile(PLACEHOLDER.pattern + r"( [a-z][a-z-]*s\b)?") 
 _DRAWS = 25  # attempts at numbers that differ from the author's and that the calculator accepts
 
 
-class QuizError(ValueError):
-    """Everything wrong with a quiz, each problem with where it is in the author's data."""
-
-    def __init__(self, problems: Iterable[QuizProblem]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("; ".join(problem.message for problem in self.problems))
-
-
-@dataclass(frozen=True)
-class QuizProblem:
-    where: Where
-    message: str
+# One error type for everything an author writes (calckit.authored): these names are the quiz's words for it.
+QuizError = AuthoredError
+QuizProblem = AuthoredProblem
 
 
 @dataclass(frozen=True)
@@ -243,9 +231,12 @@ class NumericQuestion:
     vary: tuple[Vary, ...] = ()
     explanation: str = ""
     kind: Literal["numeric"] = "numeric"
+    spec: Calculator | None = field(default=None, compare=False, repr=False)  # the calculator named: the reader sets it
 
     def _calculator(self) -> Calculator:
-        return book.calculator(self.calculator)
+        if self.spec is None:
+            raise ValueError(f"question '{self.id}' was made without its calculator (read it with read_question)")
+        return self.spec
 
     def inputs_for(self, given: Mapping[str, Value]) -> dict[str, Value]:
         """Every input of the calculator for these given ones (defaults, and a chip's figures, filled in)."""
@@ -348,39 +339,9 @@ class Quiz:
     intro: str = ""
 
 
-def read_quiz(data: object) -> Quiz:
-    """The quiz an author wrote (YAML loaded into plain data), or QuizError listing every problem in it."""
-    from .quiz_checks import Reader  # the checks build this module's classes
-
-    reader = Reader()
-    quiz = reader.quiz(data)
-    if reader.problems or quiz is None:
-        raise QuizError(reader.problems)
-    return quiz
-
-
-def read_question(data: object) -> Question:
-    """One question on its own, as `read_quiz` reads each (the worker reads a numeric question's source)."""
-    from .quiz_checks import Reader
-
-    reader = Reader()
-    question = reader.question(data, (), 1)
-    if reader.problems or question is None:
-        raise QuizError(reader.problems)
-    return question
-
-
 def grading_data(quiz: Quiz) -> dict[str, Any]:
     """What the browser grades from, as JSON-ready data: the answer keys and explanations, in question order."""
     return {"id": quiz.id, "questions": [question.grading_data() for question in quiz.questions]}
-
-
-def quiz_variant(question: Mapping[str, object], seed: int) -> dict[str, Any]:
-    """A "new numbers" variant of a numeric question given as its `source()`: the worker's entry for quizzes."""
-    parsed = read_question(question)
-    if not isinstance(parsed, NumericQuestion):
-        raise QuizError([QuizProblem((), f"question '{parsed.id}' is not numeric, so it has no new numbers")])
-    return parsed.variant(seed).as_dict()
 
 
 def shown_order(count: int, salt: str) -> list[int]:

@@ -1,7 +1,7 @@
 """The checks on an author's quiz: every problem found, each with where in the data it is.
 
 Messages name the question and the rule, and list the valid names where a name is wrong; the build adds the file
-and line. `calckit.quiz.read_quiz` is the way in.
+and line. `read_quiz` is the way in; the calculators that numeric answers name are handed to it (the book's).
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from . import book
 from .errors import InputError, shown
 from .quiz import (
     KINDS,
@@ -23,6 +22,7 @@ from .quiz import (
     NumericQuestion,
     Question,
     Quiz,
+    QuizError,
     QuizProblem,
     SortQuestion,
     Tolerance,
@@ -32,7 +32,7 @@ from .quiz import (
 )
 from .spec import Calculator, Input, Output, Value
 
-__all__ = ["FIELDS", "QUIZ_FIELDS", "Reader"]
+__all__ = ["FIELDS", "QUIZ_FIELDS", "Reader", "quiz_variant", "read_question", "read_quiz"]
 
 QUIZ_FIELDS = ("id", "title", "intro", "questions")
 _COMMON = ("id", "kind", "text", "explanation")
@@ -47,6 +47,33 @@ BUCKET_FIELDS = ("id", "text")
 ITEM_FIELDS = ("text", "bucket", "explanation")
 ANSWER_FIELDS = ("calculator", "output")
 VARY_FIELDS = ("min", "max", "step", "choices")
+
+
+def read_quiz(data: object, calculators: Mapping[str, Calculator]) -> Quiz:
+    """The quiz an author wrote (YAML loaded into plain data), or QuizError listing every problem in it."""
+    reader = Reader(calculators)
+    quiz = reader.quiz(data)
+    if reader.problems or quiz is None:
+        raise QuizError(reader.problems)
+    return quiz
+
+
+def read_question(data: object, calculators: Mapping[str, Calculator]) -> Question:
+    """One question on its own, as `read_quiz` reads each (the worker reads a numeric question's source)."""
+    reader = Reader(calculators)
+    question = reader.question(data, (), 1)
+    if reader.problems or question is None:
+        raise QuizError(reader.problems)
+    return question
+
+
+def quiz_variant(question: Mapping[str, object], seed: int, calculators: Mapping[str, Calculator]) -> dict[str, Any]:
+    """A "new numbers" variant of a numeric question given as its `source()`: the worker's entry for quizzes."""
+    parsed = read_question(question, calculators)
+    if not isinstance(parsed, NumericQuestion):
+        raise QuizError([QuizProblem((), f"question '{parsed.id}' is not numeric, so it has no new numbers")])
+    return parsed.variant(seed).as_dict()
+
 
 _ID = re.compile(r"^[A-Za-z0-9_-]+$")
 _PREFIXES = {"P": 1e15, "T": 1e12, "G": 1e9, "M": 1e6, "k": 1e3, "": 1.0, "m": 1e-3, "µ": 1e-6, "n": 1e-9}
@@ -86,7 +113,8 @@ def _got(value: object) -> str:
 class Reader:
     """Reads an author's quiz data into the model, collecting every problem rather than stopping at the first."""
 
-    def __init__(self) -> None:
+    def __init__(self, calculators: Mapping[str, Calculator]) -> None:
+        self.calculators = calculators  # the book's, by name: what numeric answers (and exercises) are checked against
         self.problems: list[QuizProblem] = []
         self.question_ids: dict[str, int] = {}
 
@@ -313,7 +341,18 @@ class Reader:
         if len(self.problems) > before or output is None or scale is None or tolerance is None:
             return None
         question = NumericQuestion(
-            question_id, text, calculator.name, output.key, given, unit, scale, tolerance, 0.0, vary, explanation
+            question_id,
+            text,
+            calculator.name,
+            output.key,
+            given,
+            unit,
+            scale,
+            tolerance,
+            0.0,
+            vary,
+            explanation,
+            spec=calculator,
         )
         # New numbers and the author's inputs together must suit the calculator (a chip picker fills some fields).
         varied = {item.input: item.first for item in vary}
@@ -330,11 +369,22 @@ class Reader:
         if len(self.problems) > before:
             return None
         return NumericQuestion(
-            question_id, text, calculator.name, output.key, given, unit, scale, tolerance, answer, vary, explanation
+            question_id,
+            text,
+            calculator.name,
+            output.key,
+            given,
+            unit,
+            scale,
+            tolerance,
+            answer,
+            vary,
+            explanation,
+            spec=calculator,
         )
 
     def answer(self, values: dict[str, Any], where: Where, name: str) -> tuple[Calculator | None, Output | None]:
-        known = ", ".join(sorted(book.current().calculators))
+        known = ", ".join(sorted(self.calculators))
         if "answer" not in values:
             self.add(
                 where,
@@ -350,10 +400,10 @@ class Reader:
         if raw is None:
             self.add(at, f"{label} has no 'calculator' (expected one of: {known})")
             return None, None
-        if not isinstance(raw, str) or raw not in book.current().calculators:
+        if not isinstance(raw, str) or raw not in self.calculators:
             self.add((*at, "calculator"), f"{name}: unknown calculator {_got(raw)} (expected one of: {known})")
             return None, None
-        calculator = book.current().calculators[raw]
+        calculator = self.calculators[raw]
         numbers = ", ".join(output.key for output in calculator.outputs if output.format != "text")
         key = fields.get("output")
         output = output_spec(calculator, str(key)) if key is not None else None

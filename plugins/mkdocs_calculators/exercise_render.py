@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from calckit.exercise import Exercise
+    from calckit.spec import Calculator
 
 __all__ = ["render_exercise"]
 
@@ -34,13 +35,11 @@ def _text(text: str) -> str:
     )
 
 
-def render_exercise(uid: str, exercise: Exercise, key: str, calculators_page: str) -> str:
+def render_exercise(uid: str, exercise: Exercise, key: str, calculators_page: str, calculator: Calculator) -> str:
     """The exercise with id `uid` in the page; `key` is where the reader's code is saved; `calculators_page` is the
-    address of the calculator reference from this page."""
-    from calckit import book
+    address of the calculator reference from this page; `calculator` is the one that checks it."""
     from calckit.quiz import output_spec
 
-    calculator = book.calculator(exercise.calculator)
     output = output_spec(calculator, exercise.output)
     data = {
         **exercise.checking_data(),

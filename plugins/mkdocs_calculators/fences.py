@@ -1,4 +1,5 @@
-"""Finding the plugin's fenced blocks in a page's Markdown, with the line each starts on.
+"""Finding the plugin's fenced blocks in a page's Markdown, with the line each starts on; and every fenced block, for
+the page checks that must leave code alone (`page_checks`): one scanner, so that both agree on where code is.
 
 The plugin does this itself rather than through superfences, which swallows exceptions raised in a formatter. A fence
 inside another fenced block (a Markdown example in a guide) is left alone. One of the plugin's blocks that is never
@@ -28,8 +29,8 @@ class Fence:
     marks: str = "```"  # the opening fence's backticks or tildes, which its closing line must repeat
 
 
-def find_fences(text: str, kinds: frozenset[str]) -> list[Fence]:
-    """Every fenced block whose info string starts with one of `kinds`, in order."""
+def find_fences(text: str, kinds: frozenset[str] | None) -> list[Fence]:
+    """Every fenced block whose info string starts with one of `kinds` (every fenced block for None), in order."""
     lines = text.split("\n")
     found: list[Fence] = []
     index = 0
@@ -43,19 +44,23 @@ def find_fences(text: str, kinds: frozenset[str]) -> list[Fence]:
         kind = opening["info"].split(" ")[0].strip()
         end = index + 1
         while end < len(lines) and not closing.match(lines[end]):
-            if kind in kinds and _opens_another(lines[end], marks):
+            if _wanted(kind, kinds) and _opens_another(lines[end], marks):
                 break
             end += 1
         closed = end < len(lines) and closing.match(lines[end]) is not None
-        if kind in kinds:
+        if _wanted(kind, kinds):
             indent = opening["indent"]
             body = [
                 line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines[index + 1 : end]
             ]
             stop = end + 1 if closed else end
             found.append(Fence(kind, index + 1, "\n".join(body), index, min(stop, len(lines)), indent, closed, marks))
-        index = end + 1 if closed or kind not in kinds else end
+        index = end + 1 if closed or not _wanted(kind, kinds) else end
     return found
+
+
+def _wanted(kind: str, kinds: frozenset[str] | None) -> bool:
+    return kinds is None or kind in kinds
 
 
 def _opens_another(line: str, marks: str) -> bool:

@@ -11,7 +11,7 @@ import re
 import sys
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
@@ -20,20 +20,21 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+from .blocks import PageContext
 from .config import CalculatorsConfig
-from .fences import find_fences, replace_fences, unclosed_message
+from .page import render_page
 from .problems import located
-from .render import render_calculator, render_problems
 from .runtime import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, check_node_modules, write_runtime
 from .service_worker import write_service_worker
-from .tables import GENERIC_KIND
+
+if TYPE_CHECKING:
+    from calckit.book import Book
 
 # Not get_plugin_logger: its prefix would break the `docs/page.md:LINE: message` form that editors can jump to.
 # Under `mkdocs.` so that strict mode counts the errors and stops the build.
 log = logging.getLogger("mkdocs.plugins.calculators")
 
 _HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
-KINDS = frozenset({"calculator", "quiz", "exercise", GENERIC_KIND})  # and the book's table's name, if it has one
 
 
 class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
@@ -43,6 +44,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._tokens: dict[str, list[str]] = {}  # page (its source path) -> the tokens of its blocks
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
+        self._book: Book | None = None  # the book's package, as the contract reads it (calckit.book)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
@@ -50,7 +52,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
             return config
-        self._broken = _load_package(self.config.package, Path(config.config_file_path).parent, reload=self._serving)
+        loaded = _load_package(self.config.package, Path(config.config_file_path).parent, reload=self._serving)
+        self._book, self._broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
         if self._broken:
             if not self._serving:
                 raise PluginError(self._broken)  # MkDocs prints the one line and stops: no traceback
@@ -69,14 +72,12 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
-        if not self.config.enabled or self._broken:
+        if not self.config.enabled or self._book is None:
             return files
-        from calckit import book
-
         from .reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
 
-        files.append(File.generated(config, CALCULATORS_PAGE, content=calculators_page(book.current())))
-        table = book.current().table
+        files.append(File.generated(config, CALCULATORS_PAGE, content=calculators_page(self._book)))
+        table = self._book.table
         if table:
             files.append(File.generated(config, table_page_path(table), content=table_page(table)))
         return files
@@ -93,43 +94,27 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
         if not self.config.enabled:
             return markdown
-        path = _display_path(page, config)
-        offset = _front_matter_lines(page, markdown)
-        self._check_page(page, markdown, path, offset)
-        fences = find_fences(markdown, KINDS | self._table_kinds())
         for token in self._tokens.pop(page.file.src_uri, []):  # a page built again (mkdocs serve)
             self._blocks.pop(token, None)
             self._searched.discard(token)
-        if not fences:
-            return markdown
-        replacements = []
-        searched: set[str] = set()  # quizzes, exercises, tables: what they say is found by search
-        quiz_ids: set[str] = set()  # a page's quizzes need distinct ids: progress is saved by id
-        exercise_ids: set[str] = set()  # and so do its exercises
-        for number, fence in enumerate(fences, start=1):
-            if self._broken or not fence.closed:
-                message = (
-                    self._broken or f"{path}:{fence.line + offset}: {unclosed_message(fence, fence.line + offset)}"
-                )
-                if not self._broken:
-                    log.error(message)
-                html = render_problems([message], f"{fence.kind} block")
-            elif fence.kind == "quiz":
-                html = self._render_quiz(fence, fence.line + offset, f"quiz-{number}", path, page, quiz_ids)
-            elif fence.kind in self._table_kinds():
-                html = self._render_table(fence, fence.line + offset, path, page)
-            elif fence.kind == "exercise":
-                html = self._render_exercise(fence, fence.line + offset, f"exercise-{number}", path, page, exercise_ids)
-            else:
-                html = self._render_block(fence, fence.line + offset, f"calc-{number}", path)
-            token = f"CALCBLOCK{uuid.uuid4().hex}"
-            self._blocks[token] = html
-            replacements.append((fence, token))
-            if fence.kind != "calculator":
-                searched.add(token)
-        self._tokens[page.file.src_uri] = [token for _, token in replacements]
-        self._searched |= searched
-        return replace_fences(markdown, replacements)
+        context = PageContext(_display_path(page, config), self._book, page.file.abs_src_path, page.url)
+        rendered = render_page(
+            markdown,
+            context,
+            offset=_front_matter_lines(page, markdown),
+            file_text=page.file.content_string,
+            broken=self._broken,
+        )
+        for problem in rendered.problems:
+            (log.warning if problem.warning else log.error)(str(problem))
+        tokens: dict[int, str] = {}
+        for block in rendered.blocks:
+            token = tokens[id(block)] = f"CALCBLOCK{uuid.uuid4().hex}"
+            self._blocks[token] = block.html
+            if block.searchable:
+                self._searched.add(token)  # quizzes, exercises, tables: what they say is found by search
+        self._tokens[page.file.src_uri] = list(tokens.values())
+        return rendered.markdown(lambda block: tokens[id(block)])
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
         # Quizzes, exercises and data tables go into the content, for search to index. A calculator stays an empty
@@ -156,97 +141,15 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         return output
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if self.config.enabled and not self._broken:
+        if self.config.enabled and self._book is not None:
             site_dir = Path(config.site_dir)
             node_modules = self._node_modules(config)
-            from calckit import book
-
-            write_runtime(site_dir, node_modules, book.current(), snapshot=self.config.snapshot, serving=self._serving)
+            write_runtime(site_dir, node_modules, self._book, snapshot=self.config.snapshot, serving=self._serving)
             write_service_worker(site_dir, serving=self._serving)
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click
                 # reloads the page and restarts Python. Say where this build belongs.
                 log.info("calculators: built for %s (serve it there, e.g. `make preview`)", config.site_url)
-
-    def _render_block(self, fence: Any, line: int, uid: str, path: str) -> str:
-        from calckit.api import run
-
-        from .blocks import Problem, read_calculator_block
-
-        block = read_calculator_block(fence, line)
-        if isinstance(block, list):
-            return self._report(block, path)
-        result = run(block.calculator.name, block.inputs)
-        if "failure" in result:
-            return self._report([Problem(line, result["failure"]["message"])], path)
-        return render_calculator(uid, block.calculator, block.inputs, result)
-
-    def _table_kinds(self) -> set[str]:
-        """The fence names of table blocks: the generic one, and the book's table's own name."""
-        from calckit import book
-
-        table = book.current().table if book.in_use() else None
-        return {GENERIC_KIND, table.name} if table else {GENERIC_KIND}
-
-    def _render_table(self, fence: Any, line: int, path: str, page: Page) -> str:
-        from mkdocs.utils import get_relative_url
-
-        from calckit import book
-
-        from .blocks import Problem
-        from .reference import table_page_path
-        from .tables import SourceLinks, data_table, read_table_block, source_numbers
-
-        table = book.current().table
-        if table is None or fence.kind != table.name:
-            name = (
-                f"its table is ```{table.name}" if table else "it declares no data table (TABLE, see calckit/table.py)"
-            )
-            problem = f"{fence.kind} block: this book's package '{book.current().package}' has no such table: {name}"
-            return self._report([Problem(line, problem)], path)
-        block = read_table_block(table, fence, line)
-        if isinstance(block, list):
-            return self._report(block, path)
-        reference = get_relative_url(table_page_path(table).removesuffix(".md") + "/", page.url)
-        links = SourceLinks(source_numbers(table), reference)
-        every_row = table.rows()
-        rows = [every_row[row] for row in block.rows]
-        label = block.caption or f"From the {table.title.lower()}"
-        return data_table(table, rows, block.columns, links, label=label, details=False, caption=block.caption)
-
-    def _check_page(self, page: Page, markdown: str, path: str, offset: int) -> None:
-        """What MkDocs would let pass in silence: broken front matter, footnotes cited without a source and so on."""
-        from .page_checks import footnote_problems, front_matter_problem
-
-        front_matter = front_matter_problem(page.file.content_string)
-        for problem in ([front_matter] if front_matter else []) + footnote_problems(markdown, offset):
-            (log.error if problem.fatal else log.warning)(f"{path}:{problem.line}: {problem.message}")
-
-    def _report(self, problems: list[Any], path: str) -> str:
-        """Log each problem so that the strict build stops, and show them in place for `mkdocs serve`."""
-        for problem in problems:
-            log.error(f"{path}:{problem.line}: {problem.message}")
-        return render_problems([f"{path}:{problem.line}: {problem.message}" for problem in problems])
-
-    def _render_quiz(self, fence: Any, line: int, uid: str, path: str, page: Page, quiz_ids: set[str]) -> str:
-        from .quizzes import quiz_block_html
-
-        html, problems = quiz_block_html(fence, line, uid, path, page.file.abs_src_path, quiz_ids)
-        for problem in problems:
-            log.error(problem)
-        return html
-
-    def _render_exercise(self, fence: Any, line: int, uid: str, path: str, page: Page, ids: set[str]) -> str:
-        from mkdocs.utils import get_relative_url
-
-        from .exercises import exercise_block_html
-        from .reference import CALCULATORS_PAGE
-
-        reference = get_relative_url(CALCULATORS_PAGE.removesuffix(".md") + "/", page.url)
-        html, problems = exercise_block_html(fence, line, uid, path, ids, reference)
-        for problem in problems:
-            log.error(problem)
-        return html
 
     def _node_modules(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent / self.config.node_modules
@@ -274,9 +177,10 @@ def _front_matter_lines(page: Page, markdown: str) -> int:
     return 0
 
 
-def _load_package(package: str, root: Path, *, reload: bool) -> str:
-    """Use the book's package (calckit.book) and load its table, or say in one located line why that failed ("" when
-    it works). `reload` drops the package's modules imported before, as `mkdocs serve` must to pick up edits.
+def _load_package(package: str, root: Path, *, reload: bool) -> Book | str:
+    """The book's package, checked against the contract (calckit.book) with its table loaded; or one located line
+    saying why that failed. `reload` drops the package's modules imported before, as `mkdocs serve` must to pick up
+    edits.
     """
     from calckit import book
     from calckit.table import TableError, check_table
@@ -290,11 +194,12 @@ def _load_package(package: str, root: Path, *, reload: bool) -> str:
                 f"calculators: the plugin's option 'package' names '{package}', which Python cannot import (is it "
                 "installed, e.g. `pip install -e .`, or is the name misspelt?)"
             )
-        table = book.use(package).table
-        if table:
-            check_table(table)
+        # Also the book that calckit's quiz and exercise readers find calculators in, until they are handed it.
+        loaded = book.use(package)
+        if loaded.table:
+            check_table(loaded.table)
     except (book.ContractError, TableError) as error:
         return f"calculators: {error}"
     except Exception as error:
         return located(error, root)
-    return ""
+    return loaded

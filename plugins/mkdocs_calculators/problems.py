@@ -1,4 +1,5 @@
-"""A failure in the book's own code said as one line, `path:LINE: Type: message`, never as a traceback.
+"""What the build tells an author: one `Problem` (`path:LINE: message`) for every mistake it finds, and a failure in
+the book's own code said the same way, never as a traceback.
 
 The plugin imports the book's package at build; when that fails (a syntax error in a calculator, a typo in the chip
 database found at import), the author reads where and why, located like every other build message.
@@ -9,9 +10,24 @@ from __future__ import annotations
 import os
 import re
 import traceback
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["LIMIT", "located", "python_failure"]
+__all__ = ["LIMIT", "Problem", "located", "python_failure"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One mistake in an author's file, at its line (counted from the top of the file, front matter included)."""
+
+    path: str  # as a person finds the file from the project's root: docs/lessons/roofline.md
+    line: int
+    message: str
+    warning: bool = False  # something missing that strict mode refuses, rather than something wrong
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
 
 # A message that already names its place (the chip database's errors do): `calculators/chips.toml:12: ...`.
 _LOCATED = re.compile(r"^\S+:\d+: ")

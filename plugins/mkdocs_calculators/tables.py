@@ -1,4 +1,4 @@
-"""A book's data table (calckit.table) as HTML: table blocks in any page, and the generated reference page's table.
+"""A book's data table (calckit.table) as HTML: table blocks (blocks/table.py) and the generated reference page's table.
 
 Every figure links to its numbered source on the reference page, so a reader can check any number where it stands.
 For this book the table is the chip database, and a block reads:
@@ -14,19 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING, Any
-
-from .blocks import Problem, load_mapping
-from .fences import Fence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from calckit.table import Cell, DataTable, Row
 
-__all__ = ["GENERIC_KIND", "SourceLinks", "TableBlock", "data_table", "read_table_block", "source_numbers"]
-
-# The block kind every book has, whether its package declares a table or not: in a book without one, a ```table
-# block is reported rather than shown as code.
-GENERIC_KIND = "table"
+__all__ = ["SourceLinks", "data_table", "source_numbers"]
 
 
 def source_numbers(table: DataTable) -> dict[str, int]:
@@ -101,66 +94,3 @@ def data_table(
         f'<table class="calc-table" data-sortable>{caption_html}<thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(html_rows)}</tbody></table></div>"
     )
-
-
-@dataclass(frozen=True)
-class TableBlock:
-    rows: tuple[str, ...]
-    columns: tuple[str, ...]
-    caption: str
-
-
-def _list_of_text(value: Any) -> list[str] | None:
-    if isinstance(value, str):
-        return [part.strip() for part in value.split(",") if part.strip()]
-    if isinstance(value, list) and all(isinstance(item, str) for item in value):
-        return value
-    return None
-
-
-def read_table_block(table: DataTable, fence: Fence, fence_line: int) -> TableBlock | list[Problem]:
-    """The rows and columns a table block names, or every problem, with its file line."""
-    kind, ids = table.name, table.name  # ```chips lists its rows under `chips:`
-    keys = (ids, "columns", "caption")
-    mapping = load_mapping(fence.body, fence_line, kind, expected=f"'{ids}: [IDS]'", holds=f"'{ids}' and options")
-    if isinstance(mapping, Problem):
-        return [mapping]
-    values, lines = mapping
-    problems = [
-        Problem(lines[key], f"{kind} block: unknown key '{key}' (expected one of: {', '.join(keys)})")
-        for key in values
-        if key not in keys
-    ]
-    known = table.rows()
-    chosen = _list_of_text(values.get(ids))
-    if ids not in values or not chosen:
-        problems.append(
-            Problem(lines.get(ids, fence_line), f"{kind} block needs '{ids}': a list of {table.row_label} ids")
-        )
-    else:
-        problems += [
-            Problem(
-                lines[ids], f"{kind} block: unknown {table.row_label} '{row}' (expected one of: {', '.join(known)})"
-            )
-            for row in chosen
-            if row not in known
-        ]
-    columns = _list_of_text(values.get("columns", list(table.default_columns)))
-    if columns is None:
-        problems.append(Problem(lines["columns"], f"{kind} block: 'columns' must be a list of column names"))
-    else:
-        problems += [
-            Problem(
-                lines["columns"],
-                f"{kind} block: unknown column '{column}' (expected one of: {', '.join(table.column_keys)})",
-            )
-            for column in columns
-            if column not in table.column_keys
-        ]
-    caption = values.get("caption", "")
-    if not isinstance(caption, str):
-        problems.append(Problem(lines["caption"], f"{kind} block: 'caption' must be text"))
-    if problems:
-        return sorted(problems, key=lambda problem: problem.line)
-    assert chosen is not None and columns is not None and isinstance(caption, str)
-    return TableBlock(tuple(chosen), tuple(columns), caption)

@@ -65,3 +65,41 @@ def test_the_guides_calculator_builds_and_renders(tmp_path: Path) -> None:
         check=False,
     )
     assert lint.returncode == 0, lint.stdout
+
+
+def _block_kind_guide() -> tuple[str, str, str]:
+    """The module, the registry line and the example page block shown under "Add a block kind"."""
+    text = GUIDE.read_text(encoding="utf-8")
+    section = text[text.index("## Add a block kind") : text.index("## Error messages")]
+    python = re.findall(r"^```python\n(.*?)^```$", section, re.MULTILINE | re.DOTALL)
+    assert len(python) == 2, "the guide shows the module, then the registry line"
+    (example,) = re.findall(r"^````markdown\n(.*?)^````$", section, re.MULTILINE | re.DOTALL)
+    return python[0], python[1], example
+
+
+def test_the_guides_block_kind_builds_and_reports_its_mistakes_at_their_line(tmp_path: Path) -> None:
+    """The guide's `term` kind, added to a copy of the plugin as one module and one registry line: its example renders
+    as the module says, and a misspelt key stops the build at that key's line."""
+    import mkdocs_calculators
+
+    module, registry_line, example = _block_kind_guide()
+    plugin = tmp_path / "mkdocs_calculators"  # the build runs in tmp_path, so this copy is the plugin it imports
+    shutil.copytree(Path(mkdocs_calculators.__file__).parent, plugin, ignore=shutil.ignore_patterns("__pycache__"))
+    (plugin / "blocks/term.py").write_text(module, encoding="utf-8")
+    registry_file = plugin / "blocks/__init__.py"
+    registry, added = re.subn(r"(REGISTRY = \([^)]*)\)", rf"\1{registry_line})", registry_file.read_text(), count=1)
+    assert added == 1, "the registry names its kinds in one REGISTRY = (...) tuple"
+    registry_file.write_text(registry, encoding="utf-8")
+
+    broken = "# Broken\n\n```term\nword: roofline\nmeanign: a model of attainable throughput\n```\n"
+    pages = {"docs/index.md": f"# Terms\n\n{example}", "docs/broken.md": broken}
+    build = build_fixture(tmp_path, pages, strict=False, plugin={"snapshot": False})
+    assert build.errors() == [
+        "docs/broken.md:3: term block needs 'meaning': what it means",
+        "docs/broken.md:5: term block: unknown key 'meanign' (expected one of: word, meaning)",
+    ], build.output
+    term = parse_html(build.html()).find("dl", class_="term")
+    assert [term.find("dt").text(), term.find("dd").text()] == [
+        "arithmetic intensity",
+        "FLOPs done per byte moved to or from memory.",
+    ]

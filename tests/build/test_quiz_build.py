@@ -14,7 +14,8 @@ import pytest
 import yaml
 
 from calckit.api import run
-from calckit.quiz import grading_data, read_quiz
+from calckit.quiz import grading_data
+from calckit.quiz_checks import read_quiz
 from calculators import CALCULATORS
 from mkdocs_calculators.runtime import LIVE_MARK
 from tests.support import NODE_MODULES, build_site
@@ -306,7 +307,7 @@ class TestGoodQuizzes:
         html = (good_site / "index.html").read_text(encoding="utf-8")
         inline, from_file, _ = quiz_elements(html)
         for tag, source in ((inline, SINGLE), (from_file, NUMERIC)):
-            expected = grading_data(read_quiz(yaml.safe_load(source)))
+            expected = grading_data(read_quiz(yaml.safe_load(source), CALCULATORS))
             assert json.loads(attribute(tag, "data-quiz-data")) == expected
         assert attribute(inline, "data-quiz-key") == "quiz:docs/index.md#basics"
         numeric = json.loads(attribute(from_file, "data-quiz-data"))["questions"][0]

@@ -63,12 +63,13 @@ def _numeric_questions() -> list[dict[str, Any]]:
 
 def _exercises() -> list[dict[str, Any]]:
     """Every exercise in the book, as the page carries it: its checking data, starter and solution."""
-    from calckit.exercise import read_exercise
+    from calckit.exercise_checks import read_exercise
+    from calculators import CALCULATORS
 
     exercises = []
     for page in sorted((ROOT / "docs").rglob("*.md")):
         for fence in find_fences(page.read_text(encoding="utf-8"), frozenset({"exercise"})):
-            exercise = read_exercise(yaml.safe_load(fence.body))
+            exercise = read_exercise(yaml.safe_load(fence.body), CALCULATORS)
             exercises.append({**exercise.checking_data(), "starter": exercise.starter, "solution": exercise.solution})
     return exercises
 

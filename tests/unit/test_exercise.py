@@ -9,11 +9,18 @@ from typing import Any
 
 import pytest
 
-from calckit import api, book
+from calckit import api, book, exercise_checks
 from calckit.api import FUNCTIONS, call_json
-from calckit.exercise import Case, ExerciseError, Tolerance, draw_cases, read_exercise
+from calckit.exercise import Case, Exercise, ExerciseError, Tolerance, draw_cases
 from calckit.exercise_run import OUTPUT_LIMIT, check_code, run_code
 from calckit.quiz import Vary
+from calculators import CALCULATORS
+
+
+def read_exercise(data: object) -> Exercise:
+    """The exercise read for this book, whose calculators check it."""
+    return exercise_checks.read_exercise(data, CALCULATORS)
+
 
 ATTAINABLE = (
     "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return min(peak_tflops, bandwidth_tbs * intensity)\n"

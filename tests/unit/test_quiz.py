@@ -12,21 +12,30 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calckit.api import FUNCTIONS, call_json, run
+from calckit import quiz_checks
+from calckit.api import FUNCTIONS, call_json, quiz_variant, run
 from calckit.quiz import (
     ChoiceQuestion,
     NumericQuestion,
+    Question,
     Quiz,
     QuizError,
     SortQuestion,
     Tolerance,
     grading_data,
-    quiz_variant,
-    read_question,
-    read_quiz,
     shown_order,
 )
 from calculators import CALCULATORS
+
+
+def read_quiz(data: object) -> Quiz:
+    """The quiz read for this book, whose calculators numeric answers name."""
+    return quiz_checks.read_quiz(data, CALCULATORS)
+
+
+def read_question(data: object) -> Question:
+    return quiz_checks.read_question(data, CALCULATORS)
+
 
 ROOFLINE = CALCULATORS["roofline"]
 INPUTS = ", ".join(ROOFLINE.input_keys)

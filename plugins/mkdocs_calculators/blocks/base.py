@@ -1,0 +1,160 @@
+"""What a block kind is: one declaration that the page renderer (`page.py`) loops over.
+
+A kind, in the spirit of pymdownx's blocks, says its fence name, the prefix of its anchors, whether search indexes
+it, the options an author may write, how to `read` a block into a model (or the problems in it) and how to `render`
+that model. Everything a kind needs from the page comes in `Authored` (the fence, its file line, the page and the
+book); nothing is read from a global.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from ..fences import Fence
+from ..ids import PageIds
+from ..problems import Problem
+from ..yaml_source import Loaded, YamlProblem, load_yaml
+
+if TYPE_CHECKING:
+    from calckit.book import Book
+
+__all__ = ["Authored", "BlockKind", "Option", "PageContext", "Problems", "relative_url"]
+
+Model = TypeVar("Model")
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """The page being rendered: where it is, and the book whose package it uses."""
+
+    path: str  # as shown in messages: docs/lessons/roofline.md
+    book: Book | None  # None only when the book's package failed to load: every block then says why, unread
+    source: str | None = None  # the page's file on disk (a quiz may name a file beside it); None when generated
+    url: str = ""  # the page's address in the site, `lessons/roofline/`: links to generated pages are relative to it
+
+    def link(self, page: str) -> str:
+        """The address of the site's page `page` (its source path, `reference/calculators.md`) from this page."""
+        return relative_url(page.removesuffix(".md") + "/", self.url or ".")
+
+
+@dataclass
+class Authored:
+    """One block as the author wrote it on a page, and what the page knows about its blocks so far."""
+
+    fence: Fence
+    line: int  # the opening fence's line in the file (front matter counted)
+    page: PageContext
+    anchor: str  # the anchor the block is numbered with (`calc-3`), "" for a kind without anchors
+    ids: PageIds  # the page's ids: a kind claims its author's ids here, so duplicates are found
+    seen: dict[str, int] = field(default_factory=dict)  # for the kind's own use across a page (quiz ids)
+
+    @property
+    def book(self) -> Book:
+        if self.page.book is None:
+            raise RuntimeError("a block is read only when the book's package is loaded")
+        return self.page.book
+
+    def problem(self, line: int, message: str) -> Problem:
+        return Problem(self.page.path, line, message)
+
+    def load(self, what: str, noun: str | None = None) -> Loaded:
+        """The body's YAML, with the file line of every key; Problems for a mistake in it."""
+        try:
+            return load_yaml(self.fence.body, self.line + 1, self.line, what, noun)
+        except YamlProblem as broken:
+            raise Problems([self.problem(broken.line, broken.message)]) from None
+
+
+class Problems(Exception):
+    """Every problem found in one block; `read` raises it rather than return a half-read model."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(str(problem) for problem in problems))
+        self.problems = sorted(problems, key=lambda problem: problem.line)  # stable: one line's problems keep order
+
+
+@dataclass(frozen=True)
+class Option:
+    """One key an author may write in a block: what it holds, and a check that returns the value read (or raises
+    ValueError with the rule it breaks). A kind with `open_options` also takes keys it does not list (a
+    calculator's inputs)."""
+
+    holds: str
+    check: Callable[[Any], Any] = lambda value: value
+    required: bool = False
+    default: Any = None
+
+
+class BlockKind(ABC, Generic[Model]):
+    """A kind of fenced block. Subclasses set the class attributes and implement `read` and `render`."""
+
+    name: ClassVar[str]  # the fence's info string: ```calculator
+    title: ClassVar[str]  # how messages and a broken block's box name it: 'calculator block', 'quiz'
+    anchor: ClassVar[str] = ""  # anchors' prefix: blocks are numbered calc-1, calc-2 among their kind; "" for none
+    searchable: ClassVar[bool] = True  # whether its HTML goes into the content that search indexes
+    options: ClassVar[Mapping[str, Option]] = {}  # the top-level keys of its YAML
+    open_options: ClassVar[bool] = False  # takes keys beyond `options` (checked by `read`)
+
+    def fence_names(self, book: Book) -> frozenset[str]:
+        """The info strings this kind answers to in `book` (a data table's kind adds the book's table's name)."""
+        return frozenset({self.name})
+
+    @abstractmethod
+    def read(self, block: Authored) -> Model:
+        """The block's model; Problems listing every mistake in it, each at its file line."""
+
+    @abstractmethod
+    def render(self, model: Model, block: Authored) -> str:
+        """The block's HTML."""
+
+    # Helpers for kinds whose body is a mapping of `options`.
+
+    def mapping(self, block: Authored, loaded: Loaded, expected: str, holds: str = "") -> dict[str, Any]:
+        """The body as a mapping, or Problems: an empty body says what was `expected`, a list or a value that it
+        must be a mapping of what it `holds` (its options' names by default)."""
+        if loaded.data is None:
+            raise Problems([block.problem(block.line, f"{self.title} is empty (expected {expected})")])
+        if not isinstance(loaded.data, dict):
+            found = "a list" if isinstance(loaded.data, list) else "a single value"
+            holds = holds or " and ".join(f"'{key}'" for key in self.options) or "options"
+            raise Problems([block.problem(block.line, f"{self.title} must be a mapping of {holds}, not {found}")])
+        return loaded.data
+
+    def checked_options(self, block: Authored, loaded: Loaded, values: Mapping[str, Any]) -> dict[str, Any]:
+        """`values` read through `options`: unknown keys, missing required ones and refused values are Problems."""
+        problems: list[Problem] = []
+        known = ", ".join(self.options)
+        if not self.open_options:
+            problems += [
+                block.problem(loaded.line((key,)), f"{self.title}: unknown key '{key}' (expected one of: {known})")
+                for key in values
+                if key not in self.options
+            ]
+        read: dict[str, Any] = {}
+        for key, option in self.options.items():
+            if key not in values:
+                if option.required:
+                    problems.append(block.problem(block.line, f"{self.title} needs '{key}': {option.holds}"))
+                read[key] = option.default
+                continue
+            try:
+                read[key] = option.check(values[key])
+            except ValueError as error:
+                problems.append(block.problem(loaded.line((key,)), f"{self.title}: '{key}' must be {error}"))
+        if problems:
+            raise Problems(problems)
+        return read
+
+
+def relative_url(url: str, other: str) -> str:
+    """`url` (a site address) relative to the page at `other`, as MkDocs's `get_relative_url` makes it (kept here so
+    that the renderer runs outside MkDocs)."""
+    if other != ".":
+        head, tail = posixpath.split(other)
+        other = head if "." in tail else other
+    relative = posixpath.relpath("/" + url, "/" + other)
+    return relative + "/" if url.endswith("/") else relative

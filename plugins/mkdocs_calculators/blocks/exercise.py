@@ -1,0 +1,88 @@
+"""```exercise: the reader writes a Python function, checked against the book's package on cases the author lists or
+draws from declared ranges.
+
+The schema, its checks and the cases live in the shared package (`calckit.exercise`); each problem it finds is
+reported at its line of the page, down to the line inside the starter or the solution where Python found a syntax
+error or the solution raised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from ..exercise_render import render_exercise
+from ..reference import CALCULATORS_PAGE
+from .base import Authored, BlockKind, Option, Problems
+
+if TYPE_CHECKING:
+    from calckit.exercise import Exercise
+
+__all__ = ["KIND", "ExerciseKind", "ExerciseModel"]
+
+
+@dataclass(frozen=True)
+class ExerciseModel:
+    exercise: Exercise
+    key: str  # where the reader's code and progress are saved: the page's path and the exercise's id
+
+
+class ExerciseKind(BlockKind[ExerciseModel]):
+    name = "exercise"
+    title = "exercise"
+    anchor = "exercise"
+    options: ClassVar = {
+        key: Option(holds)
+        for key, holds in {
+            "id": "the exercise's id: the reader's code is saved under it",
+            "title": "its title",
+            "prompt": "what to do",
+            "function": "the function's name and parameters",
+            "starter": "the code the reader starts from",
+            "solution": "a solution, checked at build",
+            "hints": "a list of hints",
+            "check": "what checks the function: a calculator's output, and the cases",
+        }.items()
+    }
+
+    def read(self, block: Authored) -> ExerciseModel:
+        from calckit.exercise import ExerciseError
+        from calckit.exercise_checks import read_exercise
+
+        loaded = block.load("exercise block", "exercise")
+        try:
+            exercise = read_exercise(loaded.data, block.book.calculators)
+        except ExerciseError as error:
+            problems = []
+            for problem in error.problems:
+                line = loaded.line(problem.where)
+                code_line = getattr(problem, "code_line", None)
+                if code_line is not None and problem.where in loaded.lines:
+                    line += code_line if _block_scalar(block.fence.body, line - block.line - 1) else code_line - 1
+                problems.append(block.problem(line, problem.message))
+            raise Problems(problems) from None
+        id_line = loaded.line(("id",))
+        if exercise.id in block.seen:
+            message = (
+                f"duplicate exercise id '{exercise.id}' on this page (each exercise saves the reader's code under "
+                "its id)"
+            )
+            raise Problems([block.problem(id_line, message)])
+        block.seen[exercise.id] = id_line
+        return ExerciseModel(exercise, f"exercise:{block.page.path}#{exercise.id}")
+
+    def render(self, model: ExerciseModel, block: Authored) -> str:
+        calculator = block.book.calculator(model.exercise.calculator)
+        return render_exercise(block.anchor, model.exercise, model.key, block.page.link(CALCULATORS_PAGE), calculator)
+
+
+def _block_scalar(body: str, index: int) -> bool:
+    """Whether the key on line `index` of the body holds a block scalar (`starter: |`): it starts on the next line."""
+    lines = body.split("\n")
+    if not 0 <= index < len(lines):
+        return False
+    _, _, value = lines[index].partition(":")
+    return value.strip()[:1] in ("|", ">")
+
+
+KIND = ExerciseKind()

@@ -1,0 +1,94 @@
+"""```quiz: YAML in the fence, or `file: NAME.yml` naming a YAML file beside the page.
+
+The quiz schema and its checks live in the shared package (`calckit.quiz`); each problem it finds comes back with
+where in the data it is, and is reported at that line of the page (or of the quiz's file).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..problems import Problem
+from ..quiz_render import render_quiz
+from ..yaml_source import Loaded, YamlProblem, load_yaml
+from .base import Authored, BlockKind, Option, Problems
+
+if TYPE_CHECKING:
+    from calckit.quiz import Quiz
+
+__all__ = ["KIND", "QuizKind", "QuizModel"]
+
+
+@dataclass(frozen=True)
+class QuizModel:
+    quiz: Quiz
+    key: str  # where the reader's progress is saved: the page's path and the quiz's id
+
+
+class QuizKind(BlockKind[QuizModel]):
+    name = "quiz"
+    title = "quiz"
+    anchor = "quiz"
+    options: ClassVar = {
+        "id": Option("the quiz's id: the reader's progress is saved under it", required=True),
+        "title": Option("the quiz's title"),
+        "intro": Option("a sentence before the first question"),
+        "questions": Option("the questions", required=True),
+        "file": Option("a YAML file beside the page that holds the quiz instead"),
+    }
+
+    def read(self, block: Authored) -> QuizModel:
+        from calckit.quiz import QuizError
+        from calckit.quiz_checks import read_quiz
+
+        where = block.page.path
+        loaded = block.load("quiz block", "quiz")
+        if isinstance(loaded.data, dict) and "file" in loaded.data:
+            where, text = _referenced(block, loaded)
+            try:
+                loaded = load_yaml(text, 1, 1, "quiz file", "quiz")
+            except YamlProblem as broken:
+                raise Problems([Problem(where, broken.line, broken.message)]) from None
+        try:
+            quiz = read_quiz(loaded.data, block.book.calculators)
+        except QuizError as error:
+            raise Problems([Problem(where, loaded.line(p.where), p.message) for p in error.problems]) from None
+        id_line = loaded.line(("id",))
+        if quiz.id in block.seen:
+            message = f"duplicate quiz id '{quiz.id}' on this page (each quiz saves progress under its id)"
+            raise Problems([Problem(where, id_line, message)])
+        block.seen[quiz.id] = id_line
+        return QuizModel(quiz, f"quiz:{block.page.path}#{quiz.id}")
+
+    def render(self, model: QuizModel, block: Authored) -> str:
+        return render_quiz(block.anchor, model.quiz, model.key)
+
+
+def _referenced(block: Authored, loaded: Loaded) -> tuple[str, str]:
+    """The display path and text of the file that `file: NAME` names, beside the page."""
+    data: dict[str, Any] = loaded.data
+    line = loaded.line(("file",))
+    others = [key for key in data if key != "file"]
+    if others:
+        message = (
+            "a quiz block that names a 'file' must hold nothing else (the quiz goes in the file; got also: "
+            f"{', '.join(others)})"
+        )
+        raise Problems([block.problem(loaded.line((others[0],)), message)])
+    name = data["file"]
+    relative = PurePosixPath(name) if isinstance(name, str) and name.strip() else None
+    if relative is None or relative.is_absolute() or ".." in relative.parts:
+        message = f"quiz 'file' must name a YAML file beside the page, such as 'file: quiz.yml' (got {name!r})"
+        raise Problems([block.problem(line, message)])
+    shown = (PurePosixPath(block.page.path).parent / relative).as_posix()
+    try:
+        if block.page.source is None:
+            raise OSError
+        return shown, (Path(block.page.source).parent / relative).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise Problems([block.problem(line, f"quiz file '{name}' not found (looked for {shown})")]) from None
+
+
+KIND = QuizKind()

@@ -1,0 +1,82 @@
+"""One page's blocks rendered, outside any host: a page's Markdown, where it is and the book in, and each block's
+HTML and every problem out.
+
+The MkDocs plugin calls `render_page` from its page hook; a Python-Markdown extension can call it the same way, so
+that MkDocs and Zensical run the very same code. Page checks (front matter, footnotes) come with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .blocks import Authored, BlockKind, PageContext, Problems, kinds
+from .fences import Fence, find_fences, replace_fences, unclosed_message
+from .ids import PageIds
+from .page_checks import footnote_problems, front_matter_problem
+from .problems import Problem
+from .render import render_problems
+
+__all__ = ["RenderedBlock", "RenderedPage", "render_page"]
+
+
+@dataclass(frozen=True)
+class RenderedBlock:
+    fence: Fence
+    kind: str  # the kind's name: 'calculator'
+    html: str  # the block's HTML, or the box that lists its problems
+    searchable: bool  # whether the host should let search index it
+
+
+@dataclass
+class RenderedPage:
+    source: str  # the Markdown that was rendered
+    blocks: list[RenderedBlock] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # in page order; warnings included
+
+    def markdown(self, place: Callable[[RenderedBlock], str] = lambda block: block.html) -> str:
+        """The page's Markdown with each block's fence replaced by `place(block)` (its HTML, or a host's token)."""
+        return replace_fences(self.source, [(block.fence, place(block)) for block in self.blocks])
+
+
+def render_page(
+    markdown: str, page: PageContext, *, offset: int = 0, file_text: str | None = None, broken: str = ""
+) -> RenderedPage:
+    """Every block of `markdown` rendered for `page`, and every problem in the page.
+
+    `offset` is how many lines precede `markdown` in its file (front matter), so that lines count from the file's
+    top; `file_text` is the whole file, whose front matter is checked. `broken` is why the book's package could not be
+    loaded (under `mkdocs serve`): every block then shows it instead.
+    """
+    rendered = RenderedPage(markdown)
+    front_matter = front_matter_problem(file_text, page.path) if file_text is not None else None
+    rendered.problems += ([front_matter] if front_matter else []) + footnote_problems(markdown, page.path, offset)
+    by_name: dict[str, BlockKind[Any]] = {}
+    for kind in kinds():
+        by_name |= dict.fromkeys(kind.fence_names(page.book) if page.book else {kind.name}, kind)
+    ids = PageIds()  # anchors, numbered per kind: a block added above one of another kind leaves it be
+    seen: dict[str, dict[str, int]] = {kind.name: {} for kind in kinds()}
+    for fence in find_fences(markdown, frozenset(by_name)):
+        kind = by_name[fence.kind]
+        line = fence.line + offset
+        # Every block takes its number, a broken one too, so that mending it moves no other.
+        block = Authored(fence, line, page, ids.number(kind.anchor) if kind.anchor else "", ids, seen[kind.name])
+        html = _render(kind, block, rendered.problems, broken)
+        rendered.blocks.append(RenderedBlock(fence, kind.name, html, kind.searchable))
+    return rendered
+
+
+def _render(kind: BlockKind[Any], block: Authored, problems: list[Problem], broken: str) -> str:
+    if broken:
+        return render_problems([broken], f"{block.fence.kind} block")
+    if not block.fence.closed:
+        problem = block.problem(block.line, unclosed_message(block.fence, block.line))
+        problems.append(problem)
+        return render_problems([str(problem)], f"{block.fence.kind} block")
+    try:
+        model = kind.read(block)
+    except Problems as found:
+        problems += found.problems
+        return render_problems([str(problem) for problem in found.problems], kind.title)
+    return kind.render(model, block)
