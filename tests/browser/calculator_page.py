@@ -81,12 +81,13 @@ def eventually(
 
 class Held:
     """Requests matching `pattern` (a URL glob), held unanswered as a slow network would, until `release`: what a page
-    does meanwhile is then a state a test can read without racing the answer."""
+    does meanwhile is then a state a test can read without racing the answer. Routed on `where`: a page sees its own
+    requests and its workers'; a context sees its service worker's too (which precaches the plugin's scripts)."""
 
-    def __init__(self, context: Any, pattern: str) -> None:
+    def __init__(self, where: Any, pattern: str) -> None:
         self.pattern = pattern
         self.routes: list[Any] = []
-        context.route(pattern, lambda route: self.routes.append(route))  # registered last, so tried first
+        where.route(pattern, lambda route: self.routes.append(route))  # registered last, so tried first
 
     def wait_asked(self, page: Any, count: int = 1) -> None:
         wait_until(page, lambda: len(self.routes) >= count, f"the page asked for {self.pattern}")

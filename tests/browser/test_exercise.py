@@ -128,7 +128,7 @@ def test_what_is_typed_before_the_editor_arrives_is_kept(browser: Any, base_url:
     editor comes with that code, the focus and the caret where they were, and Check checks it."""
     context = new_context(browser, network, viewport={"width": 390, "height": 844})
     page = context.new_page()  # type: ignore[attr-defined]
-    editor = Held(context, "**/assets/calculators/editor.js")  # the editor is slow to come
+    editor = Held(page, "**/assets/calculators/editor.js")  # the editor is slow to come
     page.goto(base_url + PAGE)
     page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")  # exercises mount at once, off screen too
     page.focus(f"{ROOFLINE} .exercise-editor code")

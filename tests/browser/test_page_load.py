@@ -104,7 +104,7 @@ def test_what_a_reader_types_before_a_calculator_is_live_is_computed(
     typed: the mount reads the form and recomputes."""
     context = new_context(browser, network, viewport=PHONE)
     page = context.new_page()
-    script = Held(context, "**/assets/calculators/calculator.js")  # a slow network
+    script = Held(page, "**/assets/calculators/calculator.js")  # a slow network
     page.goto(base_url + LONG_PAGE)
     page.fill(f"{LAST}-count", "7")  # scrolls to it, focuses and types, as a reader would
     script.wait_asked(page)  # the focus asked for the calculator's script
