@@ -20,6 +20,11 @@ def _cell(figure: Figure | None) -> Cell | None:
     aside, title = "", ""
     if figure.headline_sparse and figure.headline:
         aside, title = f"(sparse {figure.headline:g})", f"vendor headline {figure.headline:g} counts 2:4 sparsity"
+    elif figure.headline:
+        aside = f"(headline {figure.headline:g})"
+        title = "the vendor's headline, not a dense peak: see the source's note"
+    if figure.price_class:
+        aside, title = f"({figure.price_class})", f"price class: {figure.price_class}"
     alternatives = tuple(Cell(alt.value, alt.source.id) for alt in figure.alternatives)
     return Cell(figure.value, figure.source.id, aside, title, alternatives)
 
@@ -34,6 +39,7 @@ _COLUMNS: dict[str, tuple[str, Callable[[Chip], Cell | None]]] = {
     "fp32": ("FP32 dense (TFLOP/s)", _peak("fp32")),
     "bf16": ("BF16 dense (TFLOP/s)", _peak("bf16")),
     "fp8": ("FP8 dense (TFLOP/s)", _peak("fp8")),
+    "fp4": ("FP4 dense (TFLOP/s)", _peak("fp4")),
     "int8": ("INT8 dense (TOP/s)", _peak("int8")),
     "memory": ("Memory (GB)", lambda chip: _cell(chip.memory_gb)),
     "memory_type": ("Memory type", lambda chip: Cell(chip.memory_type)),
@@ -61,8 +67,9 @@ def _sources() -> Mapping[str, Source]:
 _INTRO = """The figures behind every chip picker in the book, generated from `calculators/chips.toml`. Peaks are
 **dense**: where a vendor's headline counts 2:4 structured sparsity, the table shows the dense figure and notes the
 sparse one. Each figure links to its source; where good sources disagree, the alternative is shown with its own. A
-price per chip-hour is one chip's share of a cloud's published instance price, and its source says which kind of price
-it is (on-demand or a reservation). Select a column's heading to sort by it."""
+price per chip-hour is one chip's share of a cloud's published instance price; beside it stands its class (on-demand,
+reserved, spot or capacity block), and its source gives the date, since clouds revise prices often. Select a column's
+heading to sort by it."""
 
 TABLE = DataTable(
     name="chips",

@@ -2,34 +2,31 @@
 
 The figures live in `chips.toml` next to this module (its header documents the schema). Peaks are dense: where a
 vendor's headline counts structured sparsity, the dense figure is stored, `headline_sparse` is set and the
-headline kept beside it. Loading validates the whole file and raises ChipDataError, located as an editor jumps to it
-(`calculators/chips.toml:LINE: chip 'ID', field 'NAME': what is wrong, and what would be right`), so a bad edit
-fails the build with one clear line rather than reaching a reader. Every figure must also lie in its field's
-plausible range (PLAUSIBLE), which catches a unit slipped by a factor of 1000.
+headline kept beside it. The data classes are in chip_model, the reading and checking of the file in chip_schema;
+this module loads the package's file once and is what the calculators and tables use.
 
 Standard library only (`tomllib`, `importlib.resources`): it runs at build time and in Pyodide alike.
 """
 
 from __future__ import annotations
 
-import difflib
 import functools
-import math
-import re
-import tomllib
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+import sys
+from collections.abc import Iterable
 from importlib import resources
-from types import MappingProxyType
-from typing import Any, Final, NoReturn
+from typing import Final
 
 from calckit.table import Source, newest_date
+
+from .chip_model import PRECISION_LABELS, PRECISION_UNITS, PRECISIONS, Chip, ChipDatabase, Figure
+from .chip_schema import DATABASE_FILE, PLAUSIBLE, PRICE_CLASSES, ChipDataError, parse_chips, parse_database
 
 __all__ = [
     "PLAUSIBLE",
     "PRECISIONS",
     "PRECISION_LABELS",
     "PRECISION_UNITS",
+    "PRICE_CLASSES",
     "Chip",
     "ChipDataError",
     "ChipDatabase",
@@ -42,223 +39,6 @@ __all__ = [
     "parse_chips",
     "parse_database",
 ]
-
-PRECISIONS: Final = ("fp32", "bf16", "fp8", "int8")
-PRECISION_LABELS: Final[Mapping[str, str]] = MappingProxyType(
-    {"fp32": "FP32", "bf16": "BF16/FP16", "fp8": "FP8", "int8": "INT8"}
-)
-PRECISION_UNITS: Final[Mapping[str, str]] = MappingProxyType(
-    {"fp32": "TFLOP/s", "bf16": "TFLOP/s", "fp8": "TFLOP/s", "int8": "TOP/s"}
-)
-
-_FILE = "chips.toml"
-# How a contributor finds the file from the project's root, in every message.
-ORIGIN: Final = f"{__package__ or 'calculators'}/{_FILE}"
-_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_URL = re.compile(r"https?://\S+")
-
-_SOURCE_KEYS: Final = {"id": True, "title": True, "url": True, "date": False, "note": False}
-_TEXT_KEYS: Final = ("id", "name", "vendor", "form_factor", "memory_type", "interconnect")
-_FIGURE_UNITS: Final = {
-    "memory_gb": "GB",
-    "bandwidth_tbs": "TB/s",
-    "power_w": "W",
-    "sram_mb": "MB",
-    "price_per_hour": "USD per chip-hour",
-}
-_CHIP_KEYS: Final = frozenset(
-    {*_TEXT_KEYS, "year", "note", *_FIGURE_UNITS, "peak_tflops", "other"},
-)
-_REQUIRED_CHIP_KEYS: Final = (*_TEXT_KEYS, "year", "memory_gb", "bandwidth_tbs")
-_FIGURE_KEYS: Final = frozenset({"value", "source", "note", "headline_sparse", "headline", "alternatives", "unit"})
-_ALTERNATIVE_KEYS: Final = frozenset({"value", "source", "note"})
-
-# The range a figure of each field can plausibly take, in the field's unit: wide enough for every real accelerator,
-# narrow enough that a unit slip (GB/s written as TB/s, MB as GB) falls outside it. Declared once, here.
-PLAUSIBLE: Final[Mapping[str, tuple[float, float]]] = MappingProxyType(
-    {
-        "year": (1990, 2040),
-        "memory_gb": (0.01, 4096),  # Groq's 230 MB of SRAM to a workstation's 512 GB of unified memory
-        "bandwidth_tbs": (0.05, 30),  # memory off the chip: LPDDR's 0.1 TB/s to HBM's 8 TB/s
-        "power_w": (1, 30_000),  # a phone's NPU to a wafer-scale system
-        "sram_mb": (0.1, 100_000),  # to a wafer's 44 GB
-        # One chip's share of a cloud instance: an instance's price (8 to 16 chips, tens of dollars) stays outside.
-        "price_per_hour": (0.05, 25),
-        "peak_tflops.fp32": (0.1, 10_000),
-        "peak_tflops.bf16": (1, 100_000),
-        "peak_tflops.fp8": (1, 200_000),
-        "peak_tflops.int8": (1, 200_000),
-    }
-)
-# A chip that streams its working set from its own SRAM (memory_type "on-chip SRAM ...") reads it far faster.
-_ON_CHIP_BANDWIDTH: Final = (1.0, 100_000.0)
-
-
-class ChipDataError(ValueError):
-    """A problem in the chip database at one line: `origin:line: where: problem` (where names chip and field)."""
-
-    def __init__(self, origin: str, line: int, where: str, problem: str) -> None:
-        self.origin = origin
-        self.line = line
-        self.where = where
-        self.problem = problem
-        super().__init__(f"{origin}:{line}: {where}: {problem}" if where else f"{origin}:{line}: {problem}")
-
-
-class _Lines:
-    """Where each [[chip]] or [[source]] table, and each key in it, starts: tomllib gives values, not positions."""
-
-    _HEADER = re.compile(r"\s*\[\[\s*(chip|source)\s*\]\]")
-    _SUBTABLE = re.compile(r"\s*\[\s*(?:chip|source)\.([A-Za-z0-9_.-]+)\s*\]")
-    _KEY = re.compile(r"\s*([A-Za-z0-9_.\"' -]+?)\s*=")
-
-    def __init__(self, text: str) -> None:
-        self.tables: dict[str, list[tuple[int, dict[str, int]]]] = {"chip": [], "source": []}
-        keys: dict[str, int] | None = None
-        prefix = ""
-        for number, line in enumerate(text.splitlines(), start=1):
-            if header := self._HEADER.match(line):
-                keys, prefix = {}, ""
-                self.tables[header[1]].append((number, keys))
-            elif subtable := self._SUBTABLE.match(line):
-                prefix = subtable[1] + "."
-            elif line.lstrip().startswith("["):
-                keys = None
-            elif keys is not None and (key := self._KEY.match(line)):
-                keys.setdefault(prefix + re.sub(r"[\"' ]", "", key[1]), number)
-
-    def of(self, kind: str, index: int, key: str = "") -> int:
-        """The line of `key` (or of the nearest enclosing key) in the kind's table number `index`, else its header."""
-        tables = self.tables[kind]
-        if index >= len(tables):
-            return 1
-        header, keys = tables[index]
-        parts = key.split(".") if key else []
-        while parts:
-            if (line := keys.get(".".join(parts))) is not None:
-                return line
-            parts.pop()
-        return header
-
-
-@dataclass(frozen=True)
-class Figure:
-    """One published number with its unit and source.
-
-    `headline_sparse` marks a peak whose vendor headline counts structured sparsity: `value` is then the dense
-    figure and `headline` the vendor's. `alternatives` are the same quantity as other good sources give it.
-    """
-
-    value: float
-    unit: str
-    source: Source
-    note: str = ""
-    headline_sparse: bool = False
-    headline: float | None = None
-    alternatives: tuple[Figure, ...] = ()
-
-
-@dataclass(frozen=True)
-class Chip:
-    """An accelerator as its vendor specifies it, each figure with its source.
-
-    `peak_tflops` holds dense peaks by precision (see PRECISIONS; INT8 in TOP/s). `other` holds vendor figures
-    that are not dense per-precision peaks, such as a sparse-only headline or a Neural Engine's TOPS.
-    """
-
-    id: str
-    name: str
-    vendor: str
-    year: int
-    form_factor: str
-    memory_type: str
-    interconnect: str
-    memory_gb: Figure
-    bandwidth_tbs: Figure
-    power_w: Figure | None
-    sram_mb: Figure | None
-    peak_tflops: Mapping[str, Figure]
-    other: Mapping[str, Figure] = field(default_factory=lambda: MappingProxyType({}))
-    note: str = ""
-    price_per_hour: Figure | None = None
-
-    def figures(self) -> tuple[Figure, ...]:
-        """Every figure of the chip and their alternatives: what its "as of" date is taken from."""
-        mains = (self.memory_gb, self.bandwidth_tbs, self.power_w, self.sram_mb, self.price_per_hour)
-        found = [f for f in (*mains, *self.peak_tflops.values(), *self.other.values()) if f is not None]
-        return tuple(figure for main in found for figure in (main, *main.alternatives))
-
-    @property
-    def precisions(self) -> tuple[str, ...]:
-        """The precisions with a dense peak, in PRECISIONS order."""
-        return tuple(p for p in PRECISIONS if p in self.peak_tflops)
-
-    def peak(self, precision: str) -> Figure:
-        """The dense peak at `precision`; KeyError naming the chip and the precisions it has otherwise."""
-        try:
-            return self.peak_tflops[precision]
-        except KeyError:
-            have = ", ".join(self.precisions) or "none"
-            raise KeyError(
-                f"chip '{self.id}' has no {precision!r} peak (it has: {have}; known precisions: "
-                f"{', '.join(PRECISIONS)})"
-            ) from None
-
-    def ridge_point(self, precision: str = "bf16") -> float:
-        """Dense peak over memory bandwidth: the roofline's ridge, in FLOP (or OP) per byte."""
-        return self.peak(precision).value / self.bandwidth_tbs.value
-
-
-@dataclass(frozen=True)
-class ChipDatabase:
-    """The parsed file: sources and chips by id, in file order."""
-
-    sources: Mapping[str, Source]
-    chips: Mapping[str, Chip]
-
-
-_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
-
-
-def parse_database(text: str, origin: str = ORIGIN) -> ChipDatabase:
-    """The database in TOML `text`; ChipDataError at the line of the first problem (see ChipDataError)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        message = str(error)
-        position = _TOML_POSITION.search(message)
-        line, where = (int(position[1]), f" (column {position[2]})") if position else (1, "")
-        reason = _TOML_POSITION.sub("", message)
-        raise ChipDataError(origin, line, "", f"not valid TOML: {reason}{where}") from None
-    lines = _Lines(text)
-    unknown = sorted(set(data) - {"source", "chip"})
-    if unknown:
-        raise ChipDataError(
-            origin, 1, "", f"unknown top-level key(s) {unknown}: expected [[source]] and [[chip]] tables only"
-        )
-    sources = _parse_sources(data.get("source", []), origin, lines)
-    chips: dict[str, Chip] = {}
-    raw_chips = data.get("chip", [])
-    if not isinstance(raw_chips, list) or not raw_chips:
-        raise ChipDataError(origin, 1, "", "expected at least one [[chip]] table")
-    first: dict[str, int] = {}
-    for index, raw in enumerate(raw_chips):
-        chip = _Parser(origin, sources, raw, index, lines).chip()
-        if chip.id in chips:
-            raise ChipDataError(
-                origin,
-                lines.of("chip", index, "id"),
-                f"chip '{chip.id}', field 'id'",
-                f"duplicate id (first used at line {first[chip.id]}): give each chip an id of its own",
-            )
-        chips[chip.id] = chip
-        first[chip.id] = lines.of("chip", index, "id")
-    return ChipDatabase(sources=MappingProxyType(sources), chips=MappingProxyType(chips))
-
-
-def parse_chips(text: str, origin: str = ORIGIN) -> dict[str, Chip]:
-    """The chips in TOML `text` by id, in file order; ValueError on any schema problem (see parse_database)."""
-    return dict(parse_database(text, origin).chips)
 
 
 def load_chips() -> dict[str, Chip]:
@@ -285,190 +65,13 @@ def as_of(chips: Iterable[Chip]) -> str:
     return newest_date(figure.source for chip in chips for figure in chip.figures())
 
 
+# In the reader's browser (Pyodide) the file is the one the build already checked, and the reader's clock may be
+# wrong: a clock set a month back must not turn the book's sources into "future" ones and stop every calculator.
+_IN_BROWSER: Final = sys.platform == "emscripten"
+
+
 @functools.cache
 def _database() -> ChipDatabase:
     package = __package__ or "calculators"
-    return parse_database(resources.files(package).joinpath(_FILE).read_text(encoding="utf-8"))
-
-
-def _parse_sources(raw_sources: object, origin: str, lines: _Lines) -> dict[str, Source]:
-    if not isinstance(raw_sources, list) or not raw_sources:
-        raise ChipDataError(origin, 1, "", "expected at least one [[source]] table")
-    sources: dict[str, Source] = {}
-    for index, raw in enumerate(raw_sources):
-        where = f"source #{index + 1}"
-
-        def fail(key: str, problem: str, where: str = where, index: int = index) -> NoReturn:
-            field = f", field '{key}'" if key else ""
-            raise ChipDataError(origin, lines.of("source", index, key), where + field, problem)
-
-        if not isinstance(raw, dict):
-            fail("", "expected a table")
-        if isinstance(raw.get("id"), str):
-            where = f"source '{raw['id']}'"
-        values: dict[str, str] = {}
-        for key in raw:
-            if key not in _SOURCE_KEYS:
-                fail(key, f"unknown field (expected one of {sorted(_SOURCE_KEYS)})", where)
-        for key, required in _SOURCE_KEYS.items():
-            if key not in raw:
-                if required:
-                    fail(key, "missing", where)
-                continue
-            value = raw[key]
-            if not isinstance(value, str) or not value.strip():
-                fail(key, f"expected non-empty text in quotes (got {value!r})", where)
-            values[key] = value
-        if not _ID.fullmatch(values["id"]):
-            fail("id", f"expected kebab-case, such as 'vendor-chip-datasheet' (got {values['id']!r})", where)
-        if not _URL.fullmatch(values["url"]):
-            fail("url", f"expected an http(s) address (got {values['url']!r})", where)
-        if values["id"] in sources:
-            fail("id", "duplicate id: give each source an id of its own", where)
-        sources[values["id"]] = Source(**values)
-    return sources
-
-
-class _Parser:
-    """Turns one [[chip]] table into a Chip, or raises ValueError naming the chip and the field."""
-
-    def __init__(self, origin: str, sources: Mapping[str, Source], raw: object, index: int, lines: _Lines) -> None:
-        self.origin = origin
-        self.sources = sources
-        self.index = index
-        self.lines = lines
-        self.label = f"#{index + 1}"
-        if not isinstance(raw, dict):
-            self.fail("", "expected a table")
-        self.raw: dict[str, Any] = raw
-        if isinstance(raw.get("id"), str):
-            self.label = repr(raw["id"])
-
-    def fail(self, key: str, problem: str) -> NoReturn:
-        where = f"chip {self.label}" + (f", field '{key}'" if key else "")
-        raise ChipDataError(self.origin, self.lines.of("chip", self.index, key), where, problem)
-
-    def chip(self) -> Chip:
-        raw = self.raw
-        for key in raw:
-            if key not in _CHIP_KEYS:
-                self.fail(key, f"unknown field (expected one of {sorted(_CHIP_KEYS)})")
-        for key in _REQUIRED_CHIP_KEYS:
-            if key not in raw:
-                self.fail(key, "missing")
-        text = {key: self.text(key, raw[key]) for key in _TEXT_KEYS}
-        if not _ID.fullmatch(text["id"]):
-            self.fail("id", f"expected kebab-case (got {text['id']!r})")
-        year = raw["year"]
-        if isinstance(year, bool) or not isinstance(year, int) or year <= 0:
-            self.fail("year", f"expected a positive whole number, such as 2024 (got {year!r})")
-        self.plausible("year", "year", year, "")
-        return Chip(
-            **text,
-            year=year,
-            note=self.text("note", raw["note"]) if "note" in raw else "",
-            memory_gb=self.figure("memory_gb", raw["memory_gb"], _FIGURE_UNITS["memory_gb"]),
-            bandwidth_tbs=self.figure("bandwidth_tbs", raw["bandwidth_tbs"], _FIGURE_UNITS["bandwidth_tbs"]),
-            power_w=self.optional("power_w"),
-            sram_mb=self.optional("sram_mb"),
-            price_per_hour=self.optional("price_per_hour"),
-            peak_tflops=self.peaks(),
-            other=self.others(),
-        )
-
-    def text(self, key: str, value: object) -> str:
-        if not isinstance(value, str) or not value.strip():
-            self.fail(key, f"expected non-empty text in quotes (got {value!r})")
-        return value
-
-    def plausible(self, key: str, field: str, value: float, unit: str) -> None:
-        """Refuse a figure outside its field's plausible range (PLAUSIBLE), saying what the unit is."""
-        bounds = PLAUSIBLE.get(field)
-        if field == "bandwidth_tbs" and str(self.raw.get("memory_type", "")).lower().startswith("on-chip"):
-            bounds = _ON_CHIP_BANDWIDTH
-        if bounds is None or bounds[0] <= value <= bounds[1]:
-            return
-        low, high = bounds
-        unit_text = f" {unit}" if unit else ""
-        advice = f": check the unit (this field is in {unit})" if unit else ""
-        self.fail(key, f"{value:g}{unit_text} is outside the plausible range {low:g} to {high:g}{unit_text}{advice}")
-
-    def optional(self, key: str) -> Figure | None:
-        return self.figure(key, self.raw[key], _FIGURE_UNITS[key]) if key in self.raw else None
-
-    def table(self, key: str) -> dict[str, Any]:
-        value = self.raw.get(key, {})
-        if not isinstance(value, dict):
-            self.fail(key, f"expected a table (got {value!r})")
-        return value
-
-    def peaks(self) -> Mapping[str, Figure]:
-        peaks: dict[str, Figure] = {}
-        for precision, value in self.table("peak_tflops").items():
-            key = f"peak_tflops.{precision}"
-            if precision not in PRECISIONS:
-                self.fail(key, f"unknown precision (expected one of {', '.join(PRECISIONS)})")
-            peaks[precision] = self.figure(key, value, PRECISION_UNITS[precision])
-        return MappingProxyType({p: peaks[p] for p in PRECISIONS if p in peaks})
-
-    def others(self) -> Mapping[str, Figure]:
-        others: dict[str, Figure] = {}
-        for name, value in self.table("other").items():
-            key = f"other.{name}"
-            if not isinstance(value, dict) or "unit" not in value:
-                self.fail(key, "expected a figure with a 'unit'")
-            others[name] = self.figure(key, value, self.text(f"{key}.unit", value["unit"]), with_unit=True)
-        return MappingProxyType(others)
-
-    def figure(self, key: str, raw: object, unit: str, *, alternative: bool = False, with_unit: bool = False) -> Figure:
-        if not isinstance(raw, dict):
-            self.fail(key, f"expected a figure {{ value = ..., source = ... }} (got {raw!r})")
-        allowed = _ALTERNATIVE_KEYS if alternative else _FIGURE_KEYS if with_unit else _FIGURE_KEYS - {"unit"}
-        for name in raw:
-            if name not in allowed:
-                self.fail(key, f"unknown field '{name}' (expected one of {sorted(allowed)})")
-        if "value" not in raw:
-            self.fail(key, "missing 'value'")
-        if "source" not in raw:
-            self.fail(key, "missing 'source': every figure names the id of the [[source]] it comes from")
-        value = self.number(key, "value", raw["value"])
-        self.plausible(key, key.removesuffix(".alternatives"), value, unit)
-        source_id = raw["source"]
-        if not isinstance(source_id, str):
-            self.fail(key, f"'source' must be the id of a [[source]], in quotes (got {source_id!r})")
-        if source_id not in self.sources:
-            near = difflib.get_close_matches(source_id, list(self.sources), n=1)
-            advice = f"did you mean {near[0]!r}?" if near else "add a [[source]] with that id, or use an existing one"
-            self.fail(key, f"unknown source id {source_id!r}: {advice}")
-        note = self.text(f"{key}.note", raw["note"]) if "note" in raw else ""
-        sparse = raw.get("headline_sparse", False)
-        if not isinstance(sparse, bool):
-            self.fail(key, f"'headline_sparse' must be true or false (got {sparse!r})")
-        headline = self.number(key, "headline", raw["headline"]) if "headline" in raw else None
-        if sparse and headline is None:
-            self.fail(key, "'headline_sparse' needs the vendor's 'headline' figure")
-        if headline is not None and headline < value:
-            self.fail(key, f"the dense 'value' ({value:g}) exceeds the vendor's 'headline' ({headline:g})")
-        raw_alternatives = raw.get("alternatives", [])
-        if not isinstance(raw_alternatives, list):
-            self.fail(key, f"'alternatives' must be a list of figures (got {raw_alternatives!r})")
-        alternatives = tuple(
-            self.figure(f"{key}.alternatives", alt, unit, alternative=True) for alt in raw_alternatives
-        )
-        return Figure(
-            value=value,
-            unit=unit,
-            source=self.sources[source_id],
-            note=note,
-            headline_sparse=sparse,
-            headline=headline,
-            alternatives=alternatives,
-        )
-
-    def number(self, key: str, name: str, value: object) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            advice = ": write it without quotes" if isinstance(value, str) else ""
-            self.fail(key, f"'{name}' must be a number (got {value!r}){advice}")
-        if not math.isfinite(value) or value <= 0:
-            self.fail(key, f"'{name}' must be a finite number > 0 (got {value!r})")
-        return float(value)
+    text = resources.files(package).joinpath(DATABASE_FILE).read_text(encoding="utf-8")
+    return parse_database(text, check_dates=not _IN_BROWSER)

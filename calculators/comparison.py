@@ -74,24 +74,38 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     with_peak = [row for row in rows if row["peak"]]
     # A chip that cannot hold the model does not serve it at all, however fast its memory: rank those that do.
     fitting = [row for row in rows if row["fits"]]
+    leaders = {
+        "most_compute": _leading(with_peak, "peak"),
+        "most_bandwidth": _leading(rows, "bandwidth"),
+        "most_memory": _leading(rows, "memory"),
+        "fastest_decode": _leading(fitting, "decode_rate"),
+    }
+    empty = {"most_compute": dash, "fastest_decode": NO_CHIP}
     best = {
-        "most_compute": max(with_peak, key=lambda row: row["peak"])["chip"].name if with_peak else dash,
-        "most_bandwidth": max(rows, key=lambda row: row["bandwidth"])["chip"].name,
-        "most_memory": max(rows, key=lambda row: row["memory"])["chip"].name,
-        "fastest_decode": max(fitting, key=lambda row: row["decode_rate"])["chip"].name if fitting else NO_CHIP,
+        key: _names(names) if names else empty[key]
+        for key, names in leaders.items()
     }
     model = f"the {format_number(params / GIGA)} B-parameter model"
     if not fitting:
         decode = f"none of them holds {model} on one chip."
     else:
-        decode = f"of those that hold {model} on one chip, {best['fastest_decode']} decodes fastest at batch 1"
+        fastest = leaders["fastest_decode"]
+        verb = "decodes fastest" if len(fastest) == 1 else "tie as the fastest to decode"
+        decode = f"of those that hold {model} on one chip, {_names(fastest)} {verb} at batch 1"
         left_out = [row["chip"].name for row in rows if not row["fits"]]
         decode += f" ({_names(left_out)} cannot hold it)." if left_out else "."
-    summary = f"Of these chips, {_leaders(best, named)}; {decode}"
+    summary = f"Of these chips, {_leaders(leaders, named)}; {decode}"
     return Result(best, summary, chart=_chart(with_peak, summary), table=table)
 
 
 NO_CHIP = "None: the model fits on none of them"
+
+
+def _leading(rows: list[dict[str, Any]], key: str) -> list[str]:
+    """The chips with the largest `key`: every one that ties for it, since four chips with 288 GB each all have the
+    most memory, and naming only the first would tell a reader the others have less. [] for no rows."""
+    top = max((row[key] for row in rows), default=None)
+    return [row["chip"].name for row in rows if top is not None and row[key] >= top * (1 - 1e-9)]
 
 
 def _short_name(chip: Chip) -> str:
@@ -100,19 +114,21 @@ def _short_name(chip: Chip) -> str:
     return name or chip.name
 
 
-def _leaders(best: Mapping[str, str], precision: str) -> str:
-    """'A has the most BF16 compute, B the most bandwidth and memory': each chip named once, in that order."""
-    leads: dict[str, list[str]] = {}
+def _leaders(leaders: Mapping[str, list[str]], precision: str) -> str:
+    """'A has the most BF16 compute, B the most bandwidth and memory': each set of leaders named once, in that
+    order; chips that tie 'tie for the most memory'."""
+    leads: dict[tuple[str, ...], list[str]] = {}
     for key, what in (
         ("most_compute", f"{precision} compute"),
         ("most_bandwidth", "bandwidth"),
         ("most_memory", "memory"),
     ):
-        leads.setdefault(best[key], []).append(what)
-    parts = [
-        f"{chip} {'has ' if index == 0 else ''}the most {_names(whats)}"
-        for index, (chip, whats) in enumerate(leads.items())
-    ]
+        if leaders[key]:
+            leads.setdefault(tuple(leaders[key]), []).append(what)
+    parts = []
+    for index, (chips, whats) in enumerate(leads.items()):
+        verb = "tie for " if len(chips) > 1 else "has " if index == 0 else ""
+        parts.append(f"{_names(list(chips))} {verb}the most {_names(whats)}")
     return ", ".join(parts)
 
 

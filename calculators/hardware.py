@@ -26,23 +26,30 @@ __all__ = [
     "transformer_inputs",
 ]
 
-# Bytes that one number takes at each precision the chip database lists.
-BYTES_PER_VALUE = {"fp32": 4.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0}
+# Bytes that one number takes at each precision the chip database lists. FP4 counts its block scales: NVFP4 keeps
+# one FP8 scale per 16 values (4.5 bits a value; MXFP4's one 8-bit scale per 32 would be 4.25).
+BYTES_PER_VALUE = {"fp32": 4.0, "bf16": 2.0, "fp8": 1.0, "fp4": 0.5625, "int8": 1.0}
 assert set(BYTES_PER_VALUE) == set(PRECISIONS)
 
 
-def chip_choices() -> tuple[Choice, ...]:
-    chips = tuple(Choice(chip.id, chip.name, chip.vendor) for chip in load_chips().values())
+def chip_choices(*, needs_peak: bool = False) -> tuple[Choice, ...]:
+    """Every chip of the database and "custom"; with `needs_peak`, only the chips with a dense peak (a chip that
+    publishes none, such as Cerebras's wafer, would only give its reader an error)."""
+    chips = tuple(
+        Choice(chip.id, chip.name, chip.vendor) for chip in load_chips().values() if chip.peak_tflops or not needs_peak
+    )
     return (*chips, Choice(CUSTOM, "Custom figures", "Other"))
 
 
-def chip_input(default: str, *, help: str = "") -> Input:
+def chip_input(default: str, *, help: str = "", needs_peak: bool = True) -> Input:
+    """The chip picker. It offers only chips with a dense peak unless `needs_peak` is False (a calculator that can
+    work from memory and bandwidth alone)."""
     return Input(
         "chip",
         "Chip",
         kind="choice",
         default=default,
-        choices=chip_choices(),
+        choices=chip_choices(needs_peak=needs_peak),
         help=help or "Fills in the figures below from the chip database; pick “Custom figures” to type your own.",
     )
 
@@ -54,7 +61,8 @@ def precision_input(default: str = "bf16", *, label: str = "Compute precision") 
         kind="choice",
         default=default,
         choices=tuple(Choice(key, PRECISION_LABELS[key]) for key in PRECISIONS),
-        help="The number format of the arithmetic; peak throughput depends on it (INT8 in TOP/s).",
+        help="The number format of the arithmetic; peak throughput depends on it (FP4 is NVFP4 or MXFP4, "
+        "with block scales; INT8 in TOP/s).",
     )
 
 

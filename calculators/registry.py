@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from calckit.spec import Calculator
 
+from .collectives import COLLECTIVE
 from .communication import ALLREDUCE
 from .comparison import COMPARISON
 from .energy import ENERGY
 from .inference import INFERENCE
+from .kv_cache import KV_CACHE
+from .latency_throughput import LATENCY_THROUGHPUT
 from .matmul import MATMUL
+from .parallelism import PARALLELISM
 from .roofline import ROOFLINE
 from .serving import SERVING
+from .speculative import SPECULATIVE
+from .systolic import SYSTOLIC
 from .training import TRAINING
 from .utilization import UTILIZATION
 
@@ -28,5 +34,19 @@ def _by_name(*calculators: Calculator) -> dict[str, Calculator]:
 
 
 CALCULATORS: dict[str, Calculator] = _by_name(
-    ROOFLINE, UTILIZATION, COMPARISON, INFERENCE, ENERGY, TRAINING, MATMUL, ALLREDUCE, SERVING
+    ROOFLINE,
+    UTILIZATION,
+    COMPARISON,
+    INFERENCE,
+    ENERGY,
+    TRAINING,
+    MATMUL,
+    ALLREDUCE,
+    SERVING,
+    COLLECTIVE,
+    PARALLELISM,
+    KV_CACHE,
+    LATENCY_THROUGHPUT,
+    SPECULATIVE,
+    SYSTOLIC,
 )

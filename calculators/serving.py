@@ -1,9 +1,16 @@
 """Serving a transformer at batch B: what fits, how fast each token comes, and what a million tokens cost.
 
-Each decode step reads the weights once for the whole batch and each sequence's KV cache once for that sequence, and
-does 2 N FLOPs per sequence for the weights plus 4 x layers x context x hidden for attention. On `chips` chips that
-share the work (tensor parallelism, communication left out), a step takes at least the longer of its bytes over the
-chips' bandwidth and its FLOPs over their peak. Memory bounds the batch: the weights plus B caches must fit in the
+Each decode step runs attention, which reads each sequence's KV cache once and does 4 x layers x context x hidden
+FLOPs with it, and the weight matmuls, which read the weights once for the whole batch and do 2 N FLOPs per sequence.
+They are separate kernels, each held to its own roofline, so on `chips` chips that share the work (tensor
+parallelism, communication left out) a step takes at least
+
+    max(KV bytes / bandwidth, attention FLOPs / peak) + max(weight bytes / bandwidth, weight FLOPs / peak)
+
+(the scaling book's step time: J. Austin et al., "How to Scale Your Model", 2025, "All About Transformer Inference").
+Attention stays memory-bound; the weight matmuls turn compute-bound from a batch of ridge x weight bytes / 2 N on.
+Tensor parallelism needs the chips to divide the query heads, and to divide the KV heads or be a multiple of them
+(vLLM's check); a split that does not is flagged. Memory bounds the batch: the weights plus B caches must fit in the
 chips' memory. Energy is the chips' rated power times the PUE for the step's duration; cost is the chips' price per
 hour for the same time (the chip database's price where a cloud publishes one). Both are divided by the B tokens the
 step produces.
@@ -32,7 +39,6 @@ from .hardware import (
     price_note,
     transformer_inputs,
 )
-from .inference import NEVER
 
 __all__ = ["SERVING"]
 
@@ -45,20 +51,28 @@ class _Deployment:
     """The figures of one deployment that every batch size shares."""
 
     weights: float  # bytes
+    params: float
     kv_per_sequence: float  # bytes
-    flops_per_sequence: float  # per decode step
+    attention_flops: float  # per sequence per decode step
     bandwidth: float  # bytes/s, all chips together
     peak: float  # FLOP/s, all chips together
     memory: float  # bytes, all chips together
 
-    def read_time(self, batch: float) -> float:
-        return (self.weights + batch * self.kv_per_sequence) / self.bandwidth
+    def attention_time(self, batch: float) -> float:
+        return max(batch * self.kv_per_sequence / self.bandwidth, batch * self.attention_flops / self.peak)
 
-    def math_time(self, batch: float) -> float:
-        return batch * self.flops_per_sequence / self.peak
+    def weight_read_time(self) -> float:
+        return self.weights / self.bandwidth
+
+    def weight_math_time(self, batch: float) -> float:
+        return batch * 2 * self.params / self.peak
 
     def step_time(self, batch: float) -> float:
-        return max(self.read_time(batch), self.math_time(batch))
+        return self.attention_time(batch) + max(self.weight_read_time(), self.weight_math_time(batch))
+
+    def compute_bound_batch(self) -> int:
+        """The smallest batch whose weight FLOPs take as long as the weights' reads: ridge x weight bytes / 2N."""
+        return math.ceil(self.peak * self.weights / (2 * self.params * self.bandwidth))
 
     def max_batch(self) -> int:
         return max(0, math.floor((self.memory - self.weights) / self.kv_per_sequence))
@@ -73,11 +87,36 @@ def _deployment(inputs: Mapping[str, Value]) -> _Deployment:
     )
     return _Deployment(
         weights=params * float(text(inputs, "bytes_per_param")),
+        params=params,
         kv_per_sequence=kv_per_token * context,
-        flops_per_sequence=2 * params + 4 * layers * context * number(inputs, "hidden"),
+        attention_flops=4 * layers * context * number(inputs, "hidden"),
         bandwidth=chips * number(inputs, "bandwidth_tbs") * TERA,
         peak=chips * number(inputs, "peak_tflops") * TERA,
         memory=chips * number(inputs, "memory_gb") * GIGA,
+    )
+
+
+def split_problem(chips: float, hidden: float, head_dim: float, kv_heads: float) -> str:
+    """Why tensor parallelism cannot split this model over `chips` chips, or '' if it can.
+
+    vLLM requires the query heads to divide by the tensor-parallel size, and the KV heads either to divide by it or
+    to divide it (each chip then keeps a copy of one KV head).
+    """
+    if chips == 1 or hidden % head_dim:
+        return ""
+    heads = hidden / head_dim
+    if heads % chips == 0 and (kv_heads % chips == 0 or chips % kv_heads == 0):
+        return ""
+    n = format_number(chips)
+    splits = ", ".join(
+        format_number(k)
+        for k in range(2, int(heads) + 1)
+        if heads % k == 0 and (kv_heads % k == 0 or k % kv_heads == 0)
+    )
+    return (
+        f"Tensor parallelism over {n} chips does not divide {format_number(heads)} query heads and "
+        f"{format_number(kv_heads)} KV heads, so a serving engine cannot split the model this way "
+        f"(it can over {splits}); {n} chips would need pipeline parallelism, which this calculator does not model."
     )
 
 
@@ -93,10 +132,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     needed = plan.weights + batch * plan.kv_per_sequence
     most = plan.max_batch()
     fits = needed <= plan.memory
-    memory_bound = plan.read_time(batch) >= plan.math_time(batch)
-    ridge = plan.peak / plan.bandwidth
-    headroom = plan.flops_per_sequence - ridge * plan.kv_per_sequence
-    turning: Value = float(math.ceil(ridge * plan.weights / headroom)) if headroom > 0 else "Never"
+    memory_bound = plan.weight_read_time() >= plan.weight_math_time(batch)
+    problem = split_problem(chips, number(inputs, "hidden"), number(inputs, "head_dim"), number(inputs, "kv_heads"))
     watts = chips * number(inputs, "power_w") * number(inputs, "pue")
     joules_per_token = watts * step / batch
     cost_per_token = chips * number(inputs, "price_per_hour") * step / HOUR / batch
@@ -113,9 +150,13 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         + f"a batch of {format_number(batch)} on {format_number(chips)} chip{'s' if chips != 1 else ''} takes "
         f"{_text('step_time', step)} per step, "
         f"{_text('throughput', batch / step)} in all and {_text('per_sequence', 1 / step)} per sequence "
-        f"({'memory' if memory_bound else 'compute'}-bound); a million tokens cost "
+        f"(attention over the caches {_text('attention_time', plan.attention_time(batch))}, then the weight matmuls "
+        f"{_text('matmul_time', step - plan.attention_time(batch))}, {'memory' if memory_bound else 'compute'}-bound); "
+        "a million tokens cost "
         f"{_text('cost_per_million', cost_per_token * 1e6)} and "
-        f"{_text('energy_per_million', joules_per_token * 1e6 / KWH)}." + figures_as_of(inputs)
+        f"{_text('energy_per_million', joules_per_token * 1e6 / KWH)}."
+        + (f" {problem}" if problem else "")
+        + figures_as_of(inputs)
     )
     return Result(
         {
@@ -123,10 +164,12 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             "memory_needed": needed,
             "max_batch": float(most),
             "step_time": step,
-            "bound": "Memory-bound" if memory_bound else "Compute-bound",
+            "attention_time": plan.attention_time(batch),
+            "matmul_time": step - plan.attention_time(batch),
+            "bound": "Memory-bound" if memory_bound else "Weight matmuls compute-bound",
             "throughput": batch / step,
             "per_sequence": 1 / step,
-            "compute_bound_batch": turning,
+            "compute_bound_batch": float(plan.compute_bound_batch()),
             "tokens_per_joule": 1 / joules_per_token,
             "energy_per_million": joules_per_token * 1e6 / KWH,
             "cost_per_million": cost_per_token * 1e6,
@@ -134,7 +177,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         summary,
         chart=_chart(plan, batch, most, summary),
         notes={
-            **({} if headroom > 0 else {"compute_bound_batch": NEVER}),
+            **({"step_time": problem} if problem else {}),
             **({"cost_per_million": note} if (note := price_note(inputs)) else {}),
         },
     )
@@ -212,10 +255,16 @@ SERVING = Calculator(
         Output("memory_needed", "Weights + KV cache", unit="B", format="si"),
         Output("max_batch", "Largest batch that fits"),
         Output("step_time", "Time per decode step, at least", unit="s", format="si"),
+        Output("attention_time", "of which attention over the caches", unit="s", format="si"),
+        Output("matmul_time", "of which the weight matmuls", unit="s", format="si"),
         Output("bound", "Limited by", format="text"),
         Output("throughput", "Throughput, whole batch", unit="tokens/s"),
         Output("per_sequence", "Speed per sequence", unit="tokens/s"),
-        Output("compute_bound_batch", "Batch where decode turns compute-bound"),
+        Output(
+            "compute_bound_batch",
+            "Batch where the weight matmuls turn compute-bound",
+            help="Ridge × weight bytes / (2 × parameters); attention over the caches stays memory-bound.",
+        ),
         Output("tokens_per_joule", "Tokens per joule"),
         Output("energy_per_million", "Energy per million tokens", unit="kWh"),
         Output("cost_per_million", "Cost per million tokens", unit="USD", format="money"),

@@ -2,9 +2,12 @@
 
 MBU = achieved memory bandwidth / peak bandwidth, where a decode step reads every weight (and the KV cache) once:
 achieved = (parameters x bytes per parameter + KV-cache bytes) x steps per second (Databricks, "LLM Inference
-Performance Engineering: Best Practices", 2023). MFU = achieved FLOP/s / peak FLOP/s, counting 2N FLOPs per token
-for inference and 6N for training (Kaplan et al., "Scaling Laws for Neural Language Models", 2020; Chowdhery et al.,
-"PaLM", 2022, appendix B).
+Performance Engineering: Best Practices", 2023). MFU = achieved FLOP/s / peak FLOP/s, where the FLOPs are the
+model's own: per token, 6N for the weights in training plus 12 x layers x hidden x sequence for attention's two
+matrix multiplies (Chowdhery et al., "PaLM", 2022, appendix B, whose H x Q is the hidden size), and 2N plus
+4 x layers x hidden x context in a decode step. HFU, hardware FLOPs utilisation, also counts the FLOPs a run does
+again: recomputing every layer's forward pass in the backward pass (full activation checkpointing) adds one more
+forward, 2N + 4 x layers x hidden x sequence per token, so HFU = MFU x 8/6 when attention is left out.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ GIGA, TERA = 1e9, 1e12
 BEYOND = {
     "mbu": "More than the memory can deliver: check the inputs.",
     "mfu": "More than the chip can compute: check the inputs.",
+    "hfu": "More than the chip can compute: check the inputs.",
 }
 
 
@@ -52,32 +56,43 @@ def _notes(shares: Mapping[str, float]) -> dict[str, str]:
     return {key: BEYOND[key] for key, share in shares.items() if share > 1}
 
 
+def _attention_per_layer_token(inputs: Mapping[str, Value], length: str) -> float:
+    """Attention's forward FLOPs per token per layer over `length` positions: QK^T and the weighted sum of V."""
+    return 4 * number(inputs, "hidden") * number(inputs, length)
+
+
 def _compute(inputs: Mapping[str, Value]) -> Result:
     params = number(inputs, "params_b") * GIGA
     rate = number(inputs, "tokens_per_s")
     peak = number(inputs, "peak_tflops") * TERA
     bandwidth = number(inputs, "bandwidth_tbs") * TERA
     weights = params * float(text(inputs, "bytes_per_param"))
+    layers = number(inputs, "layers")
     if text(inputs, "mode") == "training":
-        flops = 6 * params * rate
-        mfu = flops / peak
+        forward = 2 * params + layers * _attention_per_layer_token(inputs, "seq_len")  # per token
+        flops = 3 * forward * rate  # forward, and a backward pass of twice its FLOPs
+        recomputed = forward * rate if text(inputs, "recompute") == "full" else 0.0
+        mfu, hfu = flops / peak, (flops + recomputed) / peak
         summary = (
-            f"Training at {format_si(rate, 'token/s')} does {_text('achieved_flops', flops)}: an MFU of "
-            f"{_text('mfu', mfu)}. MBU is not a useful measure here: training is compute-bound."
+            f"Training at {format_si(rate, 'token/s')} does {_text('achieved_flops', flops)} of the model's FLOPs: "
+            f"an MFU of {_text('mfu', mfu)}"
+            + (f", and an HFU of {_text('hfu', hfu)} with the recomputed forward passes" if recomputed else "")
+            + ". MBU is not a useful measure here: training is compute-bound."
         )
         values: dict[str, Value] = {
             "achieved_bandwidth": NO_FIGURE,
             "mbu": NO_FIGURE,
             "achieved_flops": flops,
             "mfu": mfu,
+            "hfu": hfu,
             "bound": "Compute-bound",
         }
-        notes = {**TRAINING_NOTES, **_notes({"mfu": mfu})}
-        return Result(values, summary + _beyond(mfu, "compute") + figures_as_of(inputs), notes=notes)
+        notes = {**TRAINING_NOTES, **_notes({"mfu": mfu, "hfu": hfu})}
+        return Result(values, summary + _beyond(hfu, "compute") + figures_as_of(inputs), notes=notes)
     batch = number(inputs, "batch")
     step_bytes = weights + number(inputs, "kv_cache_gb") * GIGA  # read once per decode step
     achieved = step_bytes * rate  # one step per output token of each sequence
-    flops = 2 * params * batch * rate
+    flops = (2 * params + layers * _attention_per_layer_token(inputs, "context")) * batch * rate
     mbu, mfu = achieved / bandwidth, flops / peak
     bound = limit(flops / achieved, peak / bandwidth)
     summary = (
@@ -85,11 +100,18 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         f"{_text('achieved_bandwidth', achieved)}, an MBU of {_text('mbu', mbu)}, while the arithmetic uses "
         f"{_text('mfu', mfu)} of peak compute. {bound}."
     )
-    values = {"achieved_bandwidth": achieved, "mbu": mbu, "achieved_flops": flops, "mfu": mfu, "bound": bound}
+    values = {
+        "achieved_bandwidth": achieved,
+        "mbu": mbu,
+        "achieved_flops": flops,
+        "mfu": mfu,
+        "hfu": mfu,
+        "bound": bound,
+    }
     return Result(
         values,
         summary + _beyond(mbu, "bandwidth") + _beyond(mfu, "compute") + figures_as_of(inputs),
-        notes=_notes({"mbu": mbu, "mfu": mfu}),
+        notes=_notes({"mbu": mbu, "mfu": mfu, "hfu": mfu}),
     )
 
 
@@ -129,6 +151,40 @@ UTILIZATION = Calculator(
             help="Decoding: output tokens per second of each sequence. Training: tokens processed per second.",
         ),
         Input("batch", "Batch size", kind="integer", default=1, min=1, max=1e5, shown_when=("mode", ("decode",))),
+        # Defaults: the shape of Llama 2 7B (32 layers, hidden 4,096; Meta's config.json), trained on 4,096 tokens.
+        Input("layers", "Layers", kind="integer", default=32, min=1, max=10_000),
+        Input("hidden", "Hidden size", kind="integer", default=4096, min=1, max=1e6),
+        Input(
+            "seq_len",
+            "Sequence length",
+            unit="tokens",
+            kind="integer",
+            default=4096,
+            min=0,
+            max=1e8,
+            shown_when=("mode", ("training",)),
+            help="Attention's FLOPs grow with it; 0 counts the weights' 6N alone.",
+        ),
+        Input(
+            "recompute",
+            "Activation recomputation",
+            kind="choice",
+            default="none",
+            choices=(Choice("none", "None"), Choice("full", "Full: every layer's forward again")),
+            shown_when=("mode", ("training",)),
+            help="Recomputed FLOPs count towards HFU, not MFU.",
+        ),
+        Input(
+            "context",
+            "Context per sequence",
+            unit="tokens",
+            kind="integer",
+            default=0,
+            min=0,
+            max=1e8,
+            shown_when=("mode", ("decode",)),
+            help="For attention's FLOPs; 0 counts the weights' 2N alone, as the KV cache of 0 GB counts their bytes.",
+        ),
         Input(
             "kv_cache_gb",
             "KV cache read per step",
@@ -144,7 +200,8 @@ UTILIZATION = Calculator(
         Output("achieved_bandwidth", "Achieved bandwidth", unit="B/s", format="si"),
         Output("mbu", "MBU", format="percent", help="Achieved over peak memory bandwidth."),
         Output("achieved_flops", "Achieved compute", unit="FLOP/s", format="si"),
-        Output("mfu", "MFU", format="percent", help="Achieved over peak FLOP/s."),
+        Output("mfu", "MFU", format="percent", help="The model's FLOP/s, attention included, over peak FLOP/s."),
+        Output("hfu", "HFU", format="percent", help="As MFU, counting recomputed FLOPs too."),
         Output("bound", "Limited by", format="text"),
     ),
     compute=_compute,

@@ -52,6 +52,11 @@ class Input:
     # Shown only while another choice input has one of these values: (key, values).
     shown_when: tuple[str, tuple[str, ...]] | None = None
     help: str = ""
+    # Previous, Play and Next buttons step the value by `step` (1 if unset) between min and max: for an input that
+    # walks through time, such as a cycle. Play wraps to min at max or, with `player_until` (the key of an output
+    # that counts the steps there are for the other inputs, such as a pass's cycles), once the value reaches it.
+    player: bool = False
+    player_until: str = ""
 
     def __post_init__(self) -> None:
         if self.kind in ("choice", "choices"):
@@ -59,6 +64,10 @@ class Input:
                 raise ValueError(f"input '{self.key}': a choice needs choices")
         elif self.slider and (self.min is None or self.max is None):
             raise ValueError(f"input '{self.key}': a slider needs min and max")
+        if self.player_until and not self.player:
+            raise ValueError(f"input '{self.key}': player_until needs player=True")
+        if self.player and (self.kind not in ("number", "integer") or self.min is None or self.max is None):
+            raise ValueError(f"input '{self.key}': a player needs a number with min and max")
         if self.slider == "log" and not (self.min is not None and self.min > 0):
             raise ValueError(f"input '{self.key}': a log slider needs min > 0")
         try:

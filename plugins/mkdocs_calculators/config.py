@@ -14,3 +14,5 @@ class CalculatorsConfig(Config):
     node_modules = c.Type(str, default="node_modules")
     # Ship a memory snapshot of Python with the calculators imported (made with Node at build; see snapshot.py).
     snapshot = c.Type(bool, default=True)
+    # Typeset `$...$` and `$$...$$` at build with KaTeX (pymdownx.arithmatex finds them; formulas.py).
+    math = c.Type(bool, default=True)

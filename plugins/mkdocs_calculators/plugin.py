@@ -22,8 +22,10 @@ from mkdocs.structure.pages import Page
 
 from .blocks import PageContext
 from .config import CalculatorsConfig
+from .formulas import KATEX_CSS, Formulas, arithmatex_problem
 from .page import render_page
 from .problems import located
+from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, here_line, progress_page_markdown
 from .runtime import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, check_node_modules, write_runtime
 from .service_worker import write_service_worker
 
@@ -45,6 +47,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
         self._book: Book | None = None  # the book's package, as the contract reads it (calckit.book)
+        self._progress = ProgressBook("", uuid.uuid4().hex)  # the book's quizzes and exercises, for the progress page
+        self._progress_url = ""  # the progress page's address in the site
+        self._nav_order: list[str] = []  # pages (by source) in the nav's order
+        self._formulas: Formulas | None = None  # the build's math, when the `math` option is on
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
@@ -65,11 +71,32 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         if "attr_list" not in config.markdown_extensions:
             # The reference page gives each calculator's heading its name as its id (`{#roofline}`): links go there.
             config.markdown_extensions.append("attr_list")
+        self._progress.book = config.site_name
+        if self.config.math:
+            self._use_math(config)
         script = ExtraScriptValue(ENTRY_SCRIPT)
         script.defer = True  # a classic script, so that it runs from file:// too; after Material's document$
         config.extra_javascript.append(script)
         config.extra_css.append(STYLESHEET)
         return config
+
+    def _use_math(self, config: MkDocsConfig) -> None:
+        """Formulas are found by pymdownx.arithmatex in generic mode (added if the site has not), typeset by us."""
+        problem = arithmatex_problem(config.markdown_extensions, config.mdx_configs)
+        if problem:
+            raise PluginError(problem)
+        if "pymdownx.arithmatex" not in config.markdown_extensions:
+            config.markdown_extensions.append("pymdownx.arithmatex")
+            config.mdx_configs["pymdownx.arithmatex"] = {"generic": True}
+        if self._formulas is None:  # kept across `mkdocs serve` rebuilds: typeset formulas are reused
+            self._formulas = Formulas(self._node_modules(config))
+
+    def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        # Every page's content has been read by now and none written yet: typeset all of the build's math at once.
+        if self.config.enabled and self._formulas is not None:
+            for problem in self._formulas.typeset():
+                log.error(problem)
+        return env
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled or self._book is None:
@@ -77,10 +104,17 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         from .reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
 
         files.append(File.generated(config, CALCULATORS_PAGE, content=calculators_page(self._book)))
+        progress = File.generated(config, PROGRESS_PAGE, content=progress_page_markdown(self._progress.token))
+        files.append(progress)
+        self._progress_url = progress.url
         table = self._book.table
         if table:
             files.append(File.generated(config, table_page_path(table), content=table_page(table)))
         return files
+
+    def on_nav(self, nav: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        self._nav_order = [page.file.src_uri for page in nav.pages]
+        return nav
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.enabled:
@@ -124,12 +158,38 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         for token in self._tokens.get(page.file.src_uri, []):
             content = self._blocks.pop(token) if token in self._searched else _slot(token)
             html = html.replace(f"<p>{token}</p>", content).replace(token, content)
+        if self.config.enabled and not self._broken:
+            html = self._note_progress(html, page)
+        if self.config.enabled and self._formulas is not None:
+            self._formulas.collect(page.file.src_uri, _display_path(page, config), html, page.file.content_string)
         return html
+
+    def _note_progress(self, html: str, page: Page) -> str:
+        """Remember the page's quizzes and exercises for the progress page, and put its own progress under its title."""
+        from mkdocs.utils import get_relative_url
+
+        items = blocks_in(html)
+        url = get_relative_url(page.url or ".", self._progress_url)
+        section = page.parent.title if page.parent is not None else "The book"
+        self._progress.add(page.file.src_uri, page.title or page.file.src_uri, url, section, items)
+        if not items:
+            return html
+        line = here_line(items, get_relative_url(self._progress_url, page.url or "."))
+        end = html.find("</h1>")
+        return html[: end + 5] + line + html[end + 5 :] if end >= 0 else line + html
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
         if self.config.enabled:
             # First in the head (a theme's <head> may carry attributes): no stylesheet for the script to wait for.
             output = _HEAD.sub(lambda head: head[0] + LIVE_MARK, output, count=1)
+            if page.file.src_uri == PROGRESS_PAGE and not self._broken:
+                # Every page's content has been read by now (MkDocs reads them all before it writes any).
+                output = output.replace(self._progress.slot(), self._progress.list_html(self._nav_order))
+            if self._formulas is not None:
+                from mkdocs.utils import get_relative_url
+
+                stylesheet = get_relative_url(KATEX_CSS, page.url or ".")
+                output = self._formulas.page_html(page.file.src_uri, output, stylesheet)
         for token in self._tokens.pop(page.file.src_uri, []):
             if token in self._searched:
                 self._searched.discard(token)
@@ -145,6 +205,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             site_dir = Path(config.site_dir)
             node_modules = self._node_modules(config)
             write_runtime(site_dir, node_modules, self._book, snapshot=self.config.snapshot, serving=self._serving)
+            if self._formulas is not None:
+                self._formulas.write_assets(site_dir)
             write_service_worker(site_dir, serving=self._serving)
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click

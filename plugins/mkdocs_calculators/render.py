@@ -85,8 +85,24 @@ def _field(uid: str, spec: Input, value: Value, values: dict[str, Value]) -> str
             + ">"
         )
     slider = _slider(field_id, spec, value) if spec.slider else ""
+    player = _player(field_id, spec) if spec.player else ""
     return (
-        f'<div {container}><label for="{field_id}">{escape(spec.label)}{unit}</label>{control}{slider}{messages}</div>'
+        f'<div {container}><label for="{field_id}">{escape(spec.label)}{unit}</label>{control}{slider}{player}'
+        f"{messages}</div>"
+    )
+
+
+def _player(field_id: str, spec: Input) -> str:
+    """Previous, Play and Next for an input that walks through time (player.js makes them work; hidden until then)."""
+    label = escape(spec.label.lower())
+    return (
+        f'<div class="calc-player" data-calc-player="{field_id}" data-step="{spec.step or 1:g}" '
+        f'data-min="{spec.min:g}" data-max="{spec.max:g}" data-until="{escape(spec.player_until)}" role="group" '
+        f'aria-label="Step the {label}" hidden>'
+        f'<button type="button" class="md-button calc-player-previous" aria-controls="{field_id}">Previous</button>'
+        f'<button type="button" class="md-button calc-player-play" aria-controls="{field_id}" aria-pressed="false">'
+        "Play</button>"
+        f'<button type="button" class="md-button calc-player-next" aria-controls="{field_id}">Next</button></div>'
     )
 
 

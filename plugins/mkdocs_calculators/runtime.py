@@ -24,15 +24,13 @@ from mkdocs.exceptions import PluginError
 import calckit
 from calckit.book import Book
 
+from .layout import ASSETS, EDITOR_DIR, ENTRY_SCRIPT, PLACEHOLDERS, STYLESHEET, VENDORED
 from .service_worker import asset_placeholders
 from .snapshot import SNAPSHOT_GLOB, provide_snapshot
 from .wheel import build_wheel
 
 __all__ = ["ASSETS", "ENTRY_SCRIPT", "LIVE_MARK", "STYLESHEET", "check_node_modules", "write_runtime"]
 
-ASSETS = "assets/calculators"
-ENTRY_SCRIPT = f"{ASSETS}/entry.js"
-STYLESHEET = f"{ASSETS}/calculators.css"
 # In every page's head: <html> says, before the body is parsed, that the components' scripts will run, so that the
 # styles for a page waiting for them (quiz.css: a long quiz shows only its first question) apply from the first style
 # pass. entry.js cannot say it in time: it runs after the parse, and Material's script at the end of the body styles
@@ -45,16 +43,7 @@ LIVE_MARK = (
 )
 # The stylesheets in assets/ that every page needs, written into the site as that one file: each stylesheet a page's
 # head links is one more request before a phone's first paint. Exercises load exercise.css themselves.
-PAGE_STYLES = ("calculators.css", "quiz.css")
-# In worker.js: the wheels to install, in order (calckit, then the book's package), and the package to use.
-WHEELS_PLACEHOLDER = "__CALCULATORS_WHEELS__"
-PACKAGE_PLACEHOLDER = "__CALCULATORS_PACKAGE__"
-
-VENDORED = {
-    "pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"),
-    "vega": ("vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js", "vega-embed/build/vega-embed.min.js"),
-}
-
+PAGE_STYLES = ("calculators.css", "quiz.css", "progress.css")
 # The exercises' code editor, CodeMirror 6: ES modules that import each other by package name. Each is written flat
 # into editor/ with those names rewritten to the files beside it, so the browser loads them without a bundler or an
 # import map; only pages with an exercise load them (exercise.js, through editor.js).
@@ -75,7 +64,6 @@ EDITOR_MODULES = {
     "w3c-keyname": "index.js",
     "crelt": "index.js",
 }
-EDITOR_DIR = "editor"
 _IMPORTED = re.compile(r"""^((?:import|export)\b[^\n]*?\bfrom\s*|import\s*)(['"])([^'"./][^'"]*)\2""", re.MULTILINE)
 
 
@@ -158,8 +146,8 @@ def write_runtime(
         for stale_snapshot in out.glob(SNAPSHOT_GLOB):
             stale_snapshot.unlink()
     placeholders = asset_placeholders(out, wheels, made, service_worker=not serving)
-    placeholders["worker.js"][WHEELS_PLACEHOLDER] = json.dumps([wheel.name for wheel in wheels])
-    placeholders["worker.js"][PACKAGE_PLACEHOLDER] = book.package
+    placeholders["worker.js"][PLACEHOLDERS["worker.js"]["wheels"]] = json.dumps([wheel.name for wheel in wheels])
+    placeholders["worker.js"][PLACEHOLDERS["worker.js"]["package"]] = book.package
     assets = resources.files(__package__).joinpath("assets")
     for asset in assets.iterdir():
         if asset.name in PAGE_STYLES:

@@ -23,7 +23,7 @@ const MANIFEST = /** @type {Manifest} */ (JSON.parse("__CALCULATORS_MANIFEST__")
 
 const SCOPE = sw.registration.scope; // the site's root, ending with "/"
 const SCOPE_PATH = new URL(SCOPE).pathname;
-const PAGES_PREFIX = `calculators-pages:${SCOPE}:`;
+const PAGES_PREFIX = `calculators-pages:${SCOPE}:`; // the caches' names: as in layout.py
 const PAGES_CACHE = PAGES_PREFIX + MANIFEST.version;
 const RUNTIME_CACHE = `calculators-runtime:${SCOPE}`; // worker.js writes here too, under the same keys
 

@@ -26,6 +26,15 @@ import json
 from importlib import resources
 from pathlib import Path, PurePosixPath
 
+from .layout import (
+    ASSETS,
+    EDITOR_DIR,
+    PAGES_CACHE_PREFIX,
+    PLACEHOLDERS,
+    RUNTIME_CACHE_PREFIX,
+    SERVICE_WORKER,
+    WORKER_FETCHES,
+)
 from .snapshot import Snapshot
 
 __all__ = [
@@ -36,21 +45,11 @@ __all__ = [
     "write_service_worker",
 ]
 
-SERVICE_WORKER = "sw.js"
-ASSETS = "assets/calculators"
-RUNTIME_DIRS = (f"{ASSETS}/pyodide/", f"{ASSETS}/vega/", f"{ASSETS}/editor/")  # editor: for exercises
+RUNTIME_DIRS = (f"{ASSETS}/pyodide/", f"{ASSETS}/vega/", f"{ASSETS}/{EDITOR_DIR}/")  # editor: for exercises
 RUNTIME_SUFFIXES = (".whl", ".bin")  # the wheels and the memory snapshot, next to worker.js
 RUNTIME_FILES = (f"{ASSETS}/editor.js",)  # the editor's entry, beside the modules in editor/ that it imports
 ON_USE = ("assets/javascripts/lunr/",)
 LEFT_OUT_SUFFIXES = (".map", ".gz")
-MANIFEST_PLACEHOLDER = '"__CALCULATORS_MANIFEST__"'
-# In worker.js: the snapshot, what it was made with, and the hashes of the files the worker fetches itself.
-SNAPSHOT_PLACEHOLDER = "__CALCULATORS_SNAPSHOT__"
-SNAPSHOT_FOR_PLACEHOLDER = "__CALCULATORS_SNAPSHOT_FOR__"
-CACHED_PLACEHOLDER = "__CALCULATORS_CACHED__"
-WORKER_FETCHES = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json")
-# In entry.js: the service worker's path from the site's root, or "" for none.
-SERVICE_WORKER_PLACEHOLDER = "__CALCULATORS_SERVICE_WORKER__"
 
 Entry = tuple[str, str]  # (path relative to the site's root, as a page's URL; content hash)
 
@@ -104,19 +103,19 @@ def build_manifest(site_dir: Path) -> dict[str, object]:
 # Under `mkdocs serve`: a service worker that removes itself and its caches. entry.js registers none there, but a
 # browser that once visited a built site on the same address still runs that site's worker, which checks sw.js on
 # each navigation; this one replaces it, so that live reload shows the pages being edited, not cached ones.
-RETIRED = """// Written by mkdocs_calculators under `mkdocs serve`: removes a built site's service worker and caches.
+RETIRED = f"""// Written by mkdocs_calculators under `mkdocs serve`: removes a built site's service worker and caches.
 self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", (event) => {
+self.addEventListener("activate", (event) => {{
   const scope = self.registration.scope;
-  event.waitUntil((async () => {
-    for (const name of await caches.keys()) {
-      if (name.startsWith(`calculators-pages:${scope}:`) || name === `calculators-runtime:${scope}`) {
+  event.waitUntil((async () => {{
+    for (const name of await caches.keys()) {{
+      if (name.startsWith(`{PAGES_CACHE_PREFIX}${{scope}}:`) || name === `{RUNTIME_CACHE_PREFIX}${{scope}}`) {{
         await caches.delete(name);
-      }
-    }
+      }}
+    }}
     await self.registration.unregister();
-  })());
-});
+  }})());
+}});
 """
 
 
@@ -129,7 +128,9 @@ def write_service_worker(site_dir: Path, *, serving: bool = False) -> dict[str, 
     template = resources.files(__package__).joinpath("service_worker.js").read_text(encoding="utf-8")
     literal = json.dumps(json.dumps(manifest, separators=(",", ":")))  # a JS string literal holding the JSON
     header = f"// Written by mkdocs_calculators for this build (version {manifest['version']}): do not edit.\n"
-    (site_dir / SERVICE_WORKER).write_text(header + template.replace(MANIFEST_PLACEHOLDER, literal), encoding="utf-8")
+    (site_dir / SERVICE_WORKER).write_text(
+        header + template.replace(PLACEHOLDERS["sw.js"]["manifest"], literal), encoding="utf-8"
+    )
     return manifest
 
 
@@ -141,11 +142,12 @@ def asset_placeholders(
     if service_worker:
         fetched = [*WORKER_FETCHES, *(wheel.name for wheel in wheels), *([snapshot.name] if snapshot else [])]
         cached = {name: file_digest(out_dir / name) for name in fetched}
+    worker, entry = PLACEHOLDERS["worker.js"], PLACEHOLDERS["entry.js"]
     return {
         "worker.js": {
-            SNAPSHOT_PLACEHOLDER: snapshot.name if snapshot else "",
-            SNAPSHOT_FOR_PLACEHOLDER: snapshot.made_for if snapshot else "",
-            CACHED_PLACEHOLDER: json.dumps(cached, separators=(",", ":")),
+            worker["snapshot"]: snapshot.name if snapshot else "",
+            worker["snapshot_for"]: snapshot.made_for if snapshot else "",
+            worker["cached"]: json.dumps(cached, separators=(",", ":")),
         },
-        "entry.js": {SERVICE_WORKER_PLACEHOLDER: SERVICE_WORKER if service_worker else ""},
+        "entry.js": {entry["service_worker"]: SERVICE_WORKER if service_worker else ""},
     }

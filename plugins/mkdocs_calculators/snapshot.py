@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .layout import SNAPSHOT_INPUTS
 from .problems import LIMIT, python_failure
 
 __all__ = ["SNAPSHOT_GLOB", "Snapshot", "provide_snapshot", "snapshot_key"]
@@ -42,8 +43,6 @@ CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules
 SNAPSHOT_GLOB = "snapshot-*.bin"
 KEEP = 4  # snapshots kept in the cache, most recently used first
 TIMEOUT = 600  # seconds; a cold boot under Node on a busy 2-core machine takes about ten
-# The Pyodide files whose identity the key covers besides the version and build id (cheap: their sizes).
-_RUNTIME_FILES = ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "pyodide.mjs")
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,7 @@ def snapshot_key(pyodide_dir: Path, wheel_names: list[str], package: str) -> str
         "format 1",
         pyodide_version(pyodide_dir),
         _build_id(pyodide_dir),
-        *(f"{name}:{(pyodide_dir / name).stat().st_size}" for name in _RUNTIME_FILES),
+        *(f"{name}:{(pyodide_dir / name).stat().st_size}" for name in SNAPSHOT_INPUTS),
         *wheel_names,
         package,
         hashlib.sha256(SCRIPT.read_bytes()).hexdigest(),

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from tests.build.sites import build_fixture
+from tests.support import ROOT
 
 _WARNING = re.compile(r"^WARNING\s+-\s+(?P<message>.*?)\s*$", re.MULTILINE)
 
@@ -43,3 +44,15 @@ def test_good_footnotes_pass(tmp_path: Path) -> None:
     build = build_fixture(tmp_path, {"docs/index.md": page})
     assert build.returncode == 0, build.output
     assert "WARNING" not in build.output
+
+
+def test_a_page_left_out_of_nav_stops_the_books_build(tmp_path: Path) -> None:
+    """With the book's own validation settings, a page that is not in `nav` stops the strict build, naming it."""
+    from mkdocs.utils.yaml import yaml_load
+
+    with (ROOT / "mkdocs.yml").open(encoding="utf-8") as config:
+        validation = yaml_load(config)["validation"]
+    files = {"docs/index.md": "# Home\n", "docs/chapters/28-new.md": "# New\n"}
+    build = build_fixture(tmp_path, files, nav=[{"Home": "index.md"}], validation=validation)
+    assert build.returncode != 0
+    assert 'are not included in the "nav" configuration:\n  - chapters/28-new.md' in build.output

@@ -25,14 +25,18 @@ HAND_PICKED: list[tuple[str, dict[str, Any]]] = [
     ("roofline", {"bandwidth_tbs": ""}),
     ("roofline", {"peak_tflops": 1e6, "bandwidth_tbs": 0.001, "intensity": 0.01}),
     ("inference", {"chip": "apple-m3-ultra", "params_b": 70, "bytes_per_param": "0.5625"}),  # no peak: left out
+    ("inference", {"chip": "h100-sxm", "batch": 1000, "context": 128}),  # attention then compute-bound matmuls
     ("matmul", {"chip": "tpu-v5e"}),  # critical batch about 250 for Llama 3 70B's MLP at BF16
     ("matmul", {"chip": "h100-sxm", "precision": "fp8", "weight_bytes": "1", "activation_bytes": "1"}),
     ("matmul", {"chip": "custom", "d_model": 256, "d_ff": 256, "batch": 1_000_000}),  # never reaches the ridge
-    ("allreduce", {"chip": "h100-sxm"}),  # 8 H100s over NVLink: the all-reduce takes 1.07 times the multiply
+    ("allreduce", {"chip": "h100-sxm"}),  # 8 H100s over NVLink: the all-reduce takes 0.36 of the MLP block
+    ("allreduce", {"chip": "h100-sxm", "batch": 8, "latency_us": 1}),  # decode: latency, and the weights' reads
     ("allreduce", {"chip": "tpu-v5e", "link_gbs": 100, "chips": 4}),
     ("serving", {"chip": "h200-sxm", "chips": 2}),  # out of memory at batch 64: at most 52 sequences fit
     ("serving", {"chip": "mi300x", "chips": 2, "pue": 1.2}),
     ("serving", {"chip": "h200-sxm", "chips": 1, "params_b": 405}),  # the weights alone do not fit
+    ("serving", {"chip": "h200-sxm", "chips": 3}),  # tensor parallelism cannot split 64 heads three ways
+    ("serving", {"chip": "h200-sxm", "chips": 2, "context": 1024, "batch": 400}),  # weight matmuls compute-bound
 ]
 
 

@@ -115,8 +115,9 @@ class TestSchema:
 
     def test_every_precision_has_a_label(self) -> None:
         """Each precision has the label readers see."""
-        assert PRECISIONS == ("fp32", "bf16", "fp8", "int8")
-        assert PRECISION_LABELS == {"fp32": "FP32", "bf16": "BF16/FP16", "fp8": "FP8", "int8": "INT8"}
+        assert PRECISIONS == ("fp32", "bf16", "fp8", "fp4", "int8")
+        assert PRECISION_LABELS == {"fp32": "FP32", "bf16": "BF16/FP16", "fp8": "FP8", "fp4": "FP4", "int8": "INT8"}
+        assert PRECISION_UNITS["fp4"] == "TFLOP/s"
 
     def test_peaks_are_ordered_by_precision(self) -> None:
         """A chip's peaks come in PRECISIONS order, whatever the order in the file."""
@@ -144,9 +145,9 @@ class TestPlausibleRanges:
 
     @pytest.mark.parametrize("chip", CHIPS.values(), ids=list(CHIPS))
     def test_lower_precision_is_never_slower(self, chip: Chip) -> None:
-        """FP32 <= BF16 <= FP8 and BF16 <= INT8 wherever both are given: a smaller format never runs slower."""
+        """FP32 <= BF16 <= FP8 <= FP4 and BF16 <= INT8 wherever both are given: a smaller format never runs slower."""
         peaks = {p: f.value for p, f in chip.peak_tflops.items()}
-        for low, high in (("fp32", "bf16"), ("bf16", "fp8"), ("bf16", "int8")):
+        for low, high in (("fp32", "bf16"), ("bf16", "fp8"), ("fp8", "fp4"), ("bf16", "int8")):
             if low in peaks and high in peaks:
                 assert peaks[low] <= peaks[high]
 
@@ -394,7 +395,7 @@ class TestLoadingErrors:
             # Text that is a number.
             ('name = "Test Chip"', "name = 4", "field 'name': expected non-empty text"),
             # A precision the database does not know.
-            ("peak_tflops.fp32", "peak_tflops.fp4", "field 'peak_tflops.fp4': unknown precision"),
+            ("peak_tflops.fp32", "peak_tflops.fp6", "field 'peak_tflops.fp6': unknown precision 'fp6'"),
             # A sparse headline flagged without the headline figure.
             (", headline = 1979", "", "'peak_tflops.bf16': 'headline_sparse' needs the vendor's 'headline'"),
             # The sparse figure stored as the value: it exceeds the headline.
@@ -442,7 +443,7 @@ class TestLoadingErrors:
             # A source without a URL.
             ('url = "https://example.com/other.pdf"\n', "", "source 'other-sheet', field 'url': missing"),
             # A URL that is not an address.
-            ('"https://example.com/other.pdf"', '"example.com/other.pdf"', "field 'url': expected an http(s) address"),
+            ('"https://example.com/other.pdf"', '"example.com/other.pdf"', "field 'url': expected an https:// address"),
             # An unknown field on a source.
             (
                 'title = "Vendor data sheet"',
@@ -574,9 +575,12 @@ class TestLoadingErrors:
 class TestPrices:
     def test_a_price_per_chip_hour_is_read_with_its_source(self, tmp_path: Path) -> None:
         text = VALID.replace(
-            'note = "TDP" }\n', 'note = "TDP" }\nprice_per_hour = { value = 5.408, source = "other-sheet" }\n'
+            'note = "TDP" }\n',
+            'note = "TDP" }\nprice_per_hour = { value = 5.408, source = "other-sheet", price_class = "on-demand" }\n',
         )
         chip = write_and_parse(tmp_path, text)["test-chip"]
+        assert chip.price_per_hour is not None
+        assert chip.price_per_hour.price_class == "on-demand"
         assert chip.price_per_hour is not None
         assert (chip.price_per_hour.value, chip.price_per_hour.unit) == (5.408, "USD per chip-hour")
         assert chip.price_per_hour.source.id == "other-sheet"
@@ -584,7 +588,8 @@ class TestPrices:
     def test_an_instance_price_left_undivided_stops_at_its_line(self, tmp_path: Path) -> None:
         """$43.26 is a p5e.48xlarge's hour, 8 chips' worth: outside one chip's plausible 0.05 to 25 USD."""
         text = VALID.replace(
-            'note = "TDP" }\n', 'note = "TDP" }\nprice_per_hour = { value = 43.26, source = "other-sheet" }\n'
+            'note = "TDP" }\n',
+            'note = "TDP" }\nprice_per_hour = { value = 43.26, source = "other-sheet", price_class = "spot" }\n',
         )
         with pytest.raises(
             ValueError,
@@ -603,6 +608,7 @@ class TestPrices:
         assert price.value == pytest.approx(43.26 / 8, abs=1e-3)
         assert price.source.id == "aws-ec2-capacity-blocks-pricing"
         assert "not on-demand" in price.note
+        assert price.price_class == "capacity block"
         assert [chip.id for chip in CHIPS.values() if chip.price_per_hour] == ["h100-sxm", "h200-sxm"]
 
     def test_the_h100_price_is_the_same_pages_rate_per_gpu(self) -> None:

@@ -95,3 +95,24 @@ def test_the_table_says_how_old_its_figures_are() -> None:
     assert old is not None and newer is not None
     assert old.caption.endswith("decode for a 70 B-parameter model on one chip. Figures as of 2024-02.")
     assert newer.caption.endswith("Figures as of 2026-08-22.")
+
+
+def test_chips_that_tie_are_all_named() -> None:
+    """B300, Rubin, MI355X and MTIA 400 all have 288 GB: naming only the first would say the others have less.
+    B300 and MI355X tie on bandwidth (8 TB/s each) and so on batch-1 decode: 8e12 / (70e9 x 2) = 57.1 token/s."""
+    four = run("compare", {"chips": "b300,rubin,mi355x,mtia-400", "precision": "fp4"})
+    memory = dict(zip([o["key"] for o in four["outputs"]], [o["text"] for o in four["outputs"]], strict=True))
+    assert memory["most_memory"] == (
+        "NVIDIA B300 (Blackwell Ultra), NVIDIA Rubin (Vera Rubin NVL72), AMD Instinct MI355X and Meta MTIA 400"
+    )
+    assert "Meta MTIA 400 tie for the most memory" in four["summary"]
+    # The output's text is the summary's words for it (the book's one-figure-one-text rule).
+    assert memory["most_memory"] in four["summary"]
+    two = run("compare", {"chips": "b300,mi355x", "precision": "bf16", "params_b": 70, "bytes_per_param": "2"})
+    assert two["summary"] == (
+        "Of these chips, AMD Instinct MI355X has the most BF16/FP16 compute, NVIDIA B300 (Blackwell Ultra) and AMD "
+        "Instinct MI355X tie for the most bandwidth and memory; of those that hold the 70 B-parameter model on one "
+        "chip, NVIDIA B300 (Blackwell Ultra) and AMD Instinct MI355X tie as the fastest to decode at batch 1."
+    )
+    rows = {row[0]: row for row in two["table"]["rows"]}
+    assert rows["AMD Instinct MI355X"][-1] == rows["NVIDIA B300 (Blackwell Ultra)"][-1] == "57.1 token/s"

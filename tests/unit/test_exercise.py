@@ -122,22 +122,23 @@ class TestReading:
         assert read_exercise(data).cases[0].expected == pytest.approx(70)
 
     def test_a_text_output_expects_none(self) -> None:
-        """The inference calculator says "never" when decoding cannot turn compute-bound: the function returns None."""
+        """The matmul calculator has no critical batch for a matrix too thin ever to turn compute-bound (F = 64 on an
+        H100: 2 D F < ridge x 2 x (D + F)): the function returns None."""
         data = {
             "id": "cb",
             "title": "t",
             "prompt": "p",
-            "function": "batch_for(context)",
-            "starter": "def batch_for(context):\n    ...\n",
-            "solution": "def batch_for(context):\n    return None\n",
+            "function": "batch_for(d_ff)",
+            "starter": "def batch_for(d_ff):\n    ...\n",
+            "solution": "def batch_for(d_ff):\n    return None\n",
             "check": {
-                "calculator": "inference",
-                "output": "compute_bound_batch",
+                "calculator": "matmul",
+                "output": "critical_batch",
                 "cases": 0,
-                "fixed": [{"context": 8192}],
+                "fixed": [{"d_ff": 64}],
             },
         }
-        assert read_exercise(data).cases == (Case({"context": 8192}, None, fixed=True),)
+        assert read_exercise(data).cases == (Case({"d_ff": 64}, None, fixed=True),)
 
     def test_every_problem_is_reported_at_once(self) -> None:
         """A wrong starter and a wrong calculator output are both reported, each once."""
@@ -208,11 +209,11 @@ class TestCases:
             assert case.expected == 2 * case.inputs["layers"] * case.inputs["kv_heads"] * 128 * 2
 
     def test_vary_gives_the_values_to_draw_from(self) -> None:
-        inference = book.calculator("inference")
-        vary = [Vary("context", choices=(1, 8192))]
-        cases = draw_cases(inference, "compute_bound_batch", ["context"], {}, 20, "cb", vary=vary)
-        assert {case.inputs["context"] for case in cases} == {1, 8192}
-        assert {case.expected is None for case in cases} == {True, False}  # "never" at 8,192 tokens
+        matmul = book.calculator("matmul")
+        vary = [Vary("d_ff", choices=(64, 28672))]
+        cases = draw_cases(matmul, "critical_batch", ["d_ff"], {}, 20, "cb", vary=vary)
+        assert {case.inputs["d_ff"] for case in cases} == {64, 28672}
+        assert {case.expected is None for case in cases} == {True, False}  # no critical batch for F = 64
 
     def test_the_other_inputs_are_held(self) -> None:
         """`given` fixes the calculator's other inputs: here a TPU v5e's figures fill the roofs."""

@@ -13,8 +13,11 @@ import pytest
 from calckit.book import calculator as get
 from calculators.chips import get_chip
 
+from .page_text import assert_says
+
 ROOFLINE, MATMUL, ALLREDUCE = get("roofline"), get("matmul"), get("allreduce")
 MLP_70B = {"d_model": 8192, "d_ff": 28672}
+PAGE = "lessons/roofline.md"
 
 
 class TestTwoCeilings:
@@ -97,26 +100,81 @@ class TestMemoryLevels:
 
 
 class TestCommunication:
+    """The MLP block of Llama 3 70B (three D x F matrices, SwiGLU) against its one all-reduce, on H100s over NVLink
+    (989.4 TFLOP/s, 450 GB/s sent). Hand calculations in tests/unit/test_communication.py."""
+
     def test_eight_h100s(self) -> None:
         values = ALLREDUCE.run({"chip": "h100-sxm", "chips": 8, **MLP_70B}).values
-        assert values["min_d_ff"] == pytest.approx(30_800, abs=50)
-        assert round(values["ratio"], 2) == 1.07
+        one_matrix = 7 * 2 * get_chip("h100-sxm").peak("bf16").value * 1e12 / (28672 * 450e9)
+        assert_says(
+            PAGE,
+            f"450 × 10⁹) = {values['ratio']:.2f}: the all-reduce takes about a third",
+            f"the ratio would be {one_matrix:.2f}, three times too pessimistic",
+            f"compute-bound on up to {values['max_chips']:.0f} chips",
+        )
+        assert values["bound"] == "Compute-bound"
 
     def test_four_h100s(self) -> None:
-        assert round(ALLREDUCE.run({"chip": "h100-sxm", "chips": 4, **MLP_70B}).values["ratio"], 2) == 0.46
+        ratio = ALLREDUCE.run({"chip": "h100-sxm", "chips": 4, **MLP_70B}).values["ratio"]
+        assert_says(PAGE, f"at N = 4 the ratio falls to {ratio:.2f}")
 
-    @pytest.mark.parametrize(("chips", "ratio"), [(4, 0.41), (16, 2.06)])
-    def test_tpu_v5e_along_one_axis(self, chips: int, ratio: float) -> None:
-        values = ALLREDUCE.run({"chip": "tpu-v5e", "link_gbs": 100, "chips": chips, **MLP_70B}).values
-        assert round(values["ratio"], 2) == ratio
+    def test_whole_layer(self) -> None:
+        """Two all-reduces against the attention projections (8,192 + 2 x 1,024 + 8,192 = 18,432 columns) and the
+        MLP's 3 x 28,672 = 86,016: 2 x 7 x 2 x 989.4e12 / (104,448 x 450e9) = 0.589."""
+        values = ALLREDUCE.run({"chip": "h100-sxm", "chips": 8, **MLP_70B}).values
+        layer = 2 * values["comm_time"] / (values["compute_time"] * (86016 + 18432) / 86016)
+        assert layer == pytest.approx(0.589, abs=0.001)
+        assert_says(PAGE, f"× 450 × 10⁹) = {layer:.2f} on eight H100s")
+
+    def test_measured_bus_bandwidth(self) -> None:
+        values = ALLREDUCE.run({"chip": "h100-sxm", "link_gbs": 370, **MLP_70B}).values
+        ratio, most = values["ratio"], values["max_chips"]
+        assert_says(PAGE, f"the ratio rises to {ratio:.2f}, the largest split falls to {most:.0f}")
+
+    def test_decode_latency(self) -> None:
+        values = ALLREDUCE.run({"chip": "h100-sxm", "batch": 8, "latency_us": 1, **MLP_70B}).values
+        fixed = 14e-6 / values["comm_time"]
+        assert_says(
+            PAGE,
+            f"is {values['message_bytes'] / 1e3:.0f} KB",
+            f"the fixed cost would be 14 µs, {fixed * 100:.0f}% of the all-reduce",
+            f"each chip reads 176 MB, {values['block_time'] * 1e6:.1f} µs at 3.35 TB/s",
+            f"the all-reduce adds {values['comm_time'] / values['block_time'] * 100:.0f}% to it",
+        )
+
+    @pytest.mark.parametrize("chips", [4, 16])
+    def test_tpu_v5e_along_one_axis(self, chips: int) -> None:
+        ratio = ALLREDUCE.run({"chip": "tpu-v5e", "link_gbs": 100, "chips": chips, **MLP_70B}).values["ratio"]
+        assert_says(PAGE, f"{'10⁹) =' if chips == 4 else 'sixteen give'} {ratio:.2f}")
 
     def test_problem_4(self) -> None:
-        """Llama 3 8B's F = 14,336 on eight H100s: 7 x 2 x 989.4e12 / (14,336 x 450e9) = 2.15."""
+        """Llama 3 8B's F = 14,336 on eight H100s: the block 7 x 2 x 989.4e12 / (3 x 14,336 x 450e9) = 0.716; the
+        layer, with attention projections of 4,096 + 2 x 1,024 + 4,096 = 10,240 columns, 1.16."""
         values = ALLREDUCE.run({"chip": "h100-sxm", "chips": 8, "d_ff": 14336}).values
-        assert round(values["ratio"], 2) == 2.15
+        layer = 2 * values["comm_time"] / (values["compute_time"] * (3 * 14336 + 10240) / (3 * 14336))
+        assert_says(
+            PAGE,
+            f"(3 × 14,336 × 450 × 10⁹) = {values['ratio']:.2f}",
+            f"so {values['max_chips']:.0f} chips",
+            f"(53,248 × 450 × 10⁹) = {layer:.2f}",
+        )
+        assert values["bound"] == "Compute-bound" and layer > 1
 
 
 def test_problem_2_h200() -> None:
     values = MATMUL.run({"chip": "h200-sxm", **MLP_70B}).values
     assert values["ridge"] == pytest.approx(206.0, abs=0.05)
     assert round(values["critical_batch_approx"]) == 206
+
+
+def test_v5e_to_v6e() -> None:
+    """Google's figures: 197 -> 918 TFLOP/s (4.66x), 819 -> 1,638 GB/s (2x): the ridge rose 2.33x, not four times."""
+    v5e, v6e = get_chip("tpu-v5e"), get_chip("tpu-v6e")
+    compute = v6e.peak("bf16").value / v5e.peak("bf16").value
+    bandwidth = v6e.bandwidth_tbs.value / v5e.bandwidth_tbs.value
+    ridge = MATMUL.run({"chip": "tpu-v6e", **MLP_70B}).values["ridge"]
+    assert_says(
+        PAGE,
+        f"the compute grew {compute:.2f} times and the bandwidth {bandwidth:.0f} times",
+        f"the ridge rose {compute / bandwidth:.2f} times, to {ridge:.1f}",
+    )

@@ -7,6 +7,8 @@ import pytest
 from calckit.api import run
 from calckit.book import calculator as get
 
+from .page_text import assert_says
+
 MBU = get("mbu")
 TWO_TBS = {"chip": "custom", "peak_tflops": 312, "bandwidth_tbs": 2.0}
 
@@ -67,9 +69,54 @@ class TestDecode:
 class TestTraining:
     def test_mfu_counts_6n(self) -> None:
         """Training costs about 6N FLOPs per token (Kaplan et al. 2020): 7 B at 3,000 token/s is 126 TFLOP/s."""
-        values = MBU.run({**TWO_TBS, "mode": "training", "params_b": 7, "tokens_per_s": 3000}).values
+        weights_only = {"mode": "training", "params_b": 7, "tokens_per_s": 3000, "seq_len": 0}
+        values = MBU.run({**TWO_TBS, **weights_only}).values
         assert values["achieved_flops"] == pytest.approx(126e12)
         assert values["mfu"] == pytest.approx(126 / 312)
         assert values["mbu"] == "—"
         notes = {o["key"]: o["note"] for o in run("mbu", {"mode": "training"})["outputs"]}
         assert notes["mbu"] == "Not a useful measure for training, which is compute-bound."
+
+
+class TestAttentionFlopsAndHfu:
+    """Issue 24, item 5: MFU counts attention's FLOPs, and HFU the recomputed ones.
+
+    PaLM (Chowdhery et al., 2022, appendix B): the model's FLOPs per token are 6N + 12 L H Q T, with H Q the hidden
+    size and T the sequence length; HFU adds what rematerialisation recomputes.
+    """
+
+    def test_palm_formula_for_a_7b_shape(self) -> None:
+        """Llama 2 7B's shape (32 layers, hidden 4,096), 4,096-token sequences, 3,000 token/s on 312 TFLOP/s:
+        6 x 7e9 + 12 x 32 x 4,096 x 4,096 = 42e9 + 6.442e9 = 48.44e9 FLOPs per token; x 3,000 = 145.3 TFLOP/s;
+        MFU 46.58%, where 6N alone gives 40.38%."""
+        values = MBU.run({**TWO_TBS, "mode": "training", "params_b": 7, "tokens_per_s": 3000}).values
+        assert values["achieved_flops"] == pytest.approx((6 * 7e9 + 12 * 32 * 4096 * 4096) * 3000)
+        assert values["mfu"] == pytest.approx(0.4658, abs=1e-4)
+        assert values["hfu"] == values["mfu"]
+
+    def test_full_recomputation_counts_towards_hfu_only(self) -> None:
+        """Full activation checkpointing runs each forward twice: 8N + 16 L H Q T per token, so HFU = MFU x 8/6."""
+        inputs = {**TWO_TBS, "mode": "training", "params_b": 7, "tokens_per_s": 3000, "recompute": "full"}
+        result = MBU.run(inputs)
+        assert result.values["mfu"] == pytest.approx(0.4658, abs=1e-4)
+        assert result.values["hfu"] == pytest.approx(result.values["mfu"] * 8 / 6)
+        assert "an HFU of 62.1% with the recomputed forward passes" in result.summary
+
+    def test_llama_3_405b_scale(self) -> None:
+        """Llama 3 405B's shape (126 layers, hidden 16,384; the Llama 3 paper, table 3) at 8,192 tokens: attention
+        adds 12 x 126 x 16,384 x 8,192 = 2.03e11 FLOPs per token to 6 x 405e9 = 2.43e12, 8.4% more."""
+        base = {"chip": "h100-sxm", "mode": "training", "params_b": 405, "layers": 126, "hidden": 16384}
+        with_attention = MBU.run({**base, "seq_len": 8192, "tokens_per_s": 1e5}).values["mfu"]
+        weights_only = MBU.run({**base, "seq_len": 0, "tokens_per_s": 1e5}).values["mfu"]
+        assert with_attention / weights_only == pytest.approx(1 + 12 * 126 * 16384 * 8192 / (6 * 405e9), rel=1e-9)
+        assert with_attention / weights_only == pytest.approx(1.0835, abs=1e-4)
+        share = f"{(with_attention / weights_only - 1) * 100:.0f}%"
+        assert_says("lessons/roofline.md", f"for Llama 3 405B at 8,192 tokens attention adds {share} to the 6N")
+        assert_says("lessons/102-ai-accelerators.md", f"For Llama 3 405B at 8,192 tokens attention adds {share}")
+        assert_says("lessons/102-ai-accelerators.md", "PaLM's 46.2% MFU was 57.8% HFU")
+
+    def test_decode_attention_flops(self) -> None:
+        """Decode at 4,096 tokens of context: 2 x 7e9 + 4 x 32 x 4,096 x 4,096 = 16.15e9 FLOPs per token."""
+        values = MBU.run({**TWO_TBS, "params_b": 7, "tokens_per_s": 100, "context": 4096}).values
+        assert values["achieved_flops"] == pytest.approx((14e9 + 4 * 32 * 4096 * 4096) * 100)
+        assert values["hfu"] == values["mfu"]

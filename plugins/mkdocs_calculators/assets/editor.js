@@ -25,7 +25,7 @@ const highlighting = HighlightStyle.define([
   { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.moduleKeyword], color: "var(--md-code-hl-keyword-color)" },
   { tag: [tags.string, tags.special(tags.string)], color: "var(--md-code-hl-string-color)" },
   { tag: [tags.number, tags.bool, tags.null], color: "var(--md-code-hl-number-color)" },
-  { tag: tags.comment, color: "var(--exercise-muted)", fontStyle: "italic" },
+  { tag: tags.comment, color: "var(--calc-muted)", fontStyle: "italic" },
   { tag: [tags.function(tags.variableName), tags.function(tags.definition(tags.variableName))], color: "var(--md-code-hl-function-color)" },
   { tag: [tags.operator, tags.compareOperator, tags.arithmeticOperator], color: "var(--md-code-hl-operator-color)" },
   { tag: [tags.punctuation, tags.bracket], color: "var(--md-code-hl-punctuation-color)" },
@@ -45,7 +45,7 @@ const theme = EditorView.theme({
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--md-code-fg-color)" },
   ".cm-gutters": {
     backgroundColor: "var(--md-code-bg-color)",
-    color: "var(--exercise-muted, inherit)",
+    color: "var(--calc-muted, inherit)",
     border: "none",
   },
   "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": {

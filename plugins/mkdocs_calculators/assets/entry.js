@@ -140,6 +140,9 @@
     mountNearViewport("[data-quiz]", "quiz.js", "mountQuizzes");
     mountComponent("table[data-sortable]", "sortable.js", "mountSortable");
     mountComponent("[data-exercise]", "exercise.js", "mountExercises"); // the editor loads only with an exercise
+    mountComponent("[data-calc-player]", "player.js", "mountPlayers"); // Previous, Play, Next for a cycle input
+    mountComponent("[data-progress-here]", "progress-view.js", "mountProgressHere"); // the reader's progress here
+    mountComponent("[data-progress-book]", "progress-view.js", "mountProgressBook"); // and on the progress page
     const elements = mountNearViewport("[data-calculator]", "calculator.js", "mountCalculators");
     if (elements.length && SERVICE_WORKER) {
       import(new URL("offline.js", base).href).then((offline) => offline.keepRuntimeOffline());

@@ -7,7 +7,7 @@
  * the cases the build drew from the calculator (`data-exercise-data`) and shows the first that fails: its inputs, the
  * expected value and what came back. Either stops after TIME_LIMIT_MS: the worker is then ended and started again, and
  * the calculators on the page carry on. The code, whether it passed and how many honest attempts were made are kept in
- * localStorage under `data-exercise-key`; after HONEST_ATTEMPTS failing checks of changed code, a solution can be shown.
+ * localStorage under `data-exercise-key` (progress.js); after HONEST_ATTEMPTS failing checks of changed code, a solution can be shown.
  *
  * The editor (CodeMirror, about 300 kB) loads only when a reader reaches for an exercise: a pointer over it, a touch
  * or a focus inside it, or the exercise scrolled into view. Until then the pre-rendered code is itself editable
@@ -15,6 +15,7 @@
  */
 import { TimeLimitError, callPythonWithin, setPageGeneration, watchRuntime } from "./runtime.js";
 import { keepRuntimeOffline } from "./offline.js";
+import { load as loadProgress, save } from "./progress.js";
 
 const TIME_LIMIT_MS = 5000;
 const HONEST_ATTEMPTS = 3;
@@ -112,25 +113,10 @@ function caretIn(code) {
 
 /** @param {string} key @param {string} version @returns {Progress} */
 function load(key, version) {
-  try {
-    const saved = JSON.parse(localStorage.getItem(key) ?? "null");
-    if (saved && typeof saved === "object") {
-      // Code survives an edit of the exercise; a pass counts only for the version that was checked.
-      return { version, code: saved.code, passed: saved.version === version && saved.passed, attempts: saved.attempts | 0 };
-    }
-  } catch {
-    // Storage off, or an old format: start afresh.
-  }
-  return { version, passed: false, attempts: 0 };
-}
-
-/** @param {string} key @param {Progress} progress */
-function save(key, progress) {
-  try {
-    localStorage.setItem(key, JSON.stringify(progress));
-  } catch {
-    // Storage full or off: the exercise still works, it just will not remember.
-  }
+  const saved = loadProgress(key);
+  if (!saved) return { version, passed: false, attempts: 0 };
+  // Code survives an edit of the exercise; a pass counts only for the version that was checked.
+  return { version, code: saved.code, passed: saved.version === version && Boolean(saved.passed), attempts: saved.attempts | 0 };
 }
 
 /** @param {number | null} value */

@@ -3,9 +3,11 @@
  * Quizzes on the page: the questions the build rendered (quiz_render.py writes the markup), made answerable.
  *
  * Grading runs here, from the answer key the build computed (`data-quiz-data`): no Python, no waiting. Only "new
- * numbers" asks the worker, for a fresh variant of a numeric question (`calculators.quiz.quiz_variant`). Progress is
- * saved in localStorage under `data-quiz-key` (the page's path and the quiz's id) and restored on return.
+ * numbers" asks the worker, for a fresh variant of a numeric question (`calckit.api.quiz_variant`). Progress is
+ * saved through progress.js under `data-quiz-key` (the page's path and the quiz's id), restored on return, and
+ * follows what another tab of the book saves.
  */
+import { load as loadProgress, save, watch } from "./progress.js";
 
 /** @typedef {{id: string, kind: "single" | "multiple", explanation: string, correct: number[], choices: string[], shuffle?: boolean}} ChoiceData */
 /** @typedef {{id: string, kind: "sort", explanation: string, buckets: Record<string, string>, items: {bucket: string, explanation: string}[], shuffle?: boolean}} SortData */
@@ -94,24 +96,11 @@ export function mountQuizzes(elements, generation) {
   for (const element of elements) mountQuiz(element, generation);
 }
 
-/** @param {string} key @param {string} version @returns {Progress} */
+/** This quiz's saved progress, if it is for this version of the quiz. @param {string} key @param {string} version @returns {Progress} */
 function load(key, version) {
-  try {
-    const saved = JSON.parse(localStorage.getItem(key) ?? "null");
-    if (saved && saved.version === version && saved.answers) return saved;
-  } catch {
-    // Storage off, or an old format: start afresh.
-  }
+  const saved = loadProgress(key);
+  if (saved && saved.version === version && saved.answers) return /** @type {Progress} */ (saved);
   return { version, current: 0, answers: {} };
-}
-
-/** @param {string} key @param {Progress} progress */
-function save(key, progress) {
-  try {
-    localStorage.setItem(key, JSON.stringify(progress));
-  } catch {
-    // Storage full or off: the quiz still works for this visit.
-  }
 }
 
 /** @param {string} tag @param {string} className @param {string} text */
@@ -228,6 +217,18 @@ function mountQuiz(root, generation) {
   /** @type {HTMLElement} */ (root.querySelector(".quiz-note")).hidden = true;
   show(progress.current, false);
   showScore();
+  // Another tab answered or reset this quiz: show its answers merged with ours (progress.js merged them).
+  const stop = watch(key, () => {
+    if (!root.isConnected) return stop();
+    progress = { ...load(key, progress.version), current: progress.current };
+    forgetUndo();
+    for (const question of questions) {
+      question.reset();
+      question.restore();
+    }
+    show(progress.current, false);
+    showScore();
+  });
 }
 
 /**
@@ -440,7 +441,7 @@ function numericKind(form, spec, context, answer, render) {
       const limit = spec.tolerance.relative
         ? (spec.tolerance.amount / 100) * Math.abs(current.answer)
         : spec.tolerance.amount;
-      // The same rule as calculators.quiz.Tolerance.allows: the slack covers float noise only.
+      // The same rule as calckit.quiz.Tolerance.allows: the slack covers float noise only.
       const slack = 1e-9 * Math.max(Math.abs(number), Math.abs(current.answer), 1e-300);
       const correct = Math.abs(number - current.answer) <= limit + slack;
       return { correct, details: correct ? [`The answer is ${current.answer_text}.`] : [] };

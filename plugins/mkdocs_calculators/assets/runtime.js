@@ -121,7 +121,7 @@ export function bootRuntime() {
 }
 
 /**
- * Call `calculators.api.FUNCTIONS[name]` in the worker with JSON keyword arguments. Resolves with its result, or
+ * Call `calckit.api.FUNCTIONS[name]` in the worker with JSON keyword arguments. Resolves with its result, or
  * with null when the page has changed since the call was made.
  * @param {string} name
  * @param {Record<string, unknown>} args

@@ -73,6 +73,7 @@ function themeConfig(container) {
   const axis = { labelColor: text, titleColor: text, gridColor: faint, domainColor: text, tickColor: text };
   return {
     axis,
+    legend: { labelColor: text, titleColor: text }, // Vega's default black legend is unreadable on the dark scheme
     line: { color: accent },
     text: { color: text }, // labels of points and lines: Vega's default black is unreadable on the dark scheme
     rule: { color: text },

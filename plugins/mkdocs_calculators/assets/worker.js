@@ -22,12 +22,12 @@ const SNAPSHOT_FOR = "__CALCULATORS_SNAPSHOT_FOR__";
 // Replaced at build by {file: content hash} for the files this worker fetches, or {} when the site has no service
 // worker. The worker keeps them in the offline cache that sw.js serves from, under the same keys (URL?v=hash).
 const CACHED = /** @type {Record<string, string>} */ (JSON.parse('__CALCULATORS_CACHED__'));
-const RUNTIME_CACHE = `calculators-runtime:${new URL("../../", import.meta.url).href}`; // as in sw.js
+const RUNTIME_CACHE = `calculators-runtime:${new URL("../../", import.meta.url).href}`; // as in sw.js and layout.py
 const INDEX_URL = new URL("./pyodide/", import.meta.url).href;
 const WHEEL_DIR = "/lib/wheels"; // as in snapshot.mjs: each wheel's file goes here and onto sys.path
 const SNAPSHOT_MAGIC = 1886286592; // the first 32-bit word of a Pyodide memory snapshot
 // Fetched by Pyodide itself: a missing or broken one fails the boot at once instead of leaving it hanging.
-const PYODIDE_FILES = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"];
+const PYODIDE_FILES = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"]; // layout.py
 
 /** A runtime file that cannot be had: the boot fails (no fallback can do without it). */
 class Unavailable extends Error {}

@@ -4,12 +4,10 @@ book's configuration refuses a page that no reader could find."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import yaml
 
-from tests.build.sites import build_fixture
 from tests.support import ROOT
 
 WORKFLOWS = ROOT / ".github/workflows"
@@ -44,18 +42,6 @@ def test_ci_runs_once_per_push_and_runs_make_test_strictly() -> None:
     assert make_test["env"]["CI"] == "true"
 
 
-def test_a_page_left_out_of_nav_stops_the_books_build(tmp_path: Path) -> None:
-    """With the book's own validation settings, a page that is not in `nav` stops the strict build, naming it."""
-    from mkdocs.utils.yaml import yaml_load
-
-    with (ROOT / "mkdocs.yml").open(encoding="utf-8") as config:
-        validation = yaml_load(config)["validation"]
-    files = {"docs/index.md": "# Home\n", "docs/chapters/28-new.md": "# New\n"}
-    build = build_fixture(tmp_path, files, nav=[{"Home": "index.md"}], validation=validation)
-    assert build.returncode != 0
-    assert 'are not included in the "nav" configuration:\n  - chapters/28-new.md' in build.output
-
-
 def test_the_plugin_names_no_books_package_but_in_its_option() -> None:
     """The plugin and calckit reach a book only through the `package` option: no module imports this book's package,
     and the name 'calculators' as a string appears once, as that option's default (issue 14)."""
@@ -87,7 +73,11 @@ def test_the_plugin_is_its_own_distribution() -> None:
     plugin = tomllib.loads((ROOT / "plugins/pyproject.toml").read_text(encoding="utf-8"))["project"]
     book = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert plugin["name"] == "mkdocs-calculators" and plugin["version"] == "0.1.0"
-    assert [re.split(r"[<>=]", dependency)[0] for dependency in plugin["dependencies"]] == ["mkdocs", "PyYAML"]
+    assert [re.split(r"[<>=]", dependency)[0] for dependency in plugin["dependencies"]] == [
+        "mkdocs",
+        "PyYAML",
+        "pymdown-extensions",
+    ]
     assert plugin["entry-points"]["mkdocs.plugins"] == {"calculators": "mkdocs_calculators.plugin:CalculatorsPlugin"}
     assert "mkdocs-calculators==0.1.0" in book["dependencies"]
     assert "entry-points" not in book

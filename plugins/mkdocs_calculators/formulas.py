@@ -1,0 +1,232 @@
+"""Math typeset at build: `$...$` and `$$...$$` in pages become KaTeX's HTML with MathML, so that a reader's browser
+runs no math script and a screen reader reads the MathML.
+
+pymdownx.arithmatex (generic mode) finds the formulas, minding code spans, code blocks, escaped dollars and prices
+(`$5 and $6` is no formula: a formula's dollar signs hug it), and wraps each in `<span class="arithmatex">\\(...\\)`
+or `<div class="arithmatex">\\[...\\]`. This module collects them from every page's content, typesets all the build's
+new ones in one Node process (katex.mjs, KaTeX pinned in package.json), caches the results by content (in memory
+and under node_modules/.cache/), and puts them in place as each page is written: search indexes the TeX source, not
+KaTeX's glyph soup. A formula KaTeX cannot parse is `docs/page.md:LINE: math: KaTeX's message`.
+
+KaTeX's stylesheet (with our few rules for dark mode and narrow screens) and its woff2 fonts are copied into the site
+under assets/calculators/katex/, linked only from pages that have math, and precached by the service worker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+__all__ = ["KATEX_CSS", "Formulas", "arithmatex_problem"]
+
+SCRIPT = Path(__file__).with_name("katex.mjs")
+KATEX_DIR = "assets/calculators/katex"
+KATEX_CSS = f"{KATEX_DIR}/katex.css"
+TIMEOUT = 120  # seconds for one build's formulas: thousands take a few seconds
+CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules, beside the memory snapshots
+_SPAN = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.DOTALL)
+_FONT_FALLBACKS = re.compile(r',url\([^)]*\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)')
+
+
+@dataclass(frozen=True)
+class Formula:
+    tex: str
+    display: bool
+
+    def key(self) -> str:
+        return hashlib.sha256(f"{int(self.display)}{self.tex}".encode()).hexdigest()[:24]
+
+
+@dataclass
+class _Page:
+    path: str  # docs/page.md, for messages
+    formulas: list[tuple[Formula, int]] = field(default_factory=list)  # each with its line in the source
+
+
+def arithmatex_problem(extensions: Sequence[object], configs: Mapping[str, Mapping[str, object]]) -> str:
+    """Why the site's arithmatex setup cannot feed the typesetting ("" when it can, or when the plugin adds it)."""
+    if "pymdownx.arithmatex" in extensions and not configs.get("pymdownx.arithmatex", {}).get("generic"):
+        return (
+            "calculators: pymdownx.arithmatex needs `generic: true` in mkdocs.yml: the plugin typesets its formulas "
+            "at build (MathJax's script mode would need a math script in every reader's browser)"
+        )
+    return ""
+
+
+def _formula(tag: str, body: str) -> Formula:
+    tex = html.unescape(body).strip()
+    for opening, closing in (("\\(", "\\)"), ("\\[", "\\]"), ("$$", "$$"), ("$", "$")):
+        if tex.startswith(opening) and tex.endswith(closing) and len(tex) >= len(opening) + len(closing):
+            tex = tex[len(opening) : len(tex) - len(closing)]
+            break
+    return Formula(tex.strip(), display=tag == "div")
+
+
+def _line_of(source: str, tex: str, start: int) -> tuple[int, int]:
+    """The 1-based line of `tex` in the page's source, searching from `start`, and where the search goes on from."""
+    needle = tex.splitlines()[0].strip() if tex.strip() else tex
+    found = source.find(needle, start) if needle else -1
+    if found < 0:
+        found = source.find(needle) if needle else -1
+    if found < 0:
+        return 1, start
+    return source.count("\n", 0, found) + 1, found + len(needle)
+
+
+class Formulas:
+    """The build's formulas: collected page by page, typeset together, put in place as pages are written."""
+
+    def __init__(self, node_modules: Path) -> None:
+        self.node_modules = node_modules
+        self._pages: dict[str, _Page] = {}  # by the page's source path in docs/
+        self._done: dict[str, str] = {}  # Formula.key() -> KaTeX's HTML (kept across `mkdocs serve` rebuilds)
+        self._failed: dict[str, str] = {}  # Formula.key() -> KaTeX's message, for this build
+        self._loaded_cache = False
+
+    @property
+    def used(self) -> bool:
+        return any(page.formulas for page in self._pages.values())
+
+    def collect(self, src_uri: str, path: str, content_html: str, source: str) -> None:
+        """Note the formulas that arithmatex left in a page's content; `source` is the page's file, front matter and
+        all, so that lines count as an editor shows them."""
+        page = _Page(path)
+        start = 0
+        for match in _SPAN.finditer(content_html):
+            formula = _formula(match[1], match[2])
+            line, start = _line_of(source, formula.tex, start)
+            page.formulas.append((formula, line))
+        if page.formulas:
+            self._pages[src_uri] = page
+        else:
+            self._pages.pop(src_uri, None)
+
+    def typeset(self) -> list[str]:
+        """Typeset every formula not yet done, in one Node process; every problem as `docs/page.md:LINE: math: ...`."""
+        self._failed = {}
+        if not self.used:
+            return []
+        self._load_cache()
+        wanted = {formula.key(): formula for page in self._pages.values() for formula, _ in page.formulas}
+        new = [formula for key, formula in wanted.items() if key not in self._done]
+        if new:
+            problem = self._run(new)
+            if problem:
+                first = next(page for page in self._pages.values() if page.formulas)
+                return [f"{first.path}:{first.formulas[0][1]}: math: {problem}"]
+            self._save_cache(set(wanted))
+        return [
+            f"{page.path}:{line}: math: {self._failed[formula.key()]}"
+            for page in self._pages.values()
+            for formula, line in page.formulas
+            if formula.key() in self._failed
+        ]
+
+    def _run(self, formulas: list[Formula]) -> str:
+        katex = self.node_modules / "katex"
+        if not (katex / "package.json").is_file():
+            return f"KaTeX is not installed ({katex} is missing); run `npm ci` (package.json pins katex)"
+        node = shutil.which("node")
+        if node is None:
+            return "typesetting math needs Node.js (20 or later) on PATH, which runs KaTeX at build"
+        payload = json.dumps([{"tex": formula.tex, "display": formula.display} for formula in formulas])
+        try:
+            result = subprocess.run(
+                [node, str(SCRIPT), str(katex.resolve())],
+                input=payload,
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                timeout=TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return f"KaTeX did not finish typesetting {len(formulas)} formulas within {TIMEOUT} s"
+        except OSError as error:
+            return f"could not start Node.js to typeset math ({error})"
+        if result.returncode != 0:
+            detail = (result.stderr.strip().splitlines() or ["no message"])[-1]
+            return f"KaTeX stopped (node exited with {result.returncode}: {detail})"
+        for formula, reply in zip(formulas, json.loads(result.stdout), strict=True):
+            if "html" in reply:
+                self._done[formula.key()] = reply["html"]
+            else:
+                self._failed[formula.key()] = reply["error"]
+        return ""
+
+    def page_html(self, src_uri: str, output: str, stylesheet: str) -> str:
+        """The written page with its formulas typeset and KaTeX's stylesheet linked (`stylesheet`: its address from
+        the page); pages without math are left as they are."""
+        if src_uri not in self._pages:
+            return output
+
+        def typeset(match: re.Match[str]) -> str:
+            formula = _formula(match[1], match[2])
+            done = self._done.get(formula.key())
+            if done is None:
+                return match[0]  # reported at build; `mkdocs serve` shows the source
+            if formula.display:
+                # Focusable: a formula wider than a phone scrolls sideways, in its own box, by keyboard too.
+                return f'<div class="math-display" tabindex="0">{done}</div>'
+            return done
+
+        output = _SPAN.sub(typeset, output)
+        link = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">'
+        return output.replace("</head>", f"{link}</head>", 1)
+
+    def write_assets(self, site_dir: Path) -> None:
+        """KaTeX's stylesheet (woff2 fonts only: every browser we serve reads them) and its fonts, into the site."""
+        if not self.used:
+            return
+        source = self.node_modules / "katex" / "dist"
+        target = site_dir / KATEX_DIR
+        (target / "fonts").mkdir(parents=True, exist_ok=True)
+        css = _FONT_FALLBACKS.sub("", (source / "katex.min.css").read_text(encoding="utf-8"))
+        ours = resources.files(__package__).joinpath("math.css").read_text(encoding="utf-8")
+        (target / "katex.css").write_text(css + "\n" + ours, encoding="utf-8")
+        for font in sorted((source / "fonts").glob("*.woff2")):
+            copy = target / "fonts" / font.name
+            if not (copy.is_file() and copy.stat().st_size == font.stat().st_size):
+                shutil.copyfile(font, copy)
+
+    def _cache_file(self) -> Path | None:
+        try:
+            version = json.loads((self.node_modules / "katex" / "package.json").read_text(encoding="utf-8"))["version"]
+        except (OSError, ValueError, KeyError):
+            return None
+        script = hashlib.sha256(SCRIPT.read_bytes()).hexdigest()[:12]  # new options, new results
+        return self.node_modules / CACHE / f"katex-{version}-{script}.json"
+
+    def _load_cache(self) -> None:
+        if self._loaded_cache:
+            return
+        self._loaded_cache = True
+        cache = self._cache_file()
+        try:
+            if cache and cache.is_file():
+                self._done.update(json.loads(cache.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            pass  # a damaged cache is made again
+
+    def _save_cache(self, keys: set[str]) -> None:
+        """Keep this build's formulas (a formula edited away leaves the cache with the build that dropped it)."""
+        cache = self._cache_file()
+        if cache is None:
+            return
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            partial = cache.with_suffix(f".{os.getpid()}.partial")
+            kept = {key: self._done[key] for key in sorted(keys) if key in self._done}
+            partial.write_text(json.dumps(kept), encoding="utf-8")
+            partial.replace(cache)
+        except OSError:
+            pass  # a read-only node_modules: typeset again next time

@@ -1,0 +1,186 @@
+"""A reader's progress across the book: the "Your progress" page, listing every quiz and exercise by chapter, and the
+line under each page's title that says how far this reader got on that page's own.
+
+The build knows what there is (it rendered every block); only the reader's browser knows what they did, so the HTML
+written here names each block (its storage key, version and size) and `assets/progress-view.js` fills in the state
+from localStorage (`assets/progress.js`). The blocks are read back from each page's rendered content, whatever
+renders them, by their data attributes: `data-quiz-key` / `data-exercise-key` and the ids of their titles.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from html import escape
+from html.parser import HTMLParser
+
+__all__ = ["PROGRESS_PAGE", "BlockItem", "ProgressBook", "blocks_in", "progress_page_markdown"]
+
+PROGRESS_PAGE = "progress.md"
+_SLOT = '<div data-progress-list-slot="{}"></div>'
+_NO_SCRIPT = "Your progress is kept by this page's script in your browser, which needs the site served over http."
+
+
+@dataclass(frozen=True)
+class BlockItem:
+    """One quiz or exercise as the progress views need it."""
+
+    kind: str  # "quiz" or "exercise"
+    key: str  # its storage key from the build: quiz:docs/page.md#id
+    version: str  # changes when the block does (saved progress for another version no longer counts)
+    total: int  # questions in a quiz, 1 for an exercise
+    title: str
+    anchor: str  # the block's element id in its page
+
+    def data(self) -> dict[str, object]:
+        return {"kind": self.kind, "key": self.key, "version": self.version, "total": self.total}
+
+
+class _BlockFinder(HTMLParser):
+    """The quizzes and exercises in a page's HTML, with their titles' text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[dict[str, str | int]] = []
+        self._titles: dict[str, dict[str, str | int]] = {}  # title element id -> the block waiting for its text
+        self._reading: dict[str, str | int] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        for kind in ("quiz", "exercise"):
+            if f"data-{kind}-key" in values:
+                item: dict[str, str | int] = {
+                    "kind": kind,
+                    "key": values[f"data-{kind}-key"],
+                    "version": values.get(f"data-{kind}-version", ""),
+                    "anchor": values.get("id", ""),
+                    "title": "",
+                    "total": _question_count(values.get("data-quiz-data", "")) if kind == "quiz" else 1,
+                }
+                self.found.append(item)
+                self._titles[values.get("aria-labelledby", "")] = item
+        if values.get("id") in self._titles:
+            self._reading = self._titles.pop(values["id"])
+
+    def handle_data(self, data: str) -> None:
+        if self._reading is not None:
+            self._reading["title"] = str(self._reading["title"]) + data
+
+    def handle_endtag(self, tag: str) -> None:
+        self._reading = None
+
+
+def _question_count(data: str) -> int:
+    try:
+        return len(json.loads(data).get("questions", []))
+    except (ValueError, AttributeError):
+        return 0
+
+
+def blocks_in(html: str) -> list[BlockItem]:
+    """Every quiz and exercise in a page's rendered content, in page order."""
+    finder = _BlockFinder()
+    finder.feed(html)
+    finder.close()
+    return [
+        BlockItem(
+            kind=str(item["kind"]),
+            key=str(item["key"]),
+            version=str(item["version"]),
+            total=int(item["total"]),
+            title=" ".join(str(item["title"]).split()).removeprefix("Exercise: "),
+            anchor=str(item["anchor"]),
+        )
+        for item in finder.found
+    ]
+
+
+def here_line(items: list[BlockItem], progress_url: str) -> str:
+    """The line under a page's title: this reader's state on the page's quizzes and exercises, filled in by script."""
+    data = escape(json.dumps([item.data() | {"title": item.title} for item in items]))
+    return (
+        f'<p class="progress-here" data-progress-here="{data}" hidden>'
+        '<span class="progress-here-label">Your progress here:</span> <span class="progress-here-state"></span> '
+        f'<a href="{escape(progress_url)}">All your progress</a></p>'
+    )
+
+
+def progress_page_markdown(token: str) -> str:
+    """The generated page; the list goes into its slot once every page has been read (ProgressBook.list_html)."""
+    return f"""# Your progress
+
+Every quiz and exercise of the book, chapter by chapter, with how far you got. It is kept in this browser only
+(nothing is sent anywhere), so it works offline. To take it to another device, or to show it to a teacher, export it
+to a file and import that file there.
+
+{_SLOT.format(token)}
+"""
+
+
+@dataclass
+class _Page:
+    title: str
+    url: str  # from the progress page
+    section: str
+    items: list[BlockItem]
+
+
+class ProgressBook:
+    """What the build saw of the book's quizzes and exercises, page by page, for the progress page."""
+
+    def __init__(self, book: str, token: str) -> None:
+        self.book = book  # the book's name, written into exports: a file from another book is refused
+        self.token = token
+        self._pages: dict[str, _Page] = {}
+
+    def slot(self) -> str:
+        return _SLOT.format(self.token)
+
+    def add(self, source: str, title: str, url: str, section: str, items: list[BlockItem]) -> None:
+        if items:
+            self._pages[source] = _Page(title, url, section, items)
+        else:
+            self._pages.pop(source, None)
+
+    def list_html(self, order: list[str]) -> str:
+        """The page's body: the controls and every block by chapter, pages in `order` (the nav's, by source)."""
+        rank = {source: index for index, source in enumerate(order)}
+        pages = sorted(self._pages.items(), key=lambda pair: (rank.get(pair[0], len(rank)), pair[0]))
+        sections: dict[str, list[_Page]] = {}
+        for _, page in pages:
+            sections.setdefault(page.section, []).append(page)
+        body = "".join(
+            f'<section class="progress-section"><h2>{escape(section)}</h2>'
+            + "".join(_page_html(page) for page in members)
+            + "</section>"
+            for section, members in sections.items()
+        )
+        count = sum(len(page.items) for _, page in pages)
+        data = escape(json.dumps({"book": self.book}))
+        return (
+            f'<div class="progress-book" data-progress-book="{data}">'
+            f'<p class="progress-summary" role="status">{_NO_SCRIPT}</p>'
+            '<div class="progress-actions" hidden>'
+            '<button type="button" class="md-button progress-export">Export to a file</button>'
+            '<label class="md-button progress-import-label">Import from a file'
+            '<input type="file" class="progress-import" accept=".json,application/json"></label>'
+            '<button type="button" class="md-button progress-reset">Reset all progress</button>'
+            "</div>"
+            '<p class="progress-message" role="status" aria-live="polite"></p>'
+            '<p class="progress-undo" hidden><button type="button" class="md-button progress-undo-button">'
+            "Undo reset</button></p>"
+            f"{body or '<p>This book has no quizzes or exercises yet.</p>'}"
+            f'<p class="progress-count">{count} quizzes and exercises in all.</p>'
+            "</div>"
+        )
+
+
+def _page_html(page: _Page) -> str:
+    rows = "".join(
+        f'<li class="progress-item" data-progress-item="{escape(json.dumps(item.data()))}">'
+        f'<a href="{escape(page.url)}#{escape(item.anchor)}">{"Quiz" if item.kind == "quiz" else "Exercise"}: '
+        f"{escape(item.title)}</a> "
+        f'<span class="progress-state" data-state="none">Not started</span></li>'
+        for item in page.items
+    )
+    return f'<h3><a href="{escape(page.url)}">{escape(page.title)}</a></h3><ul class="progress-list">{rows}</ul>'

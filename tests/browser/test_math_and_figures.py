@@ -1,0 +1,147 @@
+"""Math typeset at build, chapter 27's figures and its systolic-array stepper, in Chromium as a reader uses them.
+
+Math: the formulas are KaTeX's HTML with MathML for screen readers, the page asks for no math script (only KaTeX's
+stylesheet and fonts, from the site itself), they read after one visit with the network off, and on a 390 px phone a
+long display formula scrolls in its own box while the page does not. The stepper steps by keyboard, announces each
+cycle in its live summary, and plays to the end of the pass and round again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.calculator_page import wait_mounted
+from tests.browser.conftest import Network, new_context
+
+pytestmark = pytest.mark.browser
+
+LESSON = "/lessons/roofline/"
+CHAPTER = "/chapters/27-asics-and-accelerators/"
+BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
+KATEX_FONT = "document.fonts.ready.then(() => document.fonts.check('16px KaTeX_Main'))"
+
+
+def test_formulas_are_typeset_with_no_math_script(page: Any, base_url: str, network: Network) -> None:
+    page.goto(base_url + LESSON)
+    formulas = page.locator("article .katex")
+    assert formulas.count() >= 15
+    # MathML for screen readers beside the drawn formula, which they skip.
+    assert page.locator("article .katex .katex-mathml math").count() == formulas.count()
+    assert page.locator("article .katex .katex-html[aria-hidden='true']").count() == formulas.count()
+    annotation = page.locator("article .math-display annotation").first.text_content()
+    assert annotation.startswith("I(B) = \\frac{2BDF}{2BD + 2DF + 2BF}")
+    page.wait_for_function(KATEX_FONT)
+    katex = [url for url in network.requests if "katex" in url.lower()]
+    assert any(url.endswith("katex/katex.css") for url in katex)
+    assert all(url.endswith((".css", ".woff2")) for url in katex), katex
+    scripts = page.eval_on_selector_all("script[src]", "els => els.map(e => e.src)")
+    assert not [src for src in scripts if "katex" in src.lower() or "math" in src.lower()], scripts
+    # A page without math links no KaTeX stylesheet.
+    page.goto(base_url + "/lessons/roofline-quiz/")
+    assert page.locator("link[href*='katex']").count() == 0
+
+
+def test_formulas_read_offline_after_one_visit(page: Any, context: Any, base_url: str) -> None:
+    page.goto(base_url + "/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=BOOT_TIMEOUT)
+    page.wait_for_function(
+        """async () => {
+            for (const name of await caches.keys()) {
+                if (!name.startsWith("calculators-pages:")) continue;
+                const urls = (await (await caches.open(name)).keys()).map((request) => request.url);
+                return urls.some((url) => url.endsWith("katex/katex.css"))
+                    && urls.some((url) => url.endsWith("KaTeX_Main-Regular.woff2"))
+                    && urls.some((url) => url.endsWith("/lessons/roofline/"));
+            }
+            return false;
+        }""",
+        timeout=BOOT_TIMEOUT,
+    )
+    context.set_offline(True)
+    page.goto(base_url + LESSON)
+    expect(page.locator("article h1")).to_have_count(1)
+    assert page.evaluate("getComputedStyle(document.querySelector('.katex')).fontFamily").startswith("KaTeX_Main")
+    page.wait_for_function(KATEX_FONT)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_long_formula_scrolls_in_its_box_on_a_phone(
+    browser: Any, network: Network, base_url: str, scheme: str
+) -> None:
+    context = new_context(browser, network, viewport={"width": 390, "height": 800}, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(base_url + LESSON)
+        page.wait_for_function(KATEX_FONT)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        widths = page.eval_on_selector_all(
+            ".math-display", "els => els.map(e => [e.scrollWidth > e.clientWidth, getComputedStyle(e).overflowX])"
+        )
+        assert [True, "auto"] in widths  # the critical-batch formula is wider than a phone
+        # The formula takes the text's colour in both schemes.
+        colours = page.evaluate(
+            "['.katex', 'article'].map((selector) => getComputedStyle(document.querySelector(selector)).color)"
+        )
+        assert colours[0] == colours[1]
+    finally:
+        context.close()
+
+
+def systolic(page: Any) -> str:
+    return f"#{page.get_attribute('[data-calculator=systolic]', 'id')}"
+
+
+def test_the_systolic_stepper_steps_by_keyboard_and_plays(page: Any, base_url: str) -> None:
+    page.goto(base_url + CHAPTER)
+    calc = systolic(page)
+    wait_mounted(page, calc)
+    field = page.locator(f"{calc} [data-input=cycle] input[type=text]")
+    summary = page.locator(f"{calc} .calc-summary")
+    assert summary.get_attribute("aria-live") == "polite"
+    player = page.locator(f"{calc} .calc-player")
+    expect(player).to_be_visible()
+    assert player.get_attribute("aria-label") == "Step the cycle"
+    next_button = player.get_by_role("button", name="Next")
+    next_button.focus()
+    page.keyboard.press("Enter")
+    expect(field).to_have_value("4")
+    expect(summary).to_contain_text("Cycle 4 of the pass's 7 (0 to 6): 6 of 9 PEs work.", timeout=BOOT_TIMEOUT)
+    expect(page.locator(f"{calc} tr:has-text('▶ 4')")).to_have_count(1)
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    expect(player.get_by_role("button", name="Previous")).to_be_focused()
+    for _ in range(4):
+        page.keyboard.press("Space")
+    expect(field).to_have_value("0")
+    expect(player.get_by_role("button", name="Previous")).to_be_disabled()
+    expect(summary).to_contain_text("Cycle 0 of the pass's 7", timeout=BOOT_TIMEOUT)
+    # Play runs to the last cycle of the pass (6), then round to 0 again; Escape stops it.
+    play = player.locator(".calc-player-play")
+    play.click()
+    expect(play).to_have_attribute("aria-pressed", "true")
+    expect(play).to_have_text("Pause")
+    expect(field).to_have_value("6", timeout=20_000)
+    expect(field).to_have_value("0", timeout=10_000)
+    page.keyboard.press("Escape")
+    expect(play).to_have_attribute("aria-pressed", "false")
+    stopped = field.input_value()
+    page.wait_for_timeout(1500)  # a stopped player moves no more (sampled after more than one step's time)
+    assert field.input_value() == stopped
+
+
+def test_the_chapters_figures_have_text_alternatives(page: Any, base_url: str) -> None:
+    for path, title in (
+        (CHAPTER, "A 3 by 3 weight-stationary systolic array"),
+        (LESSON, "The memory levels of an H100"),
+    ):
+        page.goto(base_url + path)
+        figure = page.locator("figure.figure-svg svg[role=img]").first
+        assert page.locator(f"#{figure.get_attribute('aria-labelledby').split()[0]}").text_content().startswith(title)
+        assert len(page.locator(f"#{figure.get_attribute('aria-labelledby').split()[1]}").text_content()) > 200
+        # Drawn in the text's colour: what the theme sets for light and dark.
+        assert figure.evaluate("svg => getComputedStyle(svg).color") == page.evaluate(
+            "getComputedStyle(document.querySelector('article')).color"
+        )

@@ -1,0 +1,87 @@
+"""Math typeset at build (formulas.py, katex.mjs): `$...$` and `$$...$$` become KaTeX's HTML with MathML, in one
+Node process per build; code, prices and escaped dollars stay text; a formula KaTeX cannot parse stops the strict
+build at its line; pages without math link no KaTeX stylesheet; the stylesheet and fonts are in the site and in the
+service worker's precache."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.build.sites import build_fixture
+from tests.support import NODE_MODULES, service_worker_manifest
+
+PAGE = """---
+title: Math
+---
+
+# Formulas
+
+The ridge point is $I^* = P / B$, in FLOP per byte.
+
+$$
+T_{\\text{ring}} = 2 \\frac{N - 1}{N} \\cdot \\frac{S}{B}
+$$
+
+A GPU hour costs $2 and an hour of TPU $3 here, and \\$4 is escaped.
+
+Code keeps its dollars: `$x$` and
+
+```sh
+echo "$HOME $PATH"
+```
+"""
+
+PLAIN = "# No math\n\nJust $5 and $6 of text.\n"
+
+
+def test_formulas_are_typeset_with_mathml_and_the_rest_stays_text(tmp_path: Path) -> None:
+    plugins = ["search", {"calculators": {"node_modules": str(NODE_MODULES)}}]
+    build = build_fixture(tmp_path, {"docs/index.md": PAGE, "docs/plain.md": PLAIN}, plugins=plugins)
+    assert build.returncode == 0, build.output
+    page = build.html()
+    assert page.count('<span class="katex">') == 2  # one inline, one display
+    assert '<math xmlns="http://www.w3.org/1998/Math/MathML"' in page  # for screen readers
+    assert '<annotation encoding="application/x-tex">I^* = P / B</annotation>' in page
+    assert '<div class="math-display" tabindex="0"><span class="katex-display">' in page
+    assert 'class="arithmatex"' not in page  # every formula was replaced
+    assert "costs $2 and an hour of TPU $3 here, and $4 is escaped." in page
+    assert "<code>$x$</code>" in page
+    assert "$HOME" in page
+    assert 'href="assets/calculators/katex/katex.css"' in page
+    assert "katex" not in build.html("plain/index.html")  # no math, no KaTeX stylesheet
+    assert "Just $5 and $6 of text." in build.html("plain/index.html")
+    assert "<script" not in page.split('<span class="katex">', 1)[1].split("</article>")[0]  # no math script
+    css = (build.site / "assets/calculators/katex/katex.css").read_text()
+    assert "KaTeX_Main-Regular.woff2" in css and ".ttf" not in css and ".woff)" not in css
+    fonts = {path.name for path in (build.site / "assets/calculators/katex/fonts").iterdir()}
+    assert "KaTeX_Main-Regular.woff2" in fonts and all(name.endswith(".woff2") for name in fonts)
+    precached = {path for path, _ in service_worker_manifest(build.site)["pages"]}
+    assert "assets/calculators/katex/katex.css" in precached
+    assert "assets/calculators/katex/fonts/KaTeX_Main-Regular.woff2" in precached
+    # The search index holds the TeX source, not KaTeX's glyphs.
+    index = json.loads((build.site / "search/search_index.json").read_text())
+    text = " ".join(doc["text"] for doc in index["docs"])
+    assert "I^* = P / B" in text and "katex-html" not in text
+
+
+def test_a_formula_katex_cannot_parse_stops_the_build_at_its_line(tmp_path: Path) -> None:
+    broken = PAGE.replace("2 \\frac{N - 1}{N}", "2 \\frac{N - 1}{N").replace("$I^* = P / B$", "$\\sqrt$")
+    build = build_fixture(tmp_path, {"docs/index.md": broken})
+    assert build.returncode != 0
+    assert build.errors()[:2] == [
+        "docs/index.md:7: math: KaTeX parse error: Expected group as argument to '\\sqrt' at end of input: \\sqrt",
+        "docs/index.md:10: math: KaTeX parse error: Unexpected end of input in a macro argument, expected '}' at end "
+        "of input: …dot \\frac{S}{B}",
+    ], build.output
+    assert "Traceback" not in build.output
+
+
+def test_arithmatex_outside_generic_mode_is_refused(tmp_path: Path) -> None:
+    build = build_fixture(
+        tmp_path,
+        {"docs/index.md": PAGE},
+        markdown_extensions=["pymdownx.superfences", {"pymdownx.arithmatex": {"generic": False}}],
+    )
+    assert build.returncode != 0
+    assert "pymdownx.arithmatex needs `generic: true`" in build.output
