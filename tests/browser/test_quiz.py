@@ -332,16 +332,15 @@ class TestSortExercise:
         announcer = page.locator(f"{SORT} .quiz-announce")
         page.focus(item(SORT, items[0][0]))
         page.keyboard.press("Enter")
-        announcer.filter(has_text="Picked up").wait_for(state="attached")
-        assert announcer.text_content() == (
+        # Each announcement is written in the next animation frame (quiz.js, announce): waited for, whole.
+        expect(announcer).to_have_text(
             f"Picked up “{items[0][0]}”. Choose its bucket: {' or '.join(order)}. Escape cancels."
         )
         page.keyboard.press("ArrowRight")
         page.keyboard.press("Escape")
         assert page.get_attribute(item(SORT, items[0][0]), "aria-pressed") == "false"
         assert page.evaluate("document.activeElement.textContent") == items[0][0]
-        announcer.filter(has_text="stays in").wait_for(state="attached")
-        assert announcer.text_content() == f"“{items[0][0]}” stays in Not sorted yet."
+        expect(announcer).to_have_text(f"“{items[0][0]}” stays in Not sorted yet.")
         for left, (text, bucket) in enumerate(items, start=1):
             assert page.evaluate("document.activeElement.textContent") == text  # focus moved on by itself
             page.keyboard.press("Space")
@@ -354,8 +353,7 @@ class TestSortExercise:
                 if left < len(items)
                 else "Every item is placed: check your answer."
             )
-            announcer.filter(has_text=f"placed in {bucket}. {rest}").wait_for(state="attached")
-            assert announcer.text_content() == f"“{text}” placed in {bucket}. {rest}"
+            expect(announcer).to_have_text(f"“{text}” placed in {bucket}. {rest}")
         assert placed(page) == dict(items)
         assert page.evaluate("document.activeElement.textContent") == "Check"
         page.keyboard.press("Enter")
@@ -543,8 +541,8 @@ class TestNewNumbers:
         output = key["variant"]["answer"]["output"]
         answer = expected_answer(inputs, output, key["unit"])
         assert inputs != json.loads(before)
-        assert f"{float(inputs['intensity']):,.0f} FLOPs" in page.text_content(f"{box} .quiz-text")
-        assert page.text_content(f"{box} .quiz-feedback") == "New numbers: read the question again."
+        expect(page.locator(f"{box} .quiz-text")).to_contain_text(f"{float(inputs['intensity']):,.0f} FLOPs")
+        expect(page.locator(f"{box} .quiz-feedback")).to_have_text("New numbers: read the question again.")
         page.fill(f"{box} input", f"{answer * 1.5:.4g}")
         page.click(f"{box} .quiz-check")
         assert verdict(page, box) == "✗ Not quite."

@@ -59,7 +59,7 @@ def test_the_second_book_recomputes_through_its_snapshot_and_offline(
     wheels = sorted(url.rsplit("/", 1)[1].split("-")[0] for url in network.requests if url.endswith(".whl"))
     assert wheels == ["calckit", "circuits"]
 
-    wait_until_cached(page, circuits_site)
+    wait_until_cached(page, circuits_site.site)
     context.set_offline(True)
     circuits_site.stop()  # no server: what loads now comes from the service worker's caches
     page.goto(f"{circuits_site.url}/")
