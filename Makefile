@@ -11,10 +11,14 @@ export NO_MKDOCS_2_WARNING := 1
 # One line instead of a traceback when something already listens on HOST:PORT (expanded as the recipe starts).
 PORT_FREE = $(if $(shell $(BIN)/python -c "import socket; print(socket.socket().connect_ex(('$(HOST)', $(PORT))) == 0 or '')"),\
 	$(error $(HOST):$(PORT) is in use: stop what runs there or pick another port (make $@ PORT=8001)))
+# One line saying what to install when a tool a recipe needs is missing (.ci/prerequisites, which .ci/run uses too),
+# instead of a traceback halfway through it; Chromium is installed where it can be (as root, from Debian).
+REQUIRE = $(eval missing := $(shell PYTHON='$(PYTHON)' .ci/prerequisites $(1)))$(if $(missing),$(error $(missing)))
 
-.PHONY: serve build preview test lint bench clean
+.PHONY: serve build preview test test-busy lint bench clean
 
 $(BIN)/python:
+	$(call REQUIRE,python)
 	$(PYTHON) -m venv $(VENV)
 
 # The plugin (plugins/, its own distribution) and the book that depends on it, both editable.
@@ -27,6 +31,7 @@ $(VENV)/.test-deps: $(VENV)/.site-deps
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
+	$(call REQUIRE,node)
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
@@ -52,12 +57,18 @@ preview: $(VENV)/.site-deps node_modules/.installed
 test: lint
 	$(BIN)/python -m pytest
 
+## test-busy: the same with every core kept busy beside it, as on a loaded CI machine (pytest --busy, tests/busy.py);
+## TESTS narrows it: make test-busy TESTS=tests/browser
+test-busy: lint
+	$(BIN)/python -m pytest --busy $(TESTS)
+
 lint: $(VENV)/.test-deps node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
 ## bench: the figures of the design brief (T2, T3, T6), measured in one run
 bench: $(VENV)/.test-deps node_modules/.installed
+	$(call REQUIRE,chromium)
 	$(BIN)/python -m bench
 
 clean:

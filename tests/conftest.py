@@ -3,6 +3,9 @@
 A whole layer once went unrun, unseen (pytest's default `norecursedirs` skips folders named `build`). So a full run
 (`pytest` with no paths, as `make test` runs it) fails when any layer ran no test, and under `CI=true` any run fails
 when a test was skipped: a skip there is a test that guarded nothing.
+
+`--busy` runs the tests with the machine's cores kept busy beside them (tests/busy.py), as CI machines are: the
+load starts with the session and ends with it, and the run's header and summary give the load average.
 """
 
 from __future__ import annotations
@@ -13,16 +16,64 @@ from pathlib import Path
 
 import pytest
 
+from tests.busy import Load, load_average
+
 LAYERS = ("unit", "conformance", "build", "browser")
 TESTS = Path(__file__).parent
+LOAD = pytest.StashKey[Load]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("busy", "a busy machine")
+    group.addoption(
+        "--busy",
+        action="store_true",
+        help="keep the machine's cores busy while the tests run: CPU-burning processes started with the session "
+        "and ended with it (tests/busy.py)",
+    )
+    group.addoption(
+        "--busy-processes",
+        type=int,
+        default=os.cpu_count() or 2,
+        metavar="N",
+        help="with --busy: how many processes burn (default: one per core, %(default)s here)",
+    )
+    group.addoption(
+        "--busy-minutes",
+        type=float,
+        default=90,
+        metavar="M",
+        help="with --busy: each process ends by itself after M minutes at the latest (default %(default)s)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """calckit works for this book's package, as the build and the worker make it: from collection on (parameters
-    are computed through the calculators) and again before each test (see _this_book)."""
+    are computed through the calculators) and again before each test (see _this_book). With --busy, the load starts
+    here, before collection, so that the whole session runs beside it."""
     from calckit import book
 
     book.use("calculators")
+    if config.getoption("busy"):
+        load = Load(config.getoption("busy_processes"), config.getoption("busy_minutes"))
+        config.stash[LOAD] = load.start()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The load ends with the session, however it ends (a failure, -x, Ctrl-C)."""
+    load = config.stash.get(LOAD, None)
+    if load is not None:
+        load.stop()
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    load = config.stash.get(LOAD, None)
+    if load is None:
+        return None
+    return (
+        f"busy: {load.processes} CPU-burning processes beside the tests, for at most {load.minutes:g} min "
+        f"(load average now {load_average()})"
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -93,5 +144,11 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
         extra = ", ".join(f"{count[o]} {o}" for o in ("failed", "error", "skipped") if count[o])
         parts.append(f"{layer} {ran[layer]}" + (f" ({extra})" if extra else ""))
     terminalreporter.write_line("tests per layer: " + ", ".join(parts), bold=True)
+    load = config.stash.get(LOAD, None)
+    if load is not None:
+        terminalreporter.write_line(
+            f"busy: {load.processes} CPU-burning processes beside the tests ({load.running()} still burning at the "
+            f"end); load average over 1, 5, 15 min: {load.load_at_start} at the start, {load_average()} at the end"
+        )
     for problem in _problems(config, ran, counts):
         terminalreporter.write_line(f"FAILED RUN: {problem}", red=True, bold=True)

@@ -14,12 +14,12 @@ from typing import Any
 
 from . import book as books
 from .book import Book
-from .exercise_run import check_code, run_code
+from .exercise import cases_for_check
 from .quiz_checks import quiz_variant as _quiz_variant
 from .running import OutputError, RaisedElsewhere, TimeLimitExceeded
 from .spec import Value
 
-__all__ = ["FUNCTIONS", "call_json", "describe_failure", "inputs_text", "quiz_variant", "run"]
+__all__ = ["FUNCTIONS", "call_json", "describe_failure", "exercise_cases", "inputs_text", "quiz_variant", "run"]
 
 
 def run(name: str, inputs: Mapping[str, object], book: Book | None = None) -> dict[str, Any]:
@@ -132,12 +132,19 @@ def quiz_variant(question: Mapping[str, object], seed: int) -> dict[str, Any]:
     return _quiz_variant(question, seed, books.current().calculators)
 
 
+def exercise_cases(seed: str, **draw: Any) -> dict[str, Any]:
+    """An exercise's cases for one Check and their expected values (`Exercise.drawing_data` and a seed the page
+    picks), for the book the worker serves."""
+    return cases_for_check(**draw, seed=seed, calculators=books.current().calculators)
+
+
 # What the browser worker may call, by name: each takes keyword arguments that are plain JSON data.
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "run": run,
     "quiz_variant": quiz_variant,
-    "exercise_run": run_code,  # a reader's code: see exercise_run.py, and runtime.js for its time limit
-    "exercise_check": check_code,
+    # An exercise's cases and their expected values, for a Check. The reader's code never runs in this worker: it
+    # runs in an interpreter of its own (exercise_run.py, exercise_worker.js), which is never given these values.
+    "exercise_cases": exercise_cases,
 }
 
 

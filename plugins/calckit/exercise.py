@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import grading
 from .authored import AuthoredError, AuthoredProblem
 from .quiz import Vary
 from .spec import Calculator, Input, Value
@@ -33,7 +34,9 @@ __all__ = [
     "ExerciseProblem",
     "Tolerance",
     "case_for",
+    "cases_for_check",
     "draw_cases",
+    "floats",
     "takes_number",
 ]
 
@@ -52,15 +55,8 @@ ExerciseProblem = AuthoredProblem
 
 
 @dataclass(frozen=True)
-class Tolerance:
-    """How far from the expected value an answer may be: `amount` absolute, or a fraction of it if `relative`."""
-
-    amount: float
-    relative: bool
-
-    def as_dict(self) -> dict[str, Any]:
-        # The runner takes a relative tolerance as a percentage, like a quiz's.
-        return {"amount": self.amount * 100 if self.relative else self.amount, "relative": self.relative}
+class Tolerance(grading.Tolerance):
+    """How far from the expected value an answer may be (calckit.grading's rule), and how a reader is told it."""
 
     @property
     def text(self) -> str:
@@ -97,23 +93,85 @@ class Exercise:
     scale: float  # the output in its own unit divided by this is the expected value in `unit`
     given: Mapping[str, Value] = field(hash=False)  # the calculator's other inputs, fixed for every case
     tolerance: Tolerance
-    cases: tuple[Case, ...]
+    cases: tuple[Case, ...]  # the fixed ones, then those drawn with the exercise's id as the seed (the build's)
+    count: int = 0  # how many cases Check draws, after the fixed ones
+    vary: tuple[Vary, ...] = ()
 
     @property
     def signature(self) -> str:
         return f"{self.function}({', '.join(self.parameters)})"
 
     def checking_data(self) -> dict[str, Any]:
-        """What `exercise_run.check_code` needs, as plain JSON data (the page carries it)."""
+        """What `exercise_run.check_code` needs, as plain JSON data: the build's cases with their expected values."""
         return {
             "function": self.function,
             "parameters": list(self.parameters),
-            "floats": [
-                name for name in self.parameters if not any(isinstance(case.inputs[name], int) for case in self.cases)
-            ],
+            "floats": floats(self.parameters, self.cases),
             "cases": [{"inputs": dict(case.inputs), "expected": case.expected} for case in self.cases],
             "tolerance": self.tolerance.as_dict(),
         }
+
+    def drawing_data(self) -> dict[str, Any]:
+        """How to draw the cases of a Check, as plain JSON data: the page carries it, and hands it to the calculators'
+        worker (`calckit.api`'s `exercise_cases`) with a fresh seed for each Check. The page carries no expected
+        value: the reader's code could not see one, and a reader could not copy one out of the page."""
+        return {
+            "calculator": self.calculator,
+            "output": self.output,
+            "parameters": list(self.parameters),
+            "given": {key: list(value) if isinstance(value, tuple) else value for key, value in self.given.items()},
+            "scale": self.scale,
+            "count": self.count,
+            "vary": [{"input": way.input, **way.source()} for way in self.vary],
+            "fixed": [dict(case.inputs) for case in self.cases if case.fixed],
+        }
+
+
+def floats(parameters: Iterable[str], cases: Iterable[Case]) -> list[str]:
+    """The parameters that are real numbers in these cases (the others are whole: a batch, a count)."""
+    every = list(cases)
+    return [name for name in parameters if not any(isinstance(case.inputs[name], int) for case in every)]
+
+
+def cases_for_check(
+    calculator: str,
+    output: str,
+    parameters: list[str],
+    given: Mapping[str, Value],
+    scale: float,
+    count: int,
+    vary: list[Mapping[str, Any]],
+    fixed: list[Mapping[str, float | int]],
+    seed: str,
+    calculators: Mapping[str, Calculator],
+) -> dict[str, Any]:
+    """The cases of one Check ({cases: [{inputs, expected}], floats}): the fixed ones, then `count` drawn from `seed`.
+
+    Called in the calculators' worker (the trusted side, `calckit.api.exercise_cases`) with `Exercise.drawing_data`
+    and a seed the page picks for each Check, so that no list of outputs written out in advance passes."""
+    spec = calculators[calculator]
+    held = {key: tuple(value) if isinstance(value, list) else value for key, value in given.items()}
+    kinds = {each.key: each.kind for each in spec.inputs}
+    cases = []
+    for inputs in fixed:
+        # The arguments as the function gets them: a choice of numbers (bytes per parameter) is the choice "2" again.
+        values = {key: f"{value:g}" if kinds[key] == "choice" else value for key, value in inputs.items()}
+        case = case_for(spec, output, parameters, {**held, **values}, scale)
+        if case is None:  # it passed the build's checks: only a changed calculator refuses it
+            raise ValueError(f"calculator '{calculator}' refuses the fixed case {dict(inputs)}")
+        cases.append(Case(case.inputs, case.expected, fixed=True))
+    ways = tuple(
+        Vary(way["input"], choices=tuple(way["choices"]))
+        if "choices" in way
+        else Vary(way["input"], float(way["min"]), float(way["max"]), float(way["step"]))
+        for way in vary
+    )
+    drawn = draw_cases(spec, output, parameters, held, count, seed, scale=scale, vary=ways)
+    every = [*cases, *drawn]
+    return {
+        "cases": [{"inputs": dict(case.inputs), "expected": case.expected} for case in every],
+        "floats": floats(parameters, every),
+    }
 
 
 def _argument(spec: Input, value: Value) -> float | int:

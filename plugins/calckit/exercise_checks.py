@@ -155,6 +155,8 @@ class ExerciseReader(Reader):
             given,
             tolerance,
             cases,
+            count,
+            self.varies,
         )
         self.solution_passes(exercise, name)
         return None if self.problems else exercise

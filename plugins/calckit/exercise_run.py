@@ -1,28 +1,30 @@
 """Running a reader's Python for an exercise: in its own namespace, its output captured, its errors located.
 
-The browser's worker calls `run_code` (the Run button) and `check_code` (Check) through `calckit.api`; the build
-calls `check_code` on each exercise's solution, so the reader's code and the author's are judged by the same lines.
-Everything returned is plain JSON data. Nothing here stops a runaway loop: the page does, by ending the worker.
+In the browser, `exercise_worker.js` calls `run_code` (the Run button) and `run_cases` (Check) in an interpreter of
+its own, started for that one run and ended after it: never the one that computes the calculators, and never given
+the expected values. The page grades what comes back with `grading.js`. The build calls `check_code` on each
+exercise's solution, which runs `run_cases` and grades with `calckit.grading`, the same rule. Everything returned is
+plain JSON data. Nothing here stops a runaway loop: the page does, by ending the worker.
 
 The reader's code gets a fresh namespace and a copy of the builtins whose `__import__` refuses the modules that reach
-outside Python (`js`, `pyodide` and kin: the worker's JavaScript, hence the network) and the book's package
-itself (the reference the code is checked against). It is a guard against accidents, not a security boundary: the
-boundary is the worker, which has no page to touch.
+outside Python (`js`, `pyodide` and kin) and calckit and the book's package. It is a guard against accidents, not a
+security boundary: the boundary is the exercise worker, whose JavaScript globals are taken away before any reader
+code runs (no page, storage, caches or network in reach), and which holds nothing worth forging.
 """
 
 from __future__ import annotations
 
 import builtins
 import contextlib
-import math
+import json
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from types import CodeType
 from typing import Any
 
-from .units import format_number
+from .grading import Tolerance, returned, verdict
 
-__all__ = ["BLOCKED_MODULES", "FILENAME", "OUTPUT_LIMIT", "check_code", "run_code"]
+__all__ = ["BLOCKED_MODULES", "FILENAME", "OUTPUT_LIMIT", "call_json", "check_code", "run_cases", "run_code"]
 
 FILENAME = "<exercise>"  # how the reader's code is named in its tracebacks
 OUTPUT_LIMIT = 20_000  # characters of printed output kept; the rest is cut, so a print in a loop cannot fill memory
@@ -128,74 +130,68 @@ def run_code(code: str) -> dict[str, Any]:
     return {"ok": error is None, "stdout": output.text(), "error": error}
 
 
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 200 else text[:197] + "..."
+def run_cases(
+    code: str, function: str, parameters: Sequence[str], floats: Sequence[str], cases: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """Run the code, then call its function on each case's inputs, in order, up to the first that raises.
 
-
-def _verdict(got: object, expected: float | None, tolerance: Mapping[str, Any]) -> str:
-    """'' when `got` answers the case; otherwise why not."""
-    if expected is None:
-        return "" if got is None else "expected None: there is no such number for these inputs"
-    if isinstance(got, bool) or not isinstance(got, int | float):
-        return f"expected a number, got {type(got).__name__}"
-    if not math.isfinite(got):
-        return "expected a finite number"
-    amount = float(tolerance["amount"])
-    limit = amount / 100 * abs(expected) if tolerance["relative"] else amount
-    if abs(got - expected) <= limit + 1e-12 * max(abs(got), abs(expected), 1e-300):
-        return ""
-    if not expected:
-        return "expected 0"
-    ratio = got / expected
-    if ratio >= 2 or 0 < ratio <= 0.5:  # a unit or a factor gone astray, rather than a slip in the formula
-        return f"{format_number(ratio, digits=3)} times the expected value"
-    return f"{100 * abs(got - expected) / abs(expected):.3g}% away from the expected value"
+    This is all that a reader's code is given: the inputs, never the expected values (they stay on the trusted side,
+    which grades what comes back with `calckit.grading`). `floats` names the parameters that are real numbers (JSON
+    through JavaScript turns 197.0 into 197). Returns {ok, stdout, error, results}: `error` when the code itself does
+    not run or define the function; `results` one per case run, each `grading.returned`'s form of the value, or
+    {"kind": "raised", "error": ...}.
+    """
+    output = _Output()
+    namespace, error = _execute(code, output)
+    target = namespace.get(function)
+    if error is None and not callable(target):
+        error = {"type": "NameError", "message": f"the code does not define a function '{function}'", "line": None}
+    if error is not None:
+        return {"ok": False, "stdout": output.text(), "error": error, "results": []}
+    call: Callable[..., object] = target  # type: ignore[assignment]
+    real = set(floats)
+    results: list[dict[str, Any]] = []
+    for case in cases:
+        arguments = [float(case[name]) if name in real else case[name] for name in parameters]
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+            try:
+                results.append(returned(call(*arguments)))
+            except BaseException as raised:  # whatever the reader's function raises fails this case
+                results.append({"kind": "raised", "error": _error(raised)})
+                break
+    return {"ok": True, "stdout": output.text(), "error": None, "results": results}
 
 
 def check_code(code: str, exercise: Mapping[str, Any]) -> dict[str, Any]:
-    """Run the code, then call its function on each of the exercise's cases, in order, up to the first that fails.
+    """Run the code on the exercise's cases ({inputs, expected}) and grade it: what the build does to the solution.
 
-    `exercise` is the checking data the build writes into the page (`Exercise.checking_data`): the function's name
-    and parameters, which of them are real numbers (`floats`, the others being whole), the cases ({inputs, expected})
-    and the tolerance. Returns {ok, passed, total, stdout, error,
-    failure}: `error` when the code itself does not run or define the function; `failure` for the first failing case,
-    {index, inputs, expected, got, reason, error}.
+    `exercise` is {function, parameters, floats, cases, tolerance} (see `Exercise.checking_data`). Returns {ok,
+    passed, total, stdout, error, failure}: `failure` for the first failing case, {index, inputs, expected, got,
+    reason, error}. The browser grades the same way in `exercise.js`, with `grading.js`.
     """
-    output = _Output()
     cases: list[Mapping[str, Any]] = list(exercise["cases"])
-    name: str = exercise["function"]
-    parameters: list[str] = list(exercise["parameters"])
-    result: dict[str, Any] = {"ok": False, "passed": 0, "total": len(cases), "error": None, "failure": None}
-    namespace, error = _execute(code, output)
-    function = namespace.get(name)
-    if error is None and not callable(function):
-        error = {"type": "NameError", "message": f"the code does not define a function '{name}'", "line": None}
-    if error is not None:
-        return {**result, "stdout": output.text(), "error": error}
-    call: Callable[..., object] = function  # type: ignore[assignment]
-    # JSON through JavaScript turns 197.0 into 197: the parameters that are real numbers are made floats again.
-    floats = set(exercise.get("floats", ()))
-    for index, case in enumerate(cases):
+    floats = list(exercise.get("floats", ()))
+    ran = run_cases(code, exercise["function"], exercise["parameters"], floats, [case["inputs"] for case in cases])
+    result: dict[str, Any] = {"ok": False, "passed": 0, "total": len(cases), "stdout": ran["stdout"]}
+    if ran["error"] is not None:
+        return {**result, "error": ran["error"], "failure": None}
+    tolerance = Tolerance(**exercise["tolerance"])
+    for index, (case, got) in enumerate(zip(cases, ran["results"], strict=False)):
+        expected = None if case["expected"] is None else float(case["expected"])
         inputs = {key: float(value) if key in floats else value for key, value in case["inputs"].items()}
-        arguments = [inputs[parameter] for parameter in parameters]
-        failure: dict[str, Any] = {
-            "index": index,
-            "inputs": inputs,
-            "expected": None if case["expected"] is None else float(case["expected"]),
-            "got": None,
-            "reason": "",
-            "error": None,
-        }
-        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
-            try:
-                got = call(*arguments)
-            except BaseException as raised:  # whatever the reader's function raises fails this case
-                failure.update(reason="raised an error", error=_error(raised))
-                return {**result, "stdout": output.text(), "failure": failure}
-        reason = _verdict(got, case["expected"], exercise["tolerance"])
-        if reason:
-            failure.update(got=_shown(got), reason=reason)
-            return {**result, "stdout": output.text(), "failure": failure}
-        result["passed"] = index + 1
-    return {**result, "ok": True, "stdout": output.text()}
+        failure = {"index": index, "inputs": inputs, "expected": expected, "got": None, "reason": "", "error": None}
+        if got["kind"] == "raised":
+            failure.update(reason="raised an error", error=got["error"])
+        elif reason := verdict(got, expected, tolerance):
+            failure.update(got=got["shown"], reason=reason)
+        else:
+            result["passed"] = index + 1
+            continue
+        return {**result, "error": None, "failure": failure}
+    return {**result, "ok": True, "error": None, "failure": None}
+
+
+def call_json(function: str, arguments_json: str) -> str:
+    """The exercise worker's only entry: `run_code` ("run") or `run_cases` ("cases") with JSON keyword arguments."""
+    functions: dict[str, Callable[..., dict[str, Any]]] = {"run": run_code, "cases": run_cases}
+    return json.dumps(functions[function](**json.loads(arguments_json)), allow_nan=False, ensure_ascii=False)

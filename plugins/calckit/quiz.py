@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from . import grading
 from .authored import AuthoredError, AuthoredProblem, Where
 from .errors import InputError
 from .spec import Calculator, Input, Output, Value
@@ -142,29 +143,22 @@ class SortQuestion:
 
 
 @dataclass(frozen=True)
-class Tolerance:
-    """How far from the answer a reply may be: `amount` in the answer's unit, or a percentage of it if relative."""
-
-    amount: float
-    relative: bool = False
-
-    def allows(self, given: float, answer: float) -> bool:
-        limit = self.amount / 100 * abs(answer) if self.relative else self.amount
-        # The slack covers float noise only: 1.1 is within 0.1 of 1.0.
-        return abs(given - answer) <= limit + 1e-9 * max(abs(given), abs(answer), 1e-300)
+class Tolerance(grading.Tolerance):
+    """How far from the answer a reply may be (calckit.grading's rule: a relative amount is a fraction), and how a
+    reader is told it."""
 
     def text(self, unit: str) -> str:
         """As readers see it: '± 2%', '± 0.5 TFLOP/s', '± 1 percentage point'."""
         if self.relative:
-            return f"± {format_number(self.amount)}%"
+            return f"± {format_number(self.amount * 100)}%"
         if unit == "%":
             return f"± {format_number(self.amount)} percentage point{'' if self.amount == 1 else 's'}"
         return f"± {format_number(self.amount, unit)}"
 
     def source(self) -> float | str:
-        return f"{self.amount!r}%" if self.relative else self.amount
+        return f"{float(f'{self.amount * 100:.12g}')!r}%" if self.relative else self.amount
 
-    def as_dict(self, unit: str) -> dict[str, Any]:
+    def as_dict(self, unit: str = "") -> dict[str, Any]:
         return {"amount": self.amount, "relative": self.relative, "text": self.text(unit)}
 
 

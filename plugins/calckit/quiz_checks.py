@@ -494,7 +494,7 @@ class Reader:
                 f"such as '2%' (got {_got(raw)})",
             )
             return None
-        return Tolerance(amount, relative)
+        return Tolerance(amount / 100 if relative else amount, relative)
 
     def vary(self, values: dict[str, Any], where: Where, name: str, calculator: Calculator | None) -> tuple[Vary, ...]:
         raw = values.get("vary")

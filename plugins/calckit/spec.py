@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from . import running
 from .errors import InputError, shown
+from .numbers import NumberError, read_number
 from .units import format_money, format_number, format_percent, format_si
 
 __all__ = ["Calculator", "Choice", "Input", "Output", "Result", "Table", "Value", "number", "text", "texts"]
@@ -154,9 +155,12 @@ class Input:
             if not raw.strip():
                 raise InputError(self.key, rule, raw, f"Type {rule}, {example}.")
             try:
-                number = float(raw.strip().replace(",", "").replace("_", ""))
-            except ValueError:
-                raise InputError(self.key, rule, raw, self._advice(raw, f"Type {rule}, {example}")) from None
+                number = read_number(raw)
+            except NumberError as error:
+                if error.garbled:
+                    raise InputError(self.key, rule, raw, self._advice(raw, f"Type {rule}, {example}")) from None
+                said = f"{rule}: {error.advice[0].lower()}{error.advice[1:]}"
+                raise InputError(self.key, said, raw, self._advice(raw, error.advice)) from None
         else:
             try:
                 number = float(raw)

@@ -1,5 +1,6 @@
-"""The HTML of an exercise: the prompt, the starter code and the hints readable before any script runs, and the cases
-as data for `exercise.js`, which turns the starter into an editor and runs the reader's code in the worker.
+"""The HTML of an exercise: the prompt, the starter code and the hints readable before any script runs, and how to
+draw its cases, as data for `exercise.js`, which turns the starter into an editor and runs the reader's code in an
+exercise worker of its own. The page carries no expected value: the calculators' worker computes them for each Check.
 
 Everything an author wrote is escaped; a prompt's `code` spans become <code>. The checking data travels in a `data-`
 attribute holding JSON (Material's instant navigation re-runs a new page's scripts without their type). The class
@@ -42,7 +43,10 @@ def render_exercise(uid: str, exercise: Exercise, key: str, calculators_page: st
 
     output = output_spec(calculator, exercise.output)
     data = {
-        **exercise.checking_data(),
+        "function": exercise.function,
+        "parameters": list(exercise.parameters),
+        "draw": exercise.drawing_data(),
+        "tolerance": exercise.tolerance.as_dict(),
         "id": exercise.id,
         "title": exercise.title,
         "starter": exercise.starter,

@@ -52,6 +52,8 @@ PLACEHOLDERS = {
         "snapshot_for": "__CALCULATORS_SNAPSHOT_FOR__",  # what it was made with
         "cached": "__CALCULATORS_CACHED__",  # {file: content hash} for the files the worker fetches itself
     },
+    # The exercise worker installs calckit alone: readers' code is checked against the book's package elsewhere.
+    "exercise_worker.js": {"wheels": "__CALCULATORS_WHEELS__"},  # calckit's wheel, alone in the list
     "entry.js": {"service_worker": "__CALCULATORS_SERVICE_WORKER__"},  # sw.js's path, or "" for none
     "runtime.js": {"time_limit": "__CALCULATORS_TIME_LIMIT__"},  # seconds for one call of the book's code
     "sw.js": {"manifest": '"__CALCULATORS_MANIFEST__"'},  # every file the service worker caches, with its hash

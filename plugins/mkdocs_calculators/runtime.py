@@ -2,7 +2,8 @@
 
 Layout under the site (`assets/calculators/`):
 
-    entry.js, calculator.js, runtime.js, worker.js, vega.js, ...  the plugin's own front end
+    entry.js, calculator.js, runtime.js, worker.js, vega.js, ...  the plugin's own front end (exercise_worker.js:
+                                             readers' code, in a Pyodide of its own)
     calculators.css                          the styles of calculators and quizzes (PAGE_STYLES), as one file
     calckit-<version>+<hash>-py3-none-any.whl, <package>-<version>+<hash>-...whl    calckit, and the book's package
     snapshot-<key>.bin                           Python's memory with the package imported, gzipped (snapshot.py)
@@ -44,7 +45,7 @@ LIVE_MARK = (
 )
 # The stylesheets in assets/ that every page needs, written into the site as that one file: each stylesheet a page's
 # head links is one more request before a phone's first paint. Exercises load exercise.css themselves.
-PAGE_STYLES = ("calculators.css", "quiz.css", "progress.css")
+PAGE_STYLES = ("calculators.css", "quiz.css", "progress.css", "print.css")
 # The exercises' code editor, CodeMirror 6: ES modules that import each other by package name. Each is written flat
 # into editor/ with those names rewritten to the files beside it, so the browser loads them without a bundler or an
 # import map; only pages with an exercise load them (exercise.js, through editor.js).
@@ -163,6 +164,7 @@ def write_runtime(
     placeholders["worker.js"][PLACEHOLDERS["worker.js"]["wheels"]] = json.dumps([wheel.name for wheel in wheels])
     placeholders["worker.js"][PLACEHOLDERS["worker.js"]["package"]] = book.package
     placeholders.setdefault("runtime.js", {})[PLACEHOLDERS["runtime.js"]["time_limit"]] = f"{time_limit:g}"
+    placeholders["exercise_worker.js"] = {PLACEHOLDERS["exercise_worker.js"]["wheels"]: json.dumps([wheels[0].name])}
     assets = resources.files(__package__).joinpath("assets")
     for asset in assets.iterdir():
         if asset.name in PAGE_STYLES:

@@ -6,9 +6,11 @@ are not allowed here"). Every block kind reads YAML through this one translation
 
 from __future__ import annotations
 
+import re
+
 import yaml
 
-__all__ = ["Loader", "compose", "describe_yaml_error"]
+__all__ = ["Loader", "MisreadNumber", "compose", "describe_yaml_error"]
 
 Loader = yaml.SafeLoader | yaml.CSafeLoader
 _FAST: type[Loader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml, where PyYAML was built with it
@@ -26,15 +28,66 @@ def compose(text: str) -> tuple[Loader, yaml.Node | None]:
     parser, whose error (raised) the messages here are written for. The caller disposes of the loader."""
     fast = _FAST(text)
     try:
-        return fast, fast.get_single_node()
+        node = fast.get_single_node()
     except yaml.MarkedYAMLError:
         fast.dispose()
+    else:
+        return fast, _checked(fast, node)
     slow = yaml.SafeLoader(text)
-    return slow, slow.get_single_node()
+    return slow, _checked(slow, slow.get_single_node())
+
+
+def _checked(loader: Loader, node: yaml.Node | None) -> yaml.Node | None:
+    try:
+        _refuse_misread_numbers(loader, node)
+    except MisreadNumber:
+        loader.dispose()
+        raise
+    return node
+
+
+class MisreadNumber(yaml.MarkedYAMLError):
+    """A plain value that YAML 1.1 reads as another number than the one written: 1:30 is 90 (base 60), 012 is 10
+    (octal), 1.0e-400 is 0. Raised with the value's place, so that the block's message gives its line."""
+
+
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BASE_60 = re.compile(r"[-+]?\d[\d_]*(?::[0-5]?\d)+(?:\.[\d_]*)?")
+_OCTAL = re.compile(r"[-+]?0[0-7_]+")
+
+
+def _refuse_misread_numbers(loader: Loader, node: yaml.Node | None) -> None:
+    """MisreadNumber for the first plain scalar under `node` that YAML would read as a number other than written."""
+    if node is None:
+        return
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            _refuse_misread_numbers(loader, key)
+            _refuse_misread_numbers(loader, value)
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _refuse_misread_numbers(loader, item)
+    elif isinstance(node, yaml.ScalarNode) and not node.style and node.tag in (_INT, _FLOAT):  # plain: libyaml says ""
+        text = node.value
+        read = loader.construct_object(node)
+        problem = ""
+        if _BASE_60.fullmatch(text):
+            quoted = f'"{text}" in quotes for text'
+            problem = f"YAML reads {text} as {read:g} (base 60): write the number itself, or {quoted}"
+        elif node.tag == _INT and _OCTAL.fullmatch(text):
+            problem = f'YAML reads {text} as {read} (octal): write it without the leading 0, or "{text}" in quotes'
+        elif read == 0 and re.search("[1-9]", re.split("[eE]", text)[0]):
+            problem = f"{text} is too small to tell from 0: write 0, or a larger number"
+        if problem:
+            raise MisreadNumber(problem=problem, problem_mark=node.start_mark)
 
 
 def describe_yaml_error(error: yaml.MarkedYAMLError, text: str) -> tuple[int, str]:
-    """The 0-based line of `text` where the mistake starts, and 'not valid YAML: ...' with a hint where one helps."""
+    """The 0-based line of `text` where the mistake starts, and 'not valid YAML: ...' with a hint where one helps (or
+    'unclear: ...' for a number that YAML would misread)."""
+    if isinstance(error, MisreadNumber):
+        return (error.problem_mark.line if error.problem_mark else 0), f"unclear: {error.problem}"
     # An unclosed quote or bracket, or a key without its colon, is found lines later: point at where it starts.
     started = error.context_mark is not None and any(
         word in (error.context or "") for word in ("scalar", "simple key", "flow")

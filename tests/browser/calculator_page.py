@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from typing import Any
+
 from playwright.sync_api import Page
 
 from calckit.api import run
@@ -45,3 +49,52 @@ def wait_for_texts(page: Page, wanted: dict[str, str], calculator: str) -> None:
         arg=[calculator, wanted],
         timeout=BOOT_TIMEOUT,
     )
+
+
+def frames(page: Any, count: int = 2) -> None:
+    """Wait for `count` animation frames: what the page had queued for its next renderings (IntersectionObserver
+    notices, requestAnimationFrame callbacks, layout shifts) has been delivered."""
+    page.evaluate(
+        "n => new Promise((done) => { const next = (k) => k ? requestAnimationFrame(() => next(k - 1)) : done(); "
+        "next(n); })",
+        count,
+    )
+
+
+def wait_until(page: Any, condition: Callable[[], object], what: str, timeout: float = BOOT_TIMEOUT) -> None:
+    """Let Playwright deliver the page's events (requests, routes, workers) until `condition()` holds."""
+    deadline = time.monotonic() + timeout / 1000
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        page.wait_for_timeout(50)
+
+
+def eventually(
+    page: Any, read: Callable[[], Any], holds: Callable[[Any], bool], what: str, timeout: float = 30_000
+) -> Any:
+    """Read until `holds(value)`, as Playwright's expect() does for its own matchers, and return that value; fail
+    with the last value read when it never holds. For what the page settles on a little after a signal a test can
+    wait for (labels placed after the points are drawn, a redraw in the other colour scheme)."""
+    deadline = time.monotonic() + timeout / 1000
+    while not holds(value := read()):
+        assert time.monotonic() < deadline, f"{what}: still {value!r} after {timeout / 1000:g} s"
+        page.wait_for_timeout(100)
+    return value
+
+
+class Held:
+    """Requests matching `pattern` (a URL glob), held unanswered as a slow network would, until `release`: what a page
+    does meanwhile is then a state a test can read without racing the answer. Routed on `where`: a page sees its own
+    requests and its workers'; a context sees its service worker's too (which precaches the plugin's scripts)."""
+
+    def __init__(self, where: Any, pattern: str) -> None:
+        self.pattern = pattern
+        self.routes: list[Any] = []
+        where.route(pattern, lambda route: self.routes.append(route))  # registered last, so tried first
+
+    def wait_asked(self, page: Any, count: int = 1) -> None:
+        wait_until(page, lambda: len(self.routes) >= count, f"the page asked for {self.pattern}")
+
+    def release(self) -> None:
+        for route in self.routes:
+            route.continue_()

@@ -13,8 +13,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.support import ROOT, build_site, serve
+
+# expect() waits for what the page reaches by itself; on a busy machine that can take longer than its default 5 s.
+expect.set_options(timeout=30_000)
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -3,13 +3,16 @@ against the chart's background in both colour schemes (WCAG 1.4.11)."""
 
 from __future__ import annotations
 
+import functools
+import operator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from calckit.api import run
 from calculators import CALCULATORS
-from tests.browser.calculator_page import wait_mounted
+from tests.browser.calculator_page import eventually, wait_mounted
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -71,7 +74,8 @@ def first(page: Any, name: str) -> str:
 
 
 def drawn(page: Any, calculator: str, points: int) -> Any:
-    """The chart's SVG once it shows `points` points (after the worker's results for a link's inputs, if any)."""
+    """The chart's SVG once it shows `points` points (after the worker's results for a link's inputs, if any). Its
+    labels are placed just after (vega.js, declutter): read them with `placed`."""
     page.eval_on_selector(
         f"{calculator} .calc-chart-view", "el => el.scrollIntoView({block: 'center', behavior: 'instant'})"
     )
@@ -82,6 +86,18 @@ def drawn(page: Any, calculator: str, points: int) -> Any:
     )
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     return page.locator(f"{calculator} .calc-chart-view svg")
+
+
+def no_overlaps(page: Any, svg: Any) -> None:
+    """No label of the chart over another, once its labels are placed."""
+    eventually(page, lambda: svg.evaluate(OVERLAPS), lambda hits: hits == [], "labels over one another")
+
+
+def visible_labels(svg: Any) -> list[str]:
+    return svg.evaluate(  # type: ignore[no-any-return]
+        "svg => [...svg.querySelectorAll('.mark-text.role-mark text')]"
+        ".filter(t => t.getAttribute('visibility') !== 'hidden').map(t => t.textContent)"
+    )
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -96,14 +112,10 @@ class TestLabels:
         context, page = self.open(browser, network, width)
         page.goto(base_url + CHAPTER)
         svg = drawn(page, first(page, "compare"), 3)
-        assert svg.evaluate(OVERLAPS) == []
+        no_overlaps(page, svg)
         labels = svg.evaluate("svg => [...svg.querySelectorAll('.mark-text.role-mark text')].map(t => t.textContent)")
         assert {"ridge 10 FLOP/byte", "ridge 100 FLOP/byte", "ridge 1000 FLOP/byte"} <= set(labels)
-        visible = svg.evaluate(
-            "svg => [...svg.querySelectorAll('.mark-text.role-mark text')]"
-            ".filter(t => t.getAttribute('visibility') !== 'hidden').map(t => t.textContent)"
-        )
-        assert {"H100 SXM", "H200 SXM", "Instinct MI300X"} <= set(visible)
+        assert {"H100 SXM", "H200 SXM", "Instinct MI300X"} <= set(visible_labels(svg))
         context.close()
 
     def test_with_every_chip_ticked_no_label_overlaps_another(
@@ -112,12 +124,9 @@ class TestLabels:
         context, page = self.open(browser, network, width)
         page.goto(base_url + REFERENCE + "?calc-3.chips=" + ALL_CHIPS)
         svg = drawn(page, "#calc-3", len(ALL_CHIPS.split(",")) - _without_bf16())  # no BF16 peak: no point
-        assert svg.evaluate(OVERLAPS) == []
-        shown = svg.evaluate(
-            "svg => [...svg.querySelectorAll('.mark-text.role-mark text')]"
-            ".filter(t => t.getAttribute('visibility') !== 'hidden').length"
-        )
-        assert shown >= 8  # most chips keep their label; the rest keep their tooltip and their table row
+        no_overlaps(page, svg)  # so the labels are placed: drawn over one another, so many would overlap
+        # Most chips keep their label; the rest keep their tooltip and their table row.
+        assert len(visible_labels(svg)) >= 8
         context.close()
 
     def test_labels_placed_after_a_change_in_place_are_those_of_a_fresh_draw(
@@ -138,14 +147,17 @@ class TestLabels:
                 arg=draws,
                 timeout=DRAW_TIMEOUT,
             )
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            # data-drawn counts draws whose labels are placed: this chart has settled.
             changed = page.locator("#calc-3 .calc-chart-view svg")
             assert changed.evaluate("s => s.dataset.first") == "yes"  # changed in place, not drawn anew
             assert changed.evaluate(OVERLAPS) == []
+            places = changed.evaluate(PLACES)
             fresh = context.new_page()
             fresh.goto(base_url + REFERENCE + f"?calc-3.precision={precision}&calc-3.chips=" + ALL_CHIPS)
             points = changed.evaluate("s => s.querySelectorAll('.mark-symbol path').length")
-            assert changed.evaluate(PLACES) == drawn(fresh, "#calc-3", points).evaluate(PLACES), precision
+            fresh_svg = drawn(fresh, "#calc-3", points)
+            read, same = functools.partial(fresh_svg.evaluate, PLACES), functools.partial(operator.eq, places)
+            eventually(fresh, read, same, f"{precision} labels as a fresh draw places them")
             fresh.close()
         context.close()
 
@@ -169,7 +181,7 @@ def test_every_meaningful_mark_has_3_to_1_contrast(browser: Any, network: Networ
     page = context.new_page()
     for path, calculator, points in (("/lessons/roofline/", "roofline", 1), (CHAPTER, "compare", 3)):
         page.goto(base_url + path)
-        assert page.get_attribute("body", "data-md-color-scheme") == scheme
+        expect(page.locator("body")).to_have_attribute("data-md-color-scheme", scheme)
         svg = drawn(page, first(page, calculator), points)
         contrasts = svg.evaluate(CONTRASTS)
         assert contrasts, path
@@ -219,8 +231,8 @@ def test_a_recompute_moves_the_point_in_place_and_a_new_scheme_redraws(
     page.wait_for_function(
         "sel => !document.querySelector(`${sel} .calc-chart-view svg`)?.dataset.first", arg=calculator
     )
-    dark = page.locator(f"{calculator} .calc-chart-view svg").evaluate(
-        "s => getComputedStyle(s.querySelector('.role-axis-label text')).fill"
-    )
-    assert dark != light
+    # The new SVG is in the page as Vega starts drawing it: its axis labels follow, in the dark scheme's colour.
+    new = page.locator(f"{calculator} .calc-chart-view svg")
+    fill = "s => { const text = s.querySelector('.role-axis-label text'); return text && getComputedStyle(text).fill; }"
+    eventually(page, lambda: new.evaluate(fill), lambda dark: dark not in (None, light), "the axis labels' colour")
     context.close()

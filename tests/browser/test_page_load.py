@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from calckit.api import run
-from tests.browser.calculator_page import wait_for_texts, wait_mounted
+from tests.browser.calculator_page import Held, frames, wait_for_texts, wait_mounted
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -54,15 +55,15 @@ def test_a_quiz_moves_nothing_as_it_mounts(browser: Any, base_url: str, network:
     page = context.new_page()
     page.goto(base_url + QUIZ_PAGE)
     wait_mounted(page, "#quiz-1")
-    page.wait_for_timeout(500)
+    frames(page)  # the mounted quiz has been laid out and painted: any shift it caused is on record
     shifts = page.evaluate(SHIFTS)
     assert shifts["inQuiz"] == []
     # At most the heading after the quiz, rising into view as its other questions fold away (about 0.02; the
     # options' reordering made it 0.27).
     assert shifts["score"] < 0.05
-    assert page.is_visible("#quiz-1 .quiz-question:first-of-type .quiz-choice")
-    assert not page.is_visible("#quiz-1 .quiz-note")
-    assert page.locator("#quiz-1 .quiz-question:visible").count() == 1
+    expect(page.locator("#quiz-1 .quiz-question:first-of-type .quiz-choice").first).to_be_visible()
+    expect(page.locator("#quiz-1 .quiz-note")).to_be_hidden()
+    expect(page.locator("#quiz-1 .quiz-question:visible")).to_have_count(1)
     context.close()
 
 
@@ -71,10 +72,9 @@ def test_with_scripts_off_a_quizs_options_still_show(browser: Any, base_url: str
     context = new_context(browser, network, java_script_enabled=False)
     page = context.new_page()
     page.goto(base_url + QUIZ_PAGE)
-    choice = "#quiz-1 .quiz-question:first-of-type .quiz-choice"
-    page.wait_for_timeout(3500)
-    assert page.is_visible(choice)
-    assert page.is_visible("#quiz-1 .quiz-note")
+    choice = page.locator("#quiz-1 .quiz-question:first-of-type .quiz-choice").first
+    expect(choice).to_be_visible(timeout=30_000)  # after the stylesheet's few seconds (quiz.css)
+    expect(page.locator("#quiz-1 .quiz-note")).to_be_visible()
     context.close()
 
 
@@ -87,7 +87,8 @@ def test_calculators_far_down_a_page_come_alive_as_a_reader_nears_them(
     page = context.new_page()
     page.goto(base_url + LONG_PAGE)
     page.wait_for_load_state("load")
-    page.wait_for_timeout(1000)
+    frames(page)  # the observers have said what is near the screen
+    page.wait_for_timeout(1000)  # and what that mounted by itself meanwhile has mounted
     assert page.get_attribute(LAST, "data-mounted") is None
     assert page.evaluate(f"getComputedStyle(document.querySelector('{LAST}')).contentVisibility") == "auto"
     wait_mounted(page, LAST)
@@ -103,19 +104,15 @@ def test_what_a_reader_types_before_a_calculator_is_live_is_computed(
     typed: the mount reads the form and recomputes."""
     context = new_context(browser, network, viewport=PHONE)
     page = context.new_page()
-    held: list[Any] = []
-    page.route("**/assets/calculators/calculator.js", lambda route: held.append(route))  # a slow network
+    script = Held(page, "**/assets/calculators/calculator.js")  # a slow network
     page.goto(base_url + LONG_PAGE)
     page.fill(f"{LAST}-count", "7")  # scrolls to it, focuses and types, as a reader would
-    for _ in range(100):  # the focus asked for the calculator's script: up to 5 s for the request to arrive
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert len(held) == 1
+    script.wait_asked(page)  # the focus asked for the calculator's script
+    assert len(script.routes) == 1
     assert page.get_attribute(LAST, "data-mounted") is None
-    held[0].continue_()
+    script.release()
     shows_form(page, LAST)
-    assert page.input_value(f"{LAST}-count") == "7"
+    expect(page.locator(f"{LAST}-count")).to_have_value("7")
     context.close()
 
 

@@ -7,6 +7,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
 from calckit.api import run
 from calculators import CALCULATORS
@@ -60,23 +61,23 @@ class TestChipPicker:
         open_page(page, base_url + PAGE, serving)
         page.select_option(f"{serving}-chip", "mi300x")  # type: ignore[attr-defined]
         wait_for_texts(page, expected("serving", chip="mi300x"), serving)
-        assert page.input_value(f"{serving}-price_per_hour") == "5.408"  # type: ignore[attr-defined]
+        expect(page.locator(f"{serving}-price_per_hour")).to_have_value("5.408")  # type: ignore[attr-defined]
         note = page.locator(f"{serving} [data-output=cost_per_million] .calc-note")  # type: ignore[attr-defined]
-        assert note.text_content() == run("serving", {"chip": "mi300x"})["outputs"][-1]["note"]
-        assert note.text_content().startswith("No published price for the AMD Instinct MI300X")
+        want = run("serving", {"chip": "mi300x"})["outputs"][-1]["note"]
+        assert want.startswith("No published price for the AMD Instinct MI300X")
+        expect(note).to_have_text(want)
         page.select_option(f"{serving}-chip", "h200-sxm")  # type: ignore[attr-defined]
         wait_for_texts(page, expected("serving", chip="h200-sxm"), serving)
-        assert note.is_hidden()
+        expect(note).to_be_hidden()
 
     def test_a_precision_the_chip_lacks_is_named_next_to_the_field(self, page: object, base_url: str) -> None:
         open_page(page, base_url + PAGE)
         page.select_option(f"{MBU}-precision", "fp8")  # A100 has no FP8  # type: ignore[attr-defined]
         error = page.locator(f"{MBU}-precision-error")  # type: ignore[attr-defined]
         error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
-        assert error.text_content() == run("mbu", {"precision": "fp8"})["errors"][0]["hint"]
-        assert error.text_content() == (
-            "NVIDIA A100 80GB SXM has no published FP8 figure: choose FP32 or BF16/FP16 or INT8."
-        )
+        want = run("mbu", {"precision": "fp8"})["errors"][0]["hint"]
+        assert want == "NVIDIA A100 80GB SXM has no published FP8 figure: choose FP32 or BF16/FP16 or INT8."
+        expect(error).to_have_text(want)
 
 
 class TestWorkloads:
@@ -114,13 +115,9 @@ class TestComparison:
         page.uncheck(f"{COMPARE} input[value=mi300x]")  # type: ignore[attr-defined]
         page.uncheck(f"{COMPARE} input[value=tpu-v5p]")  # type: ignore[attr-defined]
         error = page.locator(f"{COMPARE}-chips-error")  # type: ignore[attr-defined]
-        error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
-        assert error.text_content() == "Tick at least 2 chips to compare (you ticked only 1)."
+        expect(error).to_have_text("Tick at least 2 chips to compare (you ticked only 1).", timeout=BOOT_TIMEOUT)
         page.uncheck(f"{COMPARE} input[value=h100-sxm]")  # type: ignore[attr-defined]
-        page.wait_for_function(  # type: ignore[attr-defined]
-            "() => document.querySelector('#calc-3-chips-error').textContent.includes('none')"
-        )
-        assert error.text_content() == "Tick at least 2 chips to compare (you ticked none)."
+        expect(error).to_have_text("Tick at least 2 chips to compare (you ticked none).")
 
 
 class TestSharing:

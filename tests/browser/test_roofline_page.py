@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from calckit.api import run
 from tests.browser import calculator_page
-from tests.browser.calculator_page import BOOT_TIMEOUT, open_page
+from tests.browser.calculator_page import BOOT_TIMEOUT, Held, open_page
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
 
 PAGE = "/lessons/roofline/"
 FIRST = "#calc-1"
+WORKER = "**/assets/calculators/worker.js"
 
 
 def texts(page: object, calculator: str = FIRST) -> dict[str, str]:
@@ -54,9 +57,11 @@ class TestRecompute:
         assert want["bound"] == "Compute-bound"
         wait_for_texts(page, want)
         assert texts(page) == want
-        after = page.get_attribute(f"{FIRST} .calc-chart-view", "aria-label")  # type: ignore[attr-defined]
-        assert after != before and "Compute-bound" in after
-        assert run("roofline", {"intensity": 1000})["summary"] == page.text_content(f"{FIRST} .calc-summary")  # type: ignore[attr-defined]
+        chart = page.locator(f"{FIRST} .calc-chart-view")  # type: ignore[attr-defined]
+        expect(chart).to_have_attribute("aria-label", re.compile("Compute-bound"))
+        expect(chart).not_to_have_attribute("aria-label", before)
+        summary = page.locator(f"{FIRST} .calc-summary")  # type: ignore[attr-defined]
+        expect(summary).to_have_text(run("roofline", {"intensity": 1000})["summary"])
 
     def test_slider_moves_by_keyboard(self, page: object, base_url: str) -> None:
         """The log slider steps the intensity with the arrow keys, and the field and results follow."""
@@ -64,11 +69,11 @@ class TestRecompute:
         page.focus(f"{FIRST} .calc-slider")  # type: ignore[attr-defined]
         for _ in range(10):
             page.keyboard.press("ArrowLeft")  # type: ignore[attr-defined]
-        value = page.input_value(f"{FIRST}-intensity")  # type: ignore[attr-defined]
-        assert value == "79.4"  # 10 ** (2 - 10 * 0.01), to three digits
+        # 10 ** (2 - 10 * 0.01), to three digits
+        expect(page.locator(f"{FIRST}-intensity")).to_have_value("79.4")  # type: ignore[attr-defined]
         wait_for_texts(page, expected(intensity=79.4))
-        valuetext = page.get_attribute(f"{FIRST} .calc-slider", "aria-valuetext")  # type: ignore[attr-defined]
-        assert valuetext == "79.4 FLOP/byte"
+        slider = page.locator(f"{FIRST} .calc-slider")  # type: ignore[attr-defined]
+        expect(slider).to_have_attribute("aria-valuetext", "79.4 FLOP/byte")
 
     def test_bad_input_shows_message_and_keeps_last_result(self, page: object, base_url: str) -> None:
         """A negative intensity gets the package's message next to the field; the last good results stay, stale."""
@@ -78,11 +83,14 @@ class TestRecompute:
         wait_for_texts(page, good)
         page.fill(f"{FIRST}-intensity", "-3")  # type: ignore[attr-defined]
         error = page.locator(f"{FIRST}-intensity-error")  # type: ignore[attr-defined]
+        field = page.locator(f"{FIRST}-intensity")  # type: ignore[attr-defined]
+        note = page.locator(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
         error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
-        assert error.text_content() == run("roofline", {"intensity": "-3"})["errors"][0]["hint"]
-        assert error.text_content() == "Use 0.01 or more (you typed -3)."
-        assert page.get_attribute(f"{FIRST}-intensity", "aria-invalid") == "true"  # type: ignore[attr-defined]
-        assert page.is_visible(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
+        assert run("roofline", {"intensity": "-3"})["errors"][0]["hint"] == "Use 0.01 or more (you typed -3)."
+        expect(error).to_have_text("Use 0.01 or more (you typed -3).")
+        expect(field).to_have_attribute("aria-invalid", "true")
+        expect(note).to_be_visible()
+        expect(note).to_have_text("These results are for the last valid inputs.")
         assert texts(page) == good
         page.fill(f"{FIRST}-intensity", "abc")  # type: ignore[attr-defined]
         page.wait_for_function(  # type: ignore[attr-defined]
@@ -90,30 +98,40 @@ class TestRecompute:
         )
         page.fill(f"{FIRST}-intensity", "50")  # type: ignore[attr-defined]
         wait_for_texts(page, expected(intensity=50))
-        assert error.is_hidden()
-        assert page.get_attribute(f"{FIRST}-intensity", "aria-invalid") is None  # type: ignore[attr-defined]
-        assert not page.is_visible(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
+        expect(error).to_be_hidden()
+        expect(field).not_to_have_attribute("aria-invalid", re.compile(".*"))  # no such attribute at all
+        expect(note).to_be_hidden()
 
     def test_a_shared_link_is_marked_stale_until_its_results_are_computed(self, page: object, base_url: str) -> None:
         """The form shows the link's inputs at once; the build's results under it are dimmed and say so until the
-        worker's results for the link replace them."""
+        worker's results for the link replace them. (The worker's script is held back meanwhile, as a slow network
+        would: the marked state then lasts until the test lets Python start, however fast the machine.)"""
+        worker = Held(page.context, WORKER)  # type: ignore[attr-defined]
         page.goto(base_url + PAGE + "?calc-1.chip=h200-sxm&calc-1.intensity=50")  # type: ignore[attr-defined]
-        page.wait_for_selector(f"{FIRST}.calc-stale", state="attached")  # type: ignore[attr-defined]
-        assert page.input_value(f"{FIRST}-intensity") == "50"  # type: ignore[attr-defined]
+        calculator = page.locator(FIRST)  # type: ignore[attr-defined]
         note = page.locator(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
-        assert note.is_visible()
-        assert note.text_content() == "These results are for earlier inputs: they update once yours are computed."
+        expect(calculator).to_contain_class("calc-stale")
+        expect(page.locator(f"{FIRST}-intensity")).to_have_value("50")  # type: ignore[attr-defined]
+        expect(note).to_be_visible()
+        expect(note).to_have_text("These results are for earlier inputs: they update once yours are computed.")
+        assert texts(page) == expected()
+        worker.wait_asked(page)
+        worker.release()
         wait_for_texts(page, expected(chip="h200-sxm", intensity=50))
-        page.wait_for_selector(f"{FIRST}:not(.calc-stale)", state="attached")  # type: ignore[attr-defined]
-        assert note.is_hidden()
+        expect(calculator).not_to_contain_class("calc-stale")
+        expect(note).to_be_hidden()
 
     def test_an_edit_while_python_starts_is_marked_stale(self, page: object, base_url: str) -> None:
+        worker = Held(page.context, WORKER)  # type: ignore[attr-defined]  # Python cannot start until released
         open_page(page, base_url + PAGE)
         page.fill(f"{FIRST}-intensity", "7")  # type: ignore[attr-defined]
-        page.wait_for_selector(f"{FIRST}.calc-stale", state="attached")  # type: ignore[attr-defined]
+        calculator = page.locator(FIRST)  # type: ignore[attr-defined]
+        expect(calculator).to_contain_class("calc-stale")
         assert texts(page) == expected()  # still the build's results, and marked so
+        worker.wait_asked(page)
+        worker.release()
         wait_for_texts(page, expected(intensity=7))
-        page.wait_for_selector(f"{FIRST}:not(.calc-stale)", state="attached")  # type: ignore[attr-defined]
+        expect(calculator).not_to_contain_class("calc-stale")
 
     def test_a_value_above_100_percent_gets_a_note_beside_it(self, page: object, base_url: str) -> None:
         """MBU on the reference page: a 14 B model at 100 token/s on an A100 needs 137% of its bandwidth."""
@@ -121,10 +139,11 @@ class TestRecompute:
         page.fill("#calc-2-params_b", "14")  # type: ignore[attr-defined]
         calculator_page.wait_for_texts(page, calculator_page.expected("mbu", params_b=14), "#calc-2")
         note = page.locator('#calc-2 [data-output="mbu"] .calc-note')  # type: ignore[attr-defined]
-        assert note.is_visible() and note.text_content() == "More than the memory can deliver: check the inputs."
+        expect(note).to_be_visible()
+        expect(note).to_have_text("More than the memory can deliver: check the inputs.")
         page.fill("#calc-2-params_b", "7")  # type: ignore[attr-defined]
         calculator_page.wait_for_texts(page, calculator_page.expected("mbu", params_b=7), "#calc-2")
-        assert note.is_hidden()
+        expect(note).to_be_hidden()
 
     def test_reset_restores_the_authors_inputs(self, page: object, base_url: str) -> None:
         open_page(page, base_url + PAGE)
@@ -132,7 +151,7 @@ class TestRecompute:
         wait_for_texts(page, expected(chip="tpu-v5e", intensity=3), "#calc-2")
         page.click("#calc-2 .calc-reset")  # type: ignore[attr-defined]
         wait_for_texts(page, expected(chip="tpu-v5e", intensity=120), "#calc-2")
-        assert page.input_value("#calc-2-intensity") == "120"  # type: ignore[attr-defined]
+        expect(page.locator("#calc-2-intensity")).to_have_value("120")  # type: ignore[attr-defined]
 
 
 class TestNavigation:
@@ -162,14 +181,14 @@ class TestFromFile:
         page = browser.new_page()  # type: ignore[attr-defined]
         page.goto((site / "lessons/roofline/index.html").as_uri())
         status = page.locator(f"{FIRST} .calc-status")
-        status.wait_for(state="visible")
-        assert status.text_content() == (
+        expect(status).to_have_text(
             "This calculator needs the site to be served over http; opened as a file, it shows the results for the "
             "inputs as written."
         )
         assert texts(page) == expected()
-        assert page.is_disabled(f"{FIRST}-intensity")
-        assert page.locator(f"{FIRST} .calc-chart").bounding_box() is None  # type: ignore[attr-defined]
+        expect(page.locator(f"{FIRST}-intensity")).to_be_disabled()
+        # No box at all where the chart was (not even an empty one): hidden once the page knows it is a file.
+        page.wait_for_function(f"() => document.querySelector('{FIRST} .calc-chart').getClientRects().length === 0")
         page.close()
 
     def test_links_reach_pages(self, browser: object, site: Path) -> None:
@@ -177,23 +196,27 @@ class TestFromFile:
         page = browser.new_page()  # type: ignore[attr-defined]
         page.goto((site / "lessons/roofline/index.html").as_uri())
         page.click("nav.md-nav--primary a[href*='roofline-quiz']")  # type: ignore[attr-defined]
-        page.wait_for_load_state()  # type: ignore[attr-defined]
-        assert page.url.endswith("/lessons/roofline-quiz/index.html")  # type: ignore[attr-defined]
-        assert page.title().startswith("Check yourself: the roofline")  # type: ignore[attr-defined]
+        # The click only starts the navigation: wait for the address it leads to (the old page was loaded already).
+        page.wait_for_url("**/lessons/roofline-quiz/index.html")  # type: ignore[attr-defined]
+        expect(page).to_have_title(re.compile("^Check yourself: the roofline"))  # type: ignore[arg-type]
         page.close()
 
     def test_a_quiz_keeps_the_answer_and_says_it_needs_http(self, browser: object, site: Path) -> None:
         """Check cannot grade from a file: it does not reload the page (losing the answer), and the quiz says why."""
         page = browser.new_page()  # type: ignore[attr-defined]
         page.goto((site / "lessons/roofline-quiz/index.html").as_uri())
-        page.evaluate("window.stayed = true")  # type: ignore[attr-defined]
+        # The page's own listeners run before this one (on window, last on the way up): whether they kept the form
+        # from being sent, which would reload the page. Read as Check's click is handled, not after some wait.
+        page.evaluate(  # type: ignore[attr-defined]
+            "window.stayed = true; addEventListener('submit', (event) => { window.sent = !event.defaultPrevented; })"
+        )
         page.click("#quiz-1-q1 .quiz-choice >> nth=1")  # type: ignore[attr-defined]
         page.click("#quiz-1-q1 .quiz-check")  # type: ignore[attr-defined]
-        page.wait_for_timeout(300)  # type: ignore[attr-defined]
-        assert page.evaluate("window.stayed") is True  # type: ignore[attr-defined]
+        assert page.evaluate("[window.stayed, window.sent]") == [True, False]  # type: ignore[attr-defined]
         assert page.is_checked("#quiz-1-q1 .quiz-choice >> nth=1 >> input")  # type: ignore[attr-defined]
         note = page.locator("#quiz-1 .quiz-note")  # type: ignore[attr-defined]
-        assert note.is_visible() and "needs the site served over http" in note.text_content()
+        expect(note).to_be_visible()
+        expect(note).to_contain_text("needs the site served over http")
         page.close()
 
 
@@ -213,6 +236,15 @@ class TestAccessibility:
         assert violations == []
 
 
+# Resolves once the page's runtime (the very module its calculators use) has booted, or failed, by itself; rejects
+# after `ms`.
+IDLE_BOOT_DONE = """(ms) => import(document.querySelector('script[src*="assets/calculators/entry.js"]').src
+    .replace('entry.js', 'runtime.js')).then((runtime) => new Promise((done, fail) => {
+        setTimeout(() => fail(new Error(`no boot within ${ms} ms`)), ms);
+        runtime.watchRuntime(({stage}) => (stage === 'ready' || stage === 'failed') && done(stage));
+    }))"""
+
+
 class TestLazyCharts:
     def test_vega_runs_only_when_a_chart_nears_the_screen(self, page: object, base_url: str) -> None:
         """On a page whose calculators sit below the fold, the page does not load Vega (800 kB of script to parse)
@@ -222,7 +254,10 @@ class TestLazyCharts:
         # The first calculator's top at the top of the screen, as a link to it puts it (its chart is far below).
         page.eval_on_selector("#calc-1", "el => el.scrollIntoView({block: 'start', behavior: 'instant'})")  # type: ignore[attr-defined]
         page.wait_for_selector("#calc-1[data-mounted]", state="attached")  # type: ignore[attr-defined]
-        page.wait_for_timeout(1500)  # type: ignore[attr-defined]  # idle time passes
+        # Idle time passes: the calculator on screen boots Python in it, and the boot takes longer than any chart
+        # near the screen would take to start loading Vega.
+        assert page.evaluate(IDLE_BOOT_DONE, BOOT_TIMEOUT) == "ready"  # type: ignore[attr-defined]
+        calculator_page.frames(page)
         assert page.evaluate("typeof window.vega") == "undefined"  # type: ignore[attr-defined]
         page.locator("#calc-1 .calc-chart-view").scroll_into_view_if_needed()  # type: ignore[attr-defined]
         page.wait_for_selector("#calc-1 .calc-chart-view svg")  # type: ignore[attr-defined]

@@ -69,7 +69,7 @@ def recomputes_then_offline(page: Any, context: Any, served: Served, network: Ne
     wheels = sorted(url.rsplit("/", 1)[1].split("-")[0] for url in network.requests if url.endswith(".whl"))
     assert wheels == ["calckit", "circuits"]
 
-    wait_until_cached(page, served)
+    wait_until_cached(page, served.site)
     context.set_offline(True)
     served.stop()  # no server: what loads now comes from the service worker's caches
     page.goto(f"{served.url}/")

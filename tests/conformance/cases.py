@@ -66,7 +66,7 @@ def _numeric_questions() -> list[dict[str, Any]]:
 
 
 def _exercises() -> list[dict[str, Any]]:
-    """Every exercise in the book, as the page carries it: its checking data, starter and solution."""
+    """Every exercise in the book, as the page carries it: how its cases are drawn for a Check."""
     from calckit.exercise_checks import read_exercise
     from calculators import CALCULATORS
 
@@ -74,17 +74,8 @@ def _exercises() -> list[dict[str, Any]]:
     for page in sorted((ROOT / "docs").rglob("*.md")):
         for fence in find_fences(page.read_text(encoding="utf-8"), frozenset({"exercise"})):
             exercise = read_exercise(yaml.safe_load(fence.body), CALCULATORS)
-            exercises.append({**exercise.checking_data(), "starter": exercise.starter, "solution": exercise.solution})
+            exercises.append(exercise.drawing_data())
     return exercises
-
-
-EXERCISE_RUNS = [
-    "print('ridge', 197 / 0.819)\n",
-    "def f(x):\n    return 1 / x\n\nf(0)\n",
-    "while x < 3:\n    pass\n",
-    "import js\n",
-    "import math\nprint(math.ceil(295.2), round(2.5))\n",
-]
 
 
 def golden_cases(per_calculator: int = 60, seed: int = 20261129) -> list[dict[str, Any]]:
@@ -96,11 +87,6 @@ def golden_cases(per_calculator: int = 60, seed: int = 20261129) -> list[dict[st
     cases = [{"function": "run", "arguments": {"name": name, "inputs": inputs}} for name, inputs in runs]
     for question in _numeric_questions():
         cases += [{"function": "quiz_variant", "arguments": {"question": question, "seed": s}} for s in range(1, 6)]
-    for exercise in _exercises():
-        data = {key: exercise[key] for key in ("function", "parameters", "floats", "cases", "tolerance")}
-        cases += [
-            {"function": "exercise_check", "arguments": {"code": exercise[code], "exercise": data}}
-            for code in ("solution", "starter")
-        ]
-    cases += [{"function": "exercise_run", "arguments": {"code": code}} for code in EXERCISE_RUNS]
+    for exercise in _exercises():  # a Check's cases, drawn in the calculators' worker from a seed the page picks
+        cases += [{"function": "exercise_cases", "arguments": {**exercise, "seed": f"check-{s}"}} for s in range(3)]
     return cases

@@ -73,12 +73,11 @@ def test_cases_cover_every_calculator_both_outcomes_and_quiz_variants() -> None:
     outcomes = {json.loads(call_json("run", json.dumps(run)))["ok"] for run in runs}
     assert outcomes == {True, False}
     assert sum(case["function"] == "quiz_variant" for case in cases) >= 20  # the book has at least 4 numeric questions
-    checks = [
-        json.loads(call_json("exercise_check", json.dumps(case["arguments"])))
-        for case in cases
-        if case["function"] == "exercise_check"
-    ]
-    assert len(checks) >= 8 and {check["ok"] for check in checks} == {True, False}  # 4 exercises, solved and not
+    draws = [case["arguments"] for case in cases if case["function"] == "exercise_cases"]
+    assert len(draws) >= 12  # 4 exercises, 3 seeds each
+    for draw in draws:
+        drawn = json.loads(call_json("exercise_cases", json.dumps(draw)))["cases"]
+        assert len(drawn) == draw["count"] + len(draw["fixed"]) and any(case["expected"] for case in drawn)
 
 
 def test_a_data_file_beside_the_modules_reaches_the_browser(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ from calckit import api, book, exercise_checks
 from calckit.api import FUNCTIONS, call_json
 from calckit.exercise import Case, Exercise, ExerciseError, Tolerance, draw_cases
 from calckit.exercise_run import OUTPUT_LIMIT, check_code, run_code
+from calckit.exercise_run import call_json as run_json
 from calckit.quiz import Vary
 from calculators import CALCULATORS
 
@@ -68,7 +68,7 @@ class TestReading:
     def test_the_default_tolerance_is_one_in_a_million(self) -> None:
         exercise = read_exercise(roofline())
         assert exercise.tolerance == Tolerance(1e-6, relative=True)
-        assert exercise.checking_data()["tolerance"] == {"amount": pytest.approx(1e-4), "relative": True}
+        assert exercise.checking_data()["tolerance"] == {"amount": pytest.approx(1e-6), "relative": True}  # a fraction
 
     @pytest.mark.parametrize(
         ("raw", "tolerance"),
@@ -291,9 +291,11 @@ class TestCheck:
     @pytest.mark.parametrize(
         ("returned", "reason"),
         [
-            ("None", "expected a number, got NoneType"),
+            ("None", "expected a number, got None"),
+            ("True", "expected a number, got bool"),
             ("'1'", "expected a number, got str"),
             ("float('nan')", "expected a finite number"),
+            ("10**400", "expected a finite number"),
         ],
     )
     def test_what_is_not_a_number(self, returned: str, reason: str) -> None:
@@ -334,10 +336,32 @@ class TestCheck:
         far = ATTAINABLE.replace("return min(", "return (1 + 1e-5) * min(")
         assert not check_code(far, self.data)["ok"]
 
-    def test_the_worker_reaches_both_through_call_json(self) -> None:
-        """The browser calls them by name with JSON arguments, and gets JSON back."""
-        assert FUNCTIONS["exercise_run"] is run_code and FUNCTIONS["exercise_check"] is check_code
-        reply = json.loads(call_json("exercise_check", json.dumps({"code": ATTAINABLE, "exercise": self.data})))
-        assert reply["ok"] and reply["total"] == 11
-        assert json.loads(call_json("exercise_run", json.dumps({"code": "print(2)"})))["stdout"] == "2\n"
-        assert math.isfinite(reply["passed"])
+    def test_the_exercise_worker_reaches_the_runner_through_call_json(self) -> None:
+        """The exercise worker calls it by name with JSON arguments (the inputs alone), and gets JSON back."""
+        inputs = [dict(case.inputs) for case in self.exercise.cases]
+        arguments = {"code": ATTAINABLE, "function": "attainable", "parameters": list(self.exercise.parameters)}
+        reply = json.loads(run_json("cases", json.dumps({**arguments, "floats": self.data["floats"], "cases": inputs})))
+        assert [result["value"] for result in reply["results"]] == [
+            pytest.approx(case.expected) for case in self.exercise.cases
+        ]
+        assert json.loads(run_json("run", json.dumps({"code": "print(2)"})))["stdout"] == "2\n"
+
+    def test_the_calculators_worker_draws_a_checks_cases_and_runs_no_reader_code(self) -> None:
+        """`exercise_cases` gives the fixed cases, then fresh ones for each seed, each with the calculator's value;
+        the calculators' worker has no function that runs a reader's code."""
+        draw = self.exercise.drawing_data()
+        assert "expected" not in json.dumps(draw)
+        first = json.loads(call_json("exercise_cases", json.dumps({**draw, "seed": "a"})))["cases"]
+        second = json.loads(call_json("exercise_cases", json.dumps({**draw, "seed": "b"})))["cases"]
+        assert (
+            first[0]
+            == second[0]
+            == {"inputs": {"peak_tflops": 989.4, "bandwidth_tbs": 3.35, "intensity": 1000.0}, "expected": 989.4}
+        )
+        assert len(first) == len(second) == 11 and first[1:] != second[1:]
+        for case in first:
+            values = case["inputs"]
+            assert case["expected"] == pytest.approx(
+                min(values["peak_tflops"], values["bandwidth_tbs"] * values["intensity"])
+            )
+        assert not {"exercise_run", "exercise_check"} & set(FUNCTIONS)

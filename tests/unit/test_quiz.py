@@ -124,7 +124,7 @@ class TestRead:
         assert single.choices[1].explanation == "That is the flat roof."
         assert isinstance(multiple, ChoiceQuestion) and multiple.correct == (0, 1)
         assert isinstance(sort, SortQuestion) and [item.bucket for item in sort.items] == ["compute", "memory"]
-        assert isinstance(numeric, NumericQuestion) and numeric.tolerance == Tolerance(2.0, relative=True)
+        assert isinstance(numeric, NumericQuestion) and numeric.tolerance == Tolerance(0.02, relative=True)
 
     def test_numeric_answer_is_the_calculators_output_in_the_questions_unit(self) -> None:
         """197 TFLOP/s, 0.819 TB/s, 60 FLOP/byte: memory-bound at 0.819 x 60 = 49.14 TFLOP/s."""
@@ -508,9 +508,9 @@ class TestGrading:
             (Tolerance(0.5), 10.5, 10.0, True),  # the edge counts
             (Tolerance(0.5), 10.51, 10.0, False),
             (Tolerance(0.1), 1.1, 1.0, True),  # despite 1.1 - 1.0 > 0.1 in floats
-            (Tolerance(2, relative=True), 49.14 * 1.02, 49.14, True),
-            (Tolerance(2, relative=True), 48.1, 49.14, False),
-            (Tolerance(2, relative=True), -49.14, 49.14, False),
+            (Tolerance(0.02, relative=True), 49.14 * 1.02, 49.14, True),
+            (Tolerance(0.02, relative=True), 48.1, 49.14, False),
+            (Tolerance(0.02, relative=True), -49.14, 49.14, False),
         ],
     )
     def test_tolerance(self, tolerance: Tolerance, given: float, answer: float, allowed: bool) -> None:
@@ -542,7 +542,7 @@ class TestGrading:
         }
         assert numeric["text"] == "197 TFLOP/s, 0.819 TB/s, 60 FLOP/byte: how many TFLOP/s?"
         assert numeric["answer"] == pytest.approx(49.14) and numeric["answer_text"] == "49.1 TFLOP/s"
-        assert numeric["tolerance"] == {"amount": 2.0, "relative": True, "text": "± 2%"}
+        assert numeric["tolerance"] == {"amount": 0.02, "relative": True, "text": "± 2%"}  # one convention: a fraction
         assert numeric["variant"]["vary"] == {"intensity": {"min": 10.0, "max": 400.0, "step": 10.0}}
         assert json.loads(json.dumps(data, allow_nan=False)) == data
 

@@ -57,7 +57,7 @@ class TestParse:
             (INTENSITY, True, "'intensity' must be a number (got True)"),
             (INTENSITY, None, "'intensity' must be a number (got None)"),
             (INTENSITY, [1, 2], "'intensity' must be a number (got [1, 2])"),
-            (INTENSITY, "nan", "'intensity' must be a finite number (got 'nan')"),
+            (INTENSITY, "nan", "'intensity' must be a number (got 'nan')"),
             (INTENSITY, float("inf"), "'intensity' must be a finite number (got inf)"),
             (INTENSITY, 10**400, "'intensity' must be a finite number (got " + str(10**400) + ")"),
             (PEAK, 0, "'peak' must be > 0 (got 0)"),
@@ -91,7 +91,18 @@ class TestParse:
             (INTENSITY, "-3", "Use 0.01 or more (you typed -3)."),
             (INTENSITY, "abc", "Type a number, such as 100 (you typed abc)."),
             (INTENSITY, " ", "Type a number, such as 100."),
-            (INTENSITY, "1e999", "Type a finite number, such as 100 (you typed 1e999)."),
+            (INTENSITY, "1e999", "This number is too large to work with: type a smaller one (you typed 1e999)."),
+            (
+                INTENSITY,
+                "1e-400",
+                "This number is too small to tell from 0: type 0, or a larger number (you typed 1e-400).",
+            ),
+            (
+                INTENSITY,
+                "1,2,3",
+                "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400 "
+                "(you typed 1,2,3).",
+            ),
             (LAYERS, "2.5", "Use a whole number (you typed 2.5)."),
             (PRECISION, "", "Choose a precision from the list."),
             (PRECISION, "nonexistent", "Choose a precision from the list."),

@@ -22,6 +22,7 @@ const STAGE_TEXT = {
   package: "Loading the calculators…",
 };
 const CUSTOM = "custom";
+// How long an answer may take before the results on show are marked as behind the form (see markStale).
 const STALE_AFTER_MS = 120;
 // A field's own control: not its slider, and not the filter box of a long list.
 const FIELD = "input:not(.calc-slider):not(.calc-filter)";
@@ -65,9 +66,11 @@ function mountCalculator(root) {
   let queued = false;
   // The form as it was when the results on show were computed: the build's, at first. Whenever the form says
   // otherwise (a shared link, an edit while Python starts), the results are marked stale until they catch up.
-  let shownFor = JSON.stringify(authoredInputs(root));
+  const builtFor = JSON.stringify(authoredInputs(root));
+  let shownFor = builtFor;
   let rejected = false; // the last inputs were refused: the results are for the last valid ones
   let failed = ""; // or the calculator itself raised for them: why, as Python said it
+  let unavailable = false; // Python could not start: the build's results are all this calculator will show
   const staleNote = /** @type {HTMLElement} */ (root.querySelector(".calc-stale-note"));
 
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -79,16 +82,21 @@ function mountCalculator(root) {
       const stale = rejected || behind();
       root.classList.toggle("calc-stale", stale);
       staleNote.hidden = !stale;
-      staleNote.textContent = failed
-        ? `These inputs could not be computed (${failed}). The results are for the last inputs that worked.`
-        : rejected
-          ? "These results are for the last valid inputs."
-          : "These results are for earlier inputs: they update once yours are computed.";
+      staleNote.textContent = unavailable
+        ? shownFor === builtFor
+          ? "These results are for the inputs as first written, not for those in the form."
+          : "These results are for earlier inputs: Python stopped, so these cannot be computed."
+        : failed
+          ? `These inputs could not be computed (${failed}). The results are for the last inputs that worked.`
+          : rejected
+            ? "These results are for the last valid inputs."
+            : "These results are for earlier inputs: they update once yours are computed.";
     };
     clearTimeout(staleTimer);
-    // A warm recompute answers within a frame: dimming the results for it would only flicker. Anything slower
-    // (Python starting, a long compute) is marked; results that match are unmarked at once.
-    if (rejected || !behind()) apply();
+    // A warm recompute answers within a frame: dimming the results for it would only flicker, so a form that is
+    // behind is marked only once an answer has taken longer (Python starting, a long compute). With no answer to
+    // wait for (Python could not start) it is marked at once, and results that match are unmarked at once.
+    if (unavailable || rejected || !behind()) apply();
     else staleTimer = setTimeout(apply, STALE_AFTER_MS);
   }
 
@@ -100,6 +108,8 @@ function mountCalculator(root) {
         "written; the rest of the page works as usual.";
       root.classList.remove("calc-loading");
       root.classList.add("calc-unavailable");
+      unavailable = true;
+      markStale(); // no answer will come: a form that differs from the build's inputs is marked now, not later
     } else if (interacted && stage in STAGE_TEXT) {
       status.textContent = STAGE_TEXT[/** @type {"runtime" | "package"} */ (stage)];
       root.classList.add("calc-loading");

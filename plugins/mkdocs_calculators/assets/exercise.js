@@ -1,19 +1,22 @@
 // @ts-check
 /**
  * Exercises on the page: the prompt and starter code the build rendered (exercise_render.py writes the markup), made
- * into an editor whose code runs in the tab's Python worker (runtime.js), the same Pyodide that runs the calculators.
+ * into an editor whose code runs in an interpreter of its own (exercise_runtime.js), never the calculators' one.
  *
- * Run executes the code and shows what it printed and its error, with the line. Check calls the reader's function on
- * the cases the build drew from the calculator (`data-exercise-data`) and shows the first that fails: its inputs, the
- * expected value and what came back. Either stops after TIME_LIMIT_MS: the worker is then ended and started again, and
- * the calculators on the page carry on. The code, whether it passed and how many honest attempts were made are kept in
- * localStorage under `data-exercise-key` (progress.js); after HONEST_ATTEMPTS failing checks of changed code, a solution can be shown.
+ * Run executes the code and shows what it printed and its error, with the line. Check draws fresh cases with a seed
+ * of its own, has the calculators' worker (runtime.js, which reader code cannot reach) compute the expected values,
+ * gives the reader's code the inputs alone, and grades what comes back here (grading.js); it shows the first case
+ * that fails: its inputs, the expected value and what came back. Either stops after TIME_LIMIT_MS; each runs in a
+ * fresh interpreter, ended after it, so nothing the code changes carries over to the next run or to the page. The
+ * code, whether it passed (by this page's grading alone) and how many honest attempts were made are kept through
+ * progress.js under `data-exercise-key`; after HONEST_ATTEMPTS failing checks of changed code, a solution can be shown.
  *
  * The editor (CodeMirror, about 300 kB) loads only when a reader reaches for an exercise: a pointer over it, a touch
  * or a focus inside it, or the exercise scrolled into view. Until then the pre-rendered code is itself editable
  * (plain text), Run and Check use it, and the editor takes over what was typed there, with the caret, when it arrives.
  */
-import { TimeLimitError, callPythonWithin, setPageGeneration, watchRuntime } from "./runtime.js";
+import { bootRuntime, callPython, setPageGeneration, watchRuntime } from "./runtime.js";
+import { TimeLimitError, gradeOutputs, runExercise, warmExercises } from "./exercise_runtime.js";
 import { keepRuntimeOffline } from "./offline.js";
 import { load as loadProgress, save } from "./progress.js";
 
@@ -27,8 +30,8 @@ const KEYS_TEXT =
 
 /** @typedef {{inputs: Record<string, number>, expected: number | null}} Case */
 /**
- * @typedef {{id: string, title: string, function: string, parameters: string[], floats: string[], cases: Case[],
- *   tolerance: {amount: number, relative: boolean}, starter: string, solution: string}} ExerciseData
+ * @typedef {{id: string, title: string, function: string, parameters: string[], draw: Record<string, unknown>,
+ *   tolerance: import("./grading.js").Tolerance, starter: string, solution: string}} ExerciseData
  */
 /** @typedef {{type: string, message: string, line: number | null}} PythonError */
 /** @typedef {{version: string, code?: string, passed: boolean, attempts: number, checked?: string}} Progress */
@@ -146,8 +149,7 @@ function mountExercise(root) {
   const data = JSON.parse(root.dataset.exerciseData ?? "{}");
   const key = /** @type {string} */ (root.dataset.exerciseKey);
   const progress = load(key, /** @type {string} */ (root.dataset.exerciseVersion));
-  const { function: name, parameters, floats, cases, tolerance } = data;
-  const checking = { function: name, parameters, floats, cases, tolerance };
+  const { function: name, parameters, tolerance } = data;
   const find = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (root.querySelector(selector));
   const holder = find(".exercise-editor");
   const status = find(".exercise-status");
@@ -213,7 +215,11 @@ function mountExercise(root) {
     );
     return editorReady;
   }
-  whenReachedFor(root, () => ensureEditor().catch(() => {}));
+  whenReachedFor(root, () => {
+    ensureEditor().catch(() => {});
+    warmExercises();
+    bootRuntime().catch(() => {}); // the calculators' worker computes each Check's expected values
+  });
   /** Put `text` in, in the editor or the plain code, whichever holds it now. @param {string} text */
   const replaceCode = (text) => {
     code = text;
@@ -230,16 +236,20 @@ function mountExercise(root) {
   });
 
   /**
-   * Call the worker with the reader's code, buttons disabled meanwhile; null when stopped, failed or left.
-   * @param {string} function_ @param {Record<string, unknown>} args
+   * Run `work` with Run and Check unavailable meanwhile; null when stopped, failed or left. They are marked
+   * aria-disabled, not disabled: a disabled button loses the focus, which a keyboard or screen reader user would then
+   * have to find again from the top of the page. @param {() => Promise<any>} work
    */
-  async function call(function_, args) {
+  async function call(work) {
     busy = true;
-    run.disabled = check.disabled = true;
+    for (const button of [run, check]) button.setAttribute("aria-disabled", "true");
     setStatus("Running your code…");
     try {
-      const reply = await callPythonWithin(function_, args, TIME_LIMIT_MS);
+      const reply = await work();
       setStatus("");
+      if (reply !== null && (typeof reply !== "object" || typeof reply.stdout !== "string")) {
+        throw new Error("a reply of no known shape");
+      }
       return reply;
     } catch (error) {
       result.replaceChildren();
@@ -257,20 +267,27 @@ function mountExercise(root) {
       return null;
     } finally {
       busy = false;
-      run.disabled = check.disabled = false;
+      for (const button of [run, check]) button.removeAttribute("aria-disabled");
     }
   }
+
+  /** Run a job in a fresh interpreter, saying meanwhile that Python is starting. @param {any} job */
+  const inOwnPython = (job) =>
+    runExercise(job, TIME_LIMIT_MS, {
+      onBooting: () => setStatus(STAGE_TEXT.runtime),
+      onRunning: () => setStatus("Running your code…"),
+    });
 
   /** The error's line, as a button that puts the cursor there, and its message. @param {PythonError} error @param {string} prefix */
   function showError(error, prefix = "") {
     const parts = [];
-    if (error.line) {
-      const line = /** @type {number} */ (error.line);
+    const line = Number(error.line);
+    if (Number.isInteger(line) && line > 0) {
       const go = element("button", { type: "button", class: "exercise-line" }, [`Line ${line}`]);
       go.addEventListener("click", () => ensureEditor().then((ready) => ready.goToLine(line), () => plain.focus()));
       parts.push(go, ": ");
     }
-    parts.push(`${error.type}: ${error.message}`);
+    parts.push(`${String(error.type)}: ${String(error.message)}`);
     result.append(element("p", { class: "exercise-error" }, [prefix, ...parts]));
   }
 
@@ -285,7 +302,7 @@ function mountExercise(root) {
 
   run.addEventListener("click", async () => {
     if (busy) return;
-    const reply = await call("exercise_run", { code });
+    const reply = await call(() => inOwnPython({ type: "run", code }));
     if (!reply || !root.isConnected) return;
     result.replaceChildren();
     if (reply.ok) {
@@ -302,7 +319,15 @@ function mountExercise(root) {
   check.addEventListener("click", async () => {
     if (busy) return;
     const checked = code;
-    const reply = await call("exercise_check", { code: checked, exercise: checking });
+    const reply = await call(async () => {
+      const seed = Array.from(crypto.getRandomValues(new Uint32Array(2)), (word) => word.toString(16)).join("");
+      /** @type {{cases: Case[], floats: string[]} | null} */
+      const drawn = await callPython("exercise_cases", { ...data.draw, seed });
+      if (!drawn) return null;
+      const job = { type: "cases", code: checked, function: name, parameters, floats: drawn.floats };
+      const ran = await inOwnPython({ ...job, cases: drawn.cases.map((one) => one.inputs) });
+      return ran && typeof ran === "object" ? gradeOutputs(ran, drawn.cases, tolerance) : ran;
+    });
     if (!reply || !root.isConnected) return;
     result.replaceChildren();
     if (reply.ok) {

@@ -5,8 +5,10 @@
  * Grading runs here, from the answer key the build computed (`data-quiz-data`): no Python, no waiting. Only "new
  * numbers" asks the worker, for a fresh variant of a numeric question (`calckit.api.quiz_variant`). Progress is
  * saved through progress.js under `data-quiz-key` (the page's path and the quiz's id), restored on return, and
- * follows what another tab of the book saves.
+ * follows what another tab of the book saves. Numeric answers are read and graded by grading.js, the twin of
+ * calckit's rule.
  */
+import { NumberError, allows, readAnswer } from "./grading.js";
 import { load as loadProgress, save, watch } from "./progress.js";
 
 /** @typedef {{id: string, kind: "single" | "multiple", explanation: string, correct: number[], choices: string[], shuffle?: boolean}} ChoiceData */
@@ -386,12 +388,17 @@ function numericKind(form, spec, context, answer, render) {
     form.dataset.inputs = JSON.stringify(variant.inputs);
   }
 
-  /** The reader's number: grouping commas, spaces and the unit are allowed. @returns {number} */
+  /**
+   * The reader's number in the question's unit (grading.js: a decimal comma, grouped thousands, the unit or another
+   * prefix of it), or what to do instead. @returns {{value: number} | {error: string}}
+   */
   function given() {
-    let value = input.value.trim().replaceAll("−", "-").replace(/[\s,_]/g, "");
-    const unit = spec.unit.replace(/\s/g, "");
-    if (unit && value.toLowerCase().endsWith(unit.toLowerCase())) value = value.slice(0, -unit.length);
-    return value === "" ? NaN : Number(value);
+    try {
+      return { value: readAnswer(input.value, spec.unit) };
+    } catch (error) {
+      if (!(error instanceof NumberError)) throw error;
+      return { error: `${error.message}.` };
+    }
   }
 
   if (newNumbers && spec.variant) {
@@ -435,15 +442,13 @@ function numericKind(form, spec, context, answer, render) {
     restore(value) {
       input.value = typeof value === "string" ? value : "";
     },
-    missing: () => (Number.isFinite(given()) ? "" : "Write your answer as a number, such as 12.5."),
+    missing: () => {
+      const read = given();
+      return "error" in read ? read.error : "";
+    },
     grade() {
-      const number = given();
-      const limit = spec.tolerance.relative
-        ? (spec.tolerance.amount / 100) * Math.abs(current.answer)
-        : spec.tolerance.amount;
-      // The same rule as calckit.quiz.Tolerance.allows: the slack covers float noise only.
-      const slack = 1e-9 * Math.max(Math.abs(number), Math.abs(current.answer), 1e-300);
-      const correct = Math.abs(number - current.answer) <= limit + slack;
+      const read = given();
+      const correct = "value" in read && allows(read.value, current.answer, spec.tolerance);
       return { correct, details: correct ? [`The answer is ${current.answer_text}.`] : [] };
     },
     clear() {},

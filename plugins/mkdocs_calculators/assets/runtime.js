@@ -4,7 +4,8 @@
  * tab: instant navigation keeps this module, so going to another page and back reuses the booted runtime.
  *
  * To the worker:   {type: "boot", controlled, interrupt} | {type: "call", id, generation, function, arguments}
- * (a call with a time limit, callPythonWithin, ends the worker when it runs past it, and starts a new one)
+ * (a call with a time limit, callPythonWithin, ends the worker when it runs past it, and starts a new one).
+ * Readers' exercise code never runs in this worker: it has workers of its own (exercise_runtime.js).
  * From the worker: {type: "progress", stage} | {type: "ready", ms} | {type: "stored"} | {type: "failed", error}
  *                | {type: "started", id} | {type: "result", id, generation, result}
  *                | {type: "error", id, generation, error}
@@ -149,11 +150,11 @@ export class TimeLimitError extends Error {}
 export class CallError extends Error {}
 
 /**
- * Like callPython, for code that may never return (a reader's exercise): when no reply comes within `limitMs` of
- * sending (the boot not counted), the call fails with a TimeLimitError. On a cross-origin isolated page Python is
- * first asked to stop (Pyodide's interrupt buffer); otherwise, or if it does not stop, the worker is ended and started
- * again, since a loop blocks the worker's thread. The other calls waiting on it (a calculator's) are then sent again
- * to the new worker, so the page's calculators keep working.
+ * Like callPython, for the book's code that may never return (a calculator's compute): when no reply comes within
+ * `limitMs` of the worker starting on it, the call fails with a TimeLimitError. On a cross-origin isolated page Python
+ * is first asked to stop (Pyodide's interrupt buffer); otherwise, or if it does not stop, the worker is ended and
+ * started again, since a loop blocks the worker's thread. The other calls waiting on it are then sent again to the
+ * new worker, so the page's other calculators keep working.
  * @param {string} name
  * @param {Record<string, unknown>} args
  * @param {number} limitMs

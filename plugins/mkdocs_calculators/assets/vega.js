@@ -161,6 +161,10 @@ const LABEL_PLACES = [
   [-14, 18, "end"], // left, below
   [0, -11, "start"], // one line higher, right
   [-14, -11, "end"], // one line higher, left
+  [0, 29, "start"], // one line lower, right
+  [-14, 29, "end"], // one line lower, left
+  [0, -22, "start"], // two lines higher, right
+  [-14, -22, "end"], // two lines higher, left
 ];
 
 /** @type {CanvasRenderingContext2D | null | undefined} */
@@ -213,7 +217,44 @@ function itemBox(view, element) {
 }
 
 /**
- * Move the labels of a chart's points so that none covers another label, a point or an axis: each tries a few
+ * The straight pieces of the chart's lines (a roofline, the lines of equal ridge point), in the chart's units.
+ * @param {any} view @param {SVGSVGElement} svg @returns {[number, number, number, number][]}
+ */
+function lineSegments(view, svg) {
+  /** @type {[number, number, number, number][]} */
+  const segments = [];
+  for (const path of svg.querySelectorAll(".mark-line path")) {
+    const items = /** @type {any} */ (path).__data__?.mark?.items;
+    if (!Array.isArray(items)) continue;
+    let [x, y] = view.origin();
+    for (let group = items[0]?.mark?.group; group; group = group.mark?.group) [x, y] = [x + (group.x ?? 0), y + (group.y ?? 0)];
+    const points = items.filter((item) => item.mark === items[0].mark && item.datum?.ridge === items[0].datum?.ridge);
+    for (let i = 1; i < points.length; i++) {
+      segments.push([points[i - 1].x + x, points[i - 1].y + y, points[i].x + x, points[i].y + y]);
+    }
+  }
+  return segments;
+}
+
+/** Whether the segment from (x1, y1) to (x2, y2) crosses `box` (Liang-Barsky clipping). @param {number[]} segment @param {Box} box */
+function crosses([x1, y1, x2, y2], box) {
+  const [dx, dy] = [x2 - x1, y2 - y1];
+  let [low, high] = [0, 1];
+  for (const [p, q] of [[-dx, x1 - box.x1], [dx, box.x2 - x1], [-dy, y1 - box.y1], [dy, box.y2 - y1]]) {
+    if (p === 0) {
+      if (q < 0) return false;
+    } else {
+      const t = q / p;
+      if (p < 0) low = Math.max(low, t);
+      else high = Math.min(high, t);
+      if (low > high) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Move the labels of a chart's points so that none covers another label, a point, a line or an axis: each tries a few
  * places around its point, in order, and a label that fits nowhere is hidden (the point keeps its tooltip, and the
  * table beside the chart names every chip).
  *
@@ -238,6 +279,7 @@ function declutter(container, view) {
   const taken = /** @type {Box[]} */ (
     [...svg.querySelectorAll(".role-axis-title text, .mark-symbol path")].map((e) => itemBox(view, e)).filter(Boolean)
   );
+  const segments = lineSegments(view, svg);
   // Tick labels first: powers of ten keep their place, and a label between them that would touch one is hidden.
   const decade = (/** @type {Element} */ label) => /^(0\.0*1|10*)$/.test((label.textContent ?? "").replaceAll(",", ""));
   for (const axis of svg.querySelectorAll(".role-axis")) {
@@ -261,13 +303,31 @@ function declutter(container, view) {
     const at = (label.dataset.base ?? "").match(/^translate\(([-\d.e]+),([-\d.e]+)\)$/);
     if (!box || !at) continue;
     const places = anchor === "start" ? LABEL_PLACES : [[0, 0, anchor]]; // only point labels move
-    const chosen = places.findIndex(([dx, dy, side]) => {
-      const shift = Number(dx) - (side === "end" && anchor === "start" ? box.x2 - box.x1 : 0);
-      const moved = { x1: box.x1 + shift, x2: box.x2 + shift, y1: box.y1 + Number(dy), y2: box.y2 + Number(dy) };
-      if (!inside(moved) || taken.some((other) => overlaps(moved, other))) return false;
-      taken.push(moved);
-      return true;
-    });
+    // A point's label that fits nowhere tries its name without the part in brackets ("TPU7x" for "TPU7x (Ironwood)"),
+    // and then, rather than no label, a place that a line crosses.
+    const full = String(item?.text ?? label.textContent ?? ""); // Vega's own text for it, whatever is shown now
+    const short = anchor === "start" ? full.replace(/ \(.*\)$/, "") : full;
+    const names = short === full ? [full] : [full, short];
+    const attempts = [...names.map((name) => [name, true]), ...(anchor === "start" ? names.map((name) => [name, false]) : [])];
+    /** @type {[number, string]} */
+    let found = [-1, full];
+    for (const [text, clearOfLines] of /** @type {[string, boolean][]} */ (attempts)) {
+      const width = ((box.x2 - box.x1) * text.length) / full.length; // the short name: its share of the full width
+      const chosen = places.findIndex(([dx, dy, side]) => {
+        const shift = Number(dx) - (side === "end" && anchor === "start" ? width : 0);
+        const moved = { x1: box.x1 + shift, x2: box.x1 + shift + width, y1: box.y1 + Number(dy), y2: box.y2 + Number(dy) };
+        if (!inside(moved) || taken.some((other) => overlaps(moved, other))) return false;
+        if (clearOfLines && anchor === "start" && segments.some((segment) => crosses(segment, moved))) return false;
+        taken.push(moved);
+        return true;
+      });
+      if (chosen >= 0) {
+        found = [chosen, text];
+        break;
+      }
+    }
+    const [chosen, text] = found;
+    if (label.textContent !== text) label.textContent = text;
     const [dx, dy, side] = places[Math.max(chosen, 0)];
     const transform = `translate(${Number(at[1]) + Number(dx)},${Number(at[2]) + Number(dy)})`;
     if (label.getAttribute("transform") !== transform) label.setAttribute("transform", transform);

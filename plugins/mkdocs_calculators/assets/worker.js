@@ -7,7 +7,8 @@
  * It starts from the build's memory snapshot when there is one (Python with the book's package already imported, see
  * snapshot.py), and boots Pyodide plainly when the snapshot is missing, corrupt or made for another runtime. A file
  * that Python cannot start without (the wasm, the standard library, a wheel) fails the boot with its name.
- * Booted, it has no network (closeNetwork), since a reader's exercise code runs in it too.
+ * Booted, it has no network (closeNetwork): it needs none, and the book's own code then cannot reach one either.
+ * Readers' exercise code never runs here (exercise_worker.js is its own worker).
  */
 import { loadPyodide, version } from "./pyodide/pyodide.mjs";
 
@@ -268,12 +269,12 @@ async function boot() {
 }
 
 /**
- * Booted, the worker needs no network, and a reader's exercise code runs here (calckit.exercise_run): take away
- * every way to reach a host, so that no code run in Python (through its `js` module) can.
+ * Booted, the worker needs no network: take away every way to reach a host, so that no code run in Python (through
+ * its `js` module) can.
  */
 function closeNetwork() {
   const refuse = () => {
-    throw new TypeError("this worker has no network: exercise code runs on its own, away from the page");
+    throw new TypeError("this worker has no network");
   };
   self.fetch = () => Promise.reject(new TypeError("this worker has no network"));
   for (const name of ["XMLHttpRequest", "WebSocket", "WebTransport", "EventSource", "Worker", "SharedWorker"]) {

@@ -1,0 +1,161 @@
+"""The one grading rule: how close a reader's number must be, and why a returned value is not the answer.
+
+Quizzes and exercises grade with it: in the browser `grading.js` applies the same rule (the page grades a quiz answer
+and an exercise's outputs itself), and `tests/unit/grading_cases.json` holds the cases that both are tested on, so
+that the Python the build uses and the JavaScript that readers see cannot drift apart.
+
+A tolerance has one convention: `amount` is in the answer's unit, or, when `relative`, a fraction of the answer
+(0.02 for 2%). The slack on top covers float noise only.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .numbers import NumberError, read_number
+from .units import format_number
+
+__all__ = ["SLACK", "Returned", "Tolerance", "read_answer", "returned", "unit_factor", "verdict"]
+
+SLACK = 1e-9  # relative float noise forgiven on top of any tolerance: 1.1 is within 0.1 of 1.0
+SHOWN_LIMIT = 200  # characters of a returned value's repr kept for the reader
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far from the answer a reply may be: `amount` in the answer's unit, or a fraction of it if `relative`."""
+
+    amount: float
+    relative: bool = False
+
+    def allows(self, given: float, answer: float) -> bool:
+        limit = self.amount * abs(answer) if self.relative else self.amount
+        return abs(given - answer) <= limit + SLACK * max(abs(given), abs(answer), 1e-300)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"amount": self.amount, "relative": self.relative}
+
+
+# What a reader's function returned, as plain JSON data: {"kind": "number", "value": 1.5}, {"kind": "none"},
+# {"kind": "nonfinite"} (inf or nan, which JSON cannot carry) or {"kind": "other", "type": "str"}; with "shown",
+# its repr for the reader.
+Returned = dict[str, Any]
+
+
+def returned(value: object) -> Returned:
+    """`value` as the grading rule sees it (see Returned)."""
+    try:
+        text = repr(value)
+    except Exception:  # the reader's own type, whose repr raised
+        text = f"<{type(value).__name__}>"
+    shown = text if len(text) <= SHOWN_LIMIT else text[: SHOWN_LIMIT - 3] + "..."
+    if value is None:
+        return {"kind": "none", "shown": shown}
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return {"kind": "other", "type": type(value).__name__, "shown": shown}
+    try:
+        number = float(value)
+    except OverflowError:  # a whole number beyond any float: 10**400
+        return {"kind": "nonfinite", "shown": shown}
+    if not math.isfinite(number):
+        return {"kind": "nonfinite", "shown": shown}
+    return {"kind": "number", "value": number, "shown": shown}
+
+
+def verdict(got: Mapping[str, Any], expected: float | None, tolerance: Tolerance) -> str:
+    """'' when what came back (`returned`'s form) answers the case; otherwise why not, in a reader's words."""
+    kind = got.get("kind")
+    if expected is None:
+        return "" if kind == "none" else "expected None: there is no such number for these inputs"
+    if kind == "none":
+        return "expected a number, got None"
+    if kind == "other":
+        named = got.get("type")
+        return f"expected a number, got {named if isinstance(named, str) else 'something else'}"
+    value = got.get("value")
+    if kind != "number" or isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return "expected a finite number"
+    value = float(value)
+    if tolerance.allows(value, expected):
+        return ""
+    if not expected:
+        return "expected 0"
+    ratio = value / expected
+    if ratio >= 2 or 0 < ratio <= 0.5:  # a unit or a factor gone astray, rather than a slip in the formula
+        return f"{_three(ratio)} times the expected value"
+    return f"{_three(100 * abs(value - expected) / abs(expected))}% away from the expected value"
+
+
+def _three(value: float) -> str:
+    """Three significant digits: '1,000', '0.001', '50'; '1e+07' and '2e-05' outside a thousandth to a million."""
+    return format_number(value, digits=3) if 1e-3 <= abs(value) < 1e6 else f"{value:.3g}"
+
+
+# The prefixes an answer's unit may carry, and what each multiplies by; the binary ones for bytes alone.
+SI_PREFIXES = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
+SI_PREFIXES |= {"m": 1e-3, "µ": 1e-6, "n": 1e-9, "p": 1e-12}
+BINARY_PREFIXES = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
+# Other ways readers write a unit: FLOPS for FLOP/s, u or the Greek mu for micro.
+_NEIGHBOUR = {"k": "M", "M": "k", "G": "T", "T": "G", "P": "T", "E": "P", "m": "µ", "µ": "m", "n": "µ", "p": "n"}
+_SPELLINGS = (
+    (re.compile(r"(?<![A-Za-z])([kMGTPE]?)(?:FLOPS|flop/s|Flop/s)$"), r"\1FLOP/s"),
+    (re.compile("^[uμ]"), "µ"),
+)
+_ANSWER = re.compile(
+    r"([+\-\u2212\u2013]?[\d.,_ \u00a0\u202f]*\d[\d.,_]*(?:[eE][+\-\u2212]?\d+)?|[+\-]?\.\d+)\s*(.*)", re.S
+)
+
+
+def _spelled(unit: str) -> str:
+    for pattern, replacement in _SPELLINGS:
+        unit = pattern.sub(replacement, unit)
+    return unit
+
+
+def unit_factor(given: str, unit: str) -> float | None:
+    """What a number in unit `given` is multiplied by to be in `unit` (1e-3 for GFLOP/s to TFLOP/s, 1.024 for KiB to
+    kB), or None when `given` is not `unit` with another prefix."""
+    given, unit = _spelled(given.strip()), _spelled(unit.strip())
+    if given == unit:
+        return 1.0
+    for prefix, base in _readings(unit):
+        prefixes = SI_PREFIXES | (BINARY_PREFIXES if base.startswith("B") else {})
+        for other, factor in prefixes.items():
+            if given == other + base:
+                return factor / SI_PREFIXES[prefix]
+    return None
+
+
+def read_answer(text: str, unit: str) -> float:
+    """A quiz answer in the question's `unit`: a number (`numbers.read_number`'s rules), optionally followed by
+    `unit` or that unit with another prefix (49140 GFLOP/s for TFLOP/s, 128 KiB for kB), converted. NumberError
+    otherwise, saying which unit was expected."""
+    match = _ANSWER.fullmatch(text.strip())
+    if not match:
+        raise NumberError(f"Write your answer as a number{f' in {unit}' if unit else ''}, such as 12.5", garbled=True)
+    number = read_number(match[1])
+    written = match[2].strip()
+    if not written:
+        return number
+    if not unit:
+        raise NumberError("Write your answer as a plain number, without a unit")
+    factor = unit_factor(written, unit)
+    if factor is None:
+        raise NumberError(f"This answer is in {unit}: write it in {unit}{_other_prefixes(unit)}")
+    return number * factor
+
+
+def _readings(unit: str) -> list[tuple[str, str]]:
+    """`unit` as a prefix and a base, the longest prefix first: 'ms' is ('m', 's'), then ('', 'ms')."""
+    readings = [(prefix, unit[len(prefix) :]) for prefix in SI_PREFIXES if prefix and unit.startswith(prefix)]
+    return [*sorted((pair for pair in readings if pair[1]), key=lambda pair: -len(pair[0])), ("", unit)]
+
+
+def _other_prefixes(unit: str) -> str:
+    """', or with another prefix, such as GFLOP/s' for TFLOP/s; '' for a unit without a prefix."""
+    prefix, base = _readings(unit)[0]
+    return f", or with another prefix, such as {_NEIGHBOUR.get(prefix, 'k')}{base}" if prefix else ""

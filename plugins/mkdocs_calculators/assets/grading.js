@@ -1,0 +1,161 @@
+// @ts-check
+/**
+ * The one grading rule, as the page applies it: calckit/grading.py's twin, tested against it on one shared table of
+ * cases (tests/unit/grading_cases.json, run by a unit test and by a Node test). A quiz grades its numeric answers
+ * with it, and an exercise the outputs that the reader's code returned in its own worker.
+ *
+ * A tolerance has one convention: `amount` is in the answer's unit, or, when `relative`, a fraction of the answer
+ * (0.02 for 2%). The slack on top covers float noise only.
+ */
+
+export const SLACK = 1e-9;
+
+/** @typedef {{amount: number, relative: boolean}} Tolerance */
+/**
+ * What a reader's function returned, as the exercise worker sends it (calckit.grading.returned).
+ * @typedef {{kind: "number", value: number, shown?: string} | {kind: "none" | "nonfinite", shown?: string}
+ *   | {kind: "other", type: string, shown?: string}} Returned
+ */
+
+/** Whether `given` is within `tolerance` of `answer`. @param {number} given @param {number} answer @param {Tolerance} tolerance */
+export function allows(given, answer, tolerance) {
+  const limit = tolerance.relative ? tolerance.amount * Math.abs(answer) : tolerance.amount;
+  return Math.abs(given - answer) <= limit + SLACK * Math.max(Math.abs(given), Math.abs(answer), 1e-300);
+}
+
+/** Three significant digits, as calckit.grading._three writes them: "1,000", "0.001", "1e+07". @param {number} x */
+export function threeDigits(x) {
+  if (Math.abs(x) >= 1e-3 && Math.abs(x) < 1e6) {
+    return Number(x.toPrecision(3)).toLocaleString("en-US", { maximumFractionDigits: 20 });
+  }
+  return shortest(x);
+}
+
+/** Python's `f"{x:.3g}"`. @param {number} x */
+function shortest(x) {
+  if (x === 0) return "0";
+  const [mantissa, power] = x.toExponential(2).split("e");
+  const exponent = Number(power);
+  const trim = (/** @type {string} */ text) => (text.includes(".") ? text.replace(/\.?0+$/, "") : text);
+  if (exponent < -4 || exponent >= 3) {
+    return `${trim(mantissa)}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+  }
+  return trim(x.toFixed(Math.max(0, 2 - exponent)));
+}
+
+/**
+ * "" when what came back answers the case; otherwise why not, in a reader's words (calckit.grading.verdict).
+ * Anything that is not one of Returned's forms fails: the page trusts nothing of the worker's reply but the numbers.
+ * @param {unknown} got @param {number | null} expected @param {Tolerance} tolerance
+ */
+export function verdict(got, expected, tolerance) {
+  const kind = got && typeof got === "object" ? /** @type {any} */ (got).kind : undefined;
+  if (expected === null) return kind === "none" ? "" : "expected None: there is no such number for these inputs";
+  if (kind === "none") return "expected a number, got None";
+  if (kind === "other") {
+    const type = /** @type {any} */ (got).type;
+    return `expected a number, got ${typeof type === "string" ? type : "something else"}`;
+  }
+  const value = /** @type {any} */ (got)?.value;
+  if (kind !== "number" || typeof value !== "number" || !Number.isFinite(value)) return "expected a finite number";
+  if (allows(value, expected, tolerance)) return "";
+  if (!expected) return "expected 0";
+  const ratio = value / expected;
+  if (ratio >= 2 || (ratio > 0 && ratio <= 0.5)) return `${threeDigits(ratio)} times the expected value`;
+  return `${threeDigits((100 * Math.abs(value - expected)) / Math.abs(expected))}% away from the expected value`;
+}
+
+// The one number reader (calckit/numbers.py): a decimal comma where unambiguous, commas, spaces and underscores
+// between groups of three digits, nothing read as 0 or infinity that is not.
+const MINUSES = /[\u2212\u2013]/g;
+const GROUP_SPACE = /(?<=\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))/g;
+const UNDERSCORE = /(?<=\d)_(?=\d)/g;
+const EXPONENT = "(?:[eE][+-]?\\d+)?";
+const THOUSANDS = new RegExp(`^[+-]?[1-9]\\d{0,2}(?:,\\d{3})+(?:\\.\\d*)?${EXPONENT}$`);
+const DECIMAL_COMMA = new RegExp(`^[+-]?\\d+,\\d+${EXPONENT}$`);
+const PLAIN = new RegExp(`^[+-]?(?:\\d+\\.?\\d*|\\.\\d+)${EXPONENT}$`);
+export const COMMA_ADVICE = "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400";
+
+/** A text that is not a number: `message` says what to do (a sentence without its stop). */
+export class NumberError extends Error {}
+
+/** The number in `text`, or a NumberError saying why it is not one. @param {string} text @returns {number} */
+export function readNumber(text) {
+  let cleaned = text.trim().replace(MINUSES, "-").replace(GROUP_SPACE, "").replace(UNDERSCORE, "");
+  if (cleaned.includes(",")) {
+    if (THOUSANDS.test(cleaned)) cleaned = cleaned.replaceAll(",", "");
+    else if (DECIMAL_COMMA.test(cleaned)) cleaned = cleaned.replace(",", ".");
+    else throw new NumberError(COMMA_ADVICE);
+  }
+  if (!PLAIN.test(cleaned)) throw new NumberError("Type a number, such as 12.5");
+  const number = Number(cleaned);
+  if (!Number.isFinite(number)) throw new NumberError("This number is too large to work with: type a smaller one");
+  if (number === 0 && /[1-9]/.test(cleaned.split(/[eE]/)[0])) {
+    throw new NumberError("This number is too small to tell from 0: type 0, or a larger number");
+  }
+  return number;
+}
+
+/** @type {Record<string, number>} */
+const SI_PREFIXES = { "": 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18, m: 1e-3, "µ": 1e-6, n: 1e-9, p: 1e-12 };
+/** @type {Record<string, number>} */
+const BINARY_PREFIXES = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50 };
+/** @type {Record<string, string>} */
+const NEIGHBOUR = { k: "M", M: "k", G: "T", T: "G", P: "T", E: "P", m: "µ", "µ": "m", n: "µ", p: "n" };
+/** @type {[RegExp, string][]} */
+const SPELLINGS = [
+  [/(?<![A-Za-z])([kMGTPE]?)(?:FLOPS|flop\/s|Flop\/s)$/, "$1FLOP/s"],
+  [/^[uμ]/, "µ"],
+];
+const ANSWER = /^([+\-\u2212\u2013]?[\d.,_ \u00a0\u202f]*\d[\d.,_]*(?:[eE][+\-\u2212]?\d+)?|[+-]?\.\d+)\s*([\s\S]*)$/;
+
+/** @param {string} unit */
+function spelled(unit) {
+  return SPELLINGS.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), unit);
+}
+
+/** `unit` as a prefix and a base, the longest prefix first. @param {string} unit @returns {[string, string][]} */
+function readings(unit) {
+  /** @type {[string, string][]} */
+  const found = Object.keys(SI_PREFIXES)
+    .filter((prefix) => prefix && unit.startsWith(prefix) && unit.length > prefix.length)
+    .map((prefix) => [prefix, unit.slice(prefix.length)]);
+  return [...found.sort((a, b) => b[0].length - a[0].length), ["", unit]];
+}
+
+/**
+ * What a number in unit `given` is multiplied by to be in `unit`, or null (calckit.grading.unit_factor).
+ * @param {string} given @param {string} unit @returns {number | null}
+ */
+export function unitFactor(given, unit) {
+  given = spelled(given.trim());
+  unit = spelled(unit.trim());
+  if (given === unit) return 1;
+  for (const [prefix, base] of readings(unit)) {
+    const prefixes = base.startsWith("B") ? { ...SI_PREFIXES, ...BINARY_PREFIXES } : SI_PREFIXES;
+    for (const [other, factor] of Object.entries(prefixes)) {
+      if (given === other + base) return factor / SI_PREFIXES[prefix];
+    }
+  }
+  return null;
+}
+
+/**
+ * A quiz answer in the question's `unit`, converted from another prefix of it; a NumberError saying which unit was
+ * expected otherwise (calckit.grading.read_answer). @param {string} text @param {string} unit @returns {number}
+ */
+export function readAnswer(text, unit) {
+  const match = ANSWER.exec(text.trim());
+  if (!match) throw new NumberError(`Write your answer as a number${unit ? ` in ${unit}` : ""}, such as 12.5`);
+  const number = readNumber(match[1]);
+  const written = match[2].trim();
+  if (!written) return number;
+  if (!unit) throw new NumberError("Write your answer as a plain number, without a unit");
+  const factor = unitFactor(written, unit);
+  if (factor === null) {
+    const [prefix, base] = readings(unit)[0];
+    const other = prefix ? `, or with another prefix, such as ${NEIGHBOUR[prefix] ?? "k"}${base}` : "";
+    throw new NumberError(`This answer is in ${unit}: write it in ${unit}${other}`);
+  }
+  return number * factor;
+}

@@ -1,0 +1,239 @@
+"""A reader who tries to break or cheat an exercise, in Chromium: every trick here worked when exercises ran in the
+calculators' worker and were graded there (R8, R11).
+
+The reader's code can reach any JavaScript object from Python (`pyodide_js`, `importlib`, a JsProxy's constructor's
+constructor gives the worker's global scope), so each trick goes the shortest way there. Each must leave the page,
+its storage and caches, the calculators and the verdict as they were; passing needs code that computes the answer.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import yaml
+
+from calckit.exercise_checks import read_exercise
+from calculators import CALCULATORS
+from mkdocs_calculators.fences import find_fences
+from tests.browser.calculator_page import expected, wait_for_texts
+from tests.browser.test_exercise import CALCULATOR, PAGE, RIGHT, ROOFLINE, open_exercises, press, result_text, type_code
+from tests.support import ROOT
+
+pytestmark = pytest.mark.browser
+
+# The worker's global scope, from Python, the way a reader finds it.
+GLOBALS = (
+    "import importlib\n"
+    "here = importlib.import_module('pyodide_js').constructor.constructor('return this')()\n"
+    "run_js = importlib.import_module('pyodide_js').constructor.constructor\n"
+)
+REACHABLE = [
+    "caches",
+    "indexedDB",
+    "fetch",
+    "XMLHttpRequest",
+    "importScripts",
+    "WebSocket",
+    "EventSource",
+    "BroadcastChannel",
+    "Worker",
+    "SharedWorker",
+    "postMessage",
+    "localStorage",
+    "document",
+]
+
+
+def run(page: Any, code: str, button: str = "run") -> str:
+    type_code(page, ROOFLINE, code)
+    press(page, ROOFLINE, button)
+    return result_text(page, ROOFLINE)
+
+
+def attainable_returning(body: str) -> str:
+    return f"def attainable(peak_tflops, bandwidth_tbs, intensity):\n    {body}\n"
+
+
+def assert_not_passed(page: Any, text: str) -> None:
+    """The Check did not pass (a case fails, or the code does not run), and no pass is remembered."""
+    assert (" fails" in text or text.startswith("Your code does not run")) and not text.startswith("All "), text
+    page.reload()
+    page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")
+    assert page.text_content(f"{ROOFLINE} .exercise-status") != "You passed this exercise on an earlier visit."
+
+
+def test_no_global_that_reaches_beyond_the_worker_is_left(page: Any, base_url: str) -> None:
+    """Through pyodide_js and the Function constructor, every way out (storage, caches, network, other contexts, the
+    worker's own postMessage) is gone, navigator's storage and locks too."""
+    open_exercises(page, base_url + PAGE)
+    names = json.dumps(REACHABLE)
+    code = (
+        f"{GLOBALS}"
+        f"for name in {names}:\n"
+        "    print(name, run_js('return typeof self[\"' + name + '\"]')())\n"
+        "for name in ['storage', 'locks', 'serviceWorker']:\n"
+        "    print('navigator.' + name, run_js('return typeof navigator[\"' + name + '\"]')())\n"
+    )
+    run(page, code)
+    printed = page.text_content(f"{ROOFLINE} .exercise-stdout").splitlines()
+    assert printed == [f"{name} undefined" for name in REACHABLE] + [
+        f"navigator.{name} undefined" for name in ("storage", "locks", "serviceWorker")
+    ]
+
+
+def test_exercise_code_cannot_delete_the_sites_caches_or_storage(page: Any, base_url: str) -> None:
+    """The trick from the issue: importlib.import_module('js') then caches.delete; and the same through the global
+    scope, indexedDB, the origin's private file system and the prototype's own getter."""
+    open_exercises(page, base_url + PAGE)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
+    page.wait_for_function("caches.keys().then((keys) => keys.length > 0)")
+    before = page.evaluate("caches.keys()")
+    page.evaluate("localStorage.setItem('trick-probe', 'kept')")
+    code = (
+        f"{GLOBALS}"
+        "tries = {\n"
+        "  'js module': lambda: importlib.import_module('js').caches.keys(),\n"
+        "  'global': lambda: here.caches.keys(),\n"
+        "  'getter': lambda: run_js('return Object.getOwnPropertyDescriptor(WorkerGlobalScope.prototype, "
+        '"caches").get.call(self).keys()\')(),\n'
+        "  'indexedDB': lambda: here.indexedDB.deleteDatabase('x'),\n"
+        "  'opfs': lambda: here.navigator.storage.getDirectory(),\n"
+        "}\n"
+        "for name, attempt in tries.items():\n"
+        "    try:\n"
+        "        attempt()\n"
+        "        print(name, 'reached')\n"
+        "    except Exception as error:\n"
+        "        print(name, 'refused')\n"
+    )
+    run(page, code)
+    printed = page.text_content(f"{ROOFLINE} .exercise-stdout").splitlines()
+    assert printed == [f"{name} refused" for name in ("js module", "global", "getter", "indexedDB", "opfs")]
+    assert page.evaluate("caches.keys()") == before
+    assert page.evaluate("localStorage.getItem('trick-probe')") == "kept"
+
+
+def test_patching_builtins_changes_neither_the_calculators_nor_the_next_run(page: Any, base_url: str) -> None:
+    """builtins.min = lambda ...: 42 in an exercise: the calculator on the page still computes the roofline, and the
+    next run has the real min (each run is a fresh interpreter)."""
+    open_exercises(page, base_url + PAGE)
+    run(
+        page,
+        "import builtins\nbuiltins.min = lambda *a, **k: 42.0\nbuiltins.max = builtins.min\n"
+        "print(builtins.min(1, 2))\n",
+    )
+    assert page.text_content(f"{ROOFLINE} .exercise-stdout") == "42.0\n"
+    page.fill(f"{CALCULATOR}-intensity", "20")
+    wait_for_texts(page, expected("roofline", chip="tpu-v5e", intensity=20), CALCULATOR)
+    run(page, "print(min(1, 2))\n")
+    assert page.text_content(f"{ROOFLINE} .exercise-stdout") == "1\n"
+
+
+@pytest.mark.parametrize(
+    "cheat",
+    [
+        # Reading the expected value from the checker's frames, or from any object Python holds.
+        "import sys\n"
+        "def attainable(peak_tflops, bandwidth_tbs, intensity):\n"
+        "    frame = sys._getframe(1)\n"
+        "    while frame:\n"
+        "        for value in frame.f_locals.values():\n"
+        "            if isinstance(value, dict) and 'expected' in value:\n"
+        "                return value['expected']\n"
+        "        frame = frame.f_back\n"
+        "    return 0\n",
+        "import gc\n"
+        "def attainable(peak_tflops, bandwidth_tbs, intensity):\n"
+        "    for thing in gc.get_objects():\n"
+        "        if isinstance(thing, dict) and thing.get('inputs') == {'peak_tflops': peak_tflops,\n"
+        "                'bandwidth_tbs': bandwidth_tbs, 'intensity': intensity} and 'expected' in thing:\n"
+        "            return thing['expected']\n"
+        "    return 0\n",
+        # Making the comparison say yes: builtins.abs, the checker's own function, a number that lies.
+        "import builtins\nbuiltins.abs = lambda x: 0\n" + attainable_returning("return 0"),
+        "import sys\n"
+        "for module in list(sys.modules.values()):\n"
+        "    for name in ('_verdict', 'verdict'):\n"
+        "        if hasattr(module, name) and getattr(module, '__name__', '').startswith('calckit'):\n"
+        "            setattr(module, name, lambda *a, **k: '')\n" + attainable_returning("return 0"),
+        "class Liar(float):\n"
+        "    def __sub__(self, other): return 0.0\n"
+        "    def __rsub__(self, other): return 0.0\n"
+        "    def __eq__(self, other): return True\n"
+        "    __hash__ = float.__hash__\n" + attainable_returning("return Liar(0)"),
+        # Asking the book's own calculator, which exercises are checked against.
+        "import importlib\n"
+        "roofline = importlib.import_module('calculators').CALCULATORS['roofline']\n"
+        + attainable_returning(
+            "return roofline.evaluate(roofline.check({'peak_tflops': peak_tflops, 'bandwidth_tbs': "
+            "bandwidth_tbs, 'intensity': intensity})[0]).values['attainable'] / 1e12"
+        ),
+    ],
+    ids=["frames", "gc", "abs", "comparison", "lying-float", "the-book"],
+)
+def test_check_cannot_pass_without_solving(page: Any, base_url: str, cheat: str) -> None:
+    open_exercises(page, base_url + PAGE)
+    assert_not_passed(page, run(page, cheat, "check"))
+
+
+def test_a_patched_checker_does_not_carry_over_to_the_next_check(page: Any, base_url: str) -> None:
+    """The issue's trick: replace the comparison in sys.modules with one Run, then Check `return 0`."""
+    open_exercises(page, base_url + PAGE)
+    run(
+        page,
+        "import sys\n"
+        "for module in list(sys.modules.values()):\n"
+        "    for name in ('_verdict', 'verdict'):\n"
+        "        if hasattr(module, name):\n"
+        "            setattr(module, name, lambda *a, **k: '')\n",
+    )
+    assert_not_passed(page, run(page, attainable_returning("return 0"), "check"))
+
+
+def test_a_forged_reply_is_not_taken_as_a_pass(page: Any, base_url: str) -> None:
+    """The worker posting a reply of its own (a pass, for every id the page might be waiting on) is not a verdict:
+    the page keeps nothing of it, and does not greet the reader as passed on the next visit."""
+    open_exercises(page, base_url + PAGE)
+    forged = (
+        "{ok: true, passed: 22, total: 22, stdout: '', error: null, failure: null, "
+        "results: Array(40).fill({kind: 'number', value: 0})}"
+    )
+    code = (
+        f"{GLOBALS}"
+        "try:\n"
+        '    run_js("for (let id = 0; id < 200; id++) { '  # the first page's generation is 1
+        f"postMessage({{type: 'result', id, generation: 1, result: {forged}}}); "
+        f"postMessage({{type: 'done', reply: {forged}}}); }}\")()\n"
+        "except Exception:\n"
+        "    pass\n" + attainable_returning("return 0")
+    )
+    assert_not_passed(page, run(page, code, "check"))
+
+
+def test_outputs_written_out_in_advance_fail(page: Any, base_url: str) -> None:
+    """A table of the answers to the build's cases (which a reader could read out of the page, or the site's
+    source) passes the fixed cases only: each Check draws cases of its own."""
+    markdown = (ROOT / "docs/lessons/roofline-exercises.md").read_text(encoding="utf-8")
+    fence = next(iter(find_fences(markdown, frozenset({"exercise"}))))
+    exercise = read_exercise(yaml.safe_load(fence.body), CALCULATORS)
+    table = {tuple(case.inputs[name] for name in exercise.parameters): case.expected for case in exercise.cases}
+    code = f"TABLE = {table!r}\n" + attainable_returning("return TABLE.get((peak_tflops, bandwidth_tbs, intensity), 0)")
+    open_exercises(page, base_url + PAGE)
+    text = run(page, code, "check")
+    fixed = sum(case.fixed for case in exercise.cases)
+    assert f"(the {fixed} before it pass)" in text
+    assert_not_passed(page, text)
+    assert run(page, RIGHT, "check").startswith("All ")  # and the honest answer does pass
+
+
+def test_nesting_too_deep_for_the_browser_is_a_python_error(page: Any, base_url: str) -> None:
+    """json.dumps of a list nested 100,000 deep exhausts the browser's stack before Python's own check: the reader
+    gets a RecursionError, not "Maximum call stack size exceeded", and the next run works."""
+    open_exercises(page, base_url + PAGE)
+    text = run(page, "import json\nx = []\nfor _ in range(100000):\n    x = [x]\njson.dumps(x)\n")
+    assert "RecursionError: maximum recursion depth exceeded" in text
+    assert "Maximum call stack" not in text
+    run(page, "print('still here')\n")
+    assert page.text_content(f"{ROOFLINE} .exercise-stdout") == "still here\n"
