@@ -81,6 +81,36 @@ def build_second_book(site_dir: Path, root: Path = SECOND_BOOK, **env: str) -> s
     )
 
 
+ZENSICAL = Path(sys.executable).parent / "zensical"
+SHIP = Path(sys.executable).parent / "mkdocs-calculators"
+
+
+ZENSICAL_STEPS = {
+    "pages": [SHIP, "pages"],
+    "build": [ZENSICAL, "build", "--clean"],
+    "build from its cache": [ZENSICAL, "build"],
+    "ship": [SHIP, "ship", "site"],
+}
+
+
+def build_with_zensical(
+    root: Path, steps: tuple[str, ...] = ("pages", "build", "ship"), **env: str
+) -> list[subprocess.CompletedProcess[str]]:
+    """The second book (a copy of it at `root`: Zensical writes its site and cache there) as an author builds it with
+    Zensical: `mkdocs-calculators pages`, `zensical build --clean`, `mkdocs-calculators ship site/` (or the steps
+    named); each step's result, the run stopping at the first that fails. The site is `root / "site"`."""
+    results = []
+    environment = build_env(PYTHONPATH=str(root), CIRCUITS_NODE_MODULES=str(NODE_MODULES), **env)
+    for command in (ZENSICAL_STEPS[step] for step in steps):
+        result = subprocess.run(
+            [str(part) for part in command], capture_output=True, text=True, env=environment, cwd=root, check=False
+        )
+        results.append(result)
+        if result.returncode:
+            break
+    return results
+
+
 class _Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,

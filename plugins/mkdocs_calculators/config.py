@@ -5,11 +5,16 @@ from __future__ import annotations
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 
+# The book's package when the options name none (this book's; any other book names its own).
+DEFAULT_PACKAGE = "calculators"
+# The name the plugin and the Markdown extension go by in mkdocs.yml (their entry points in plugins/pyproject.toml).
+NAME = "calculators"
+
 
 class CalculatorsConfig(Config):
     enabled = c.Type(bool, default=True)
     # The importable package that holds the book's calculators, which keeps calckit's contract (calckit/book.py).
-    package = c.Type(str, default="calculators")
+    package = c.Type(str, default=DEFAULT_PACKAGE)
     # Where `npm ci` put the pinned browser runtime (Pyodide, Vega), relative to mkdocs.yml.
     node_modules = c.Type(str, default="node_modules")
     # Ship a memory snapshot of Python with the calculators imported (made with Node at build; see snapshot.py).

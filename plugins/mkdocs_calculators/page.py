@@ -20,6 +20,7 @@ from .ids import PageIds
 from .page_checks import footnote_problems, front_matter_problem
 from .problems import Problem
 from .render import render_problems
+from .slips import fence_name_slips
 
 __all__ = ["RenderedBlock", "RenderedPage", "render_page"]
 
@@ -53,11 +54,16 @@ def render_page(
     loaded (under `mkdocs serve`): every block then shows it instead.
     """
     rendered = RenderedPage(markdown)
-    front_matter = front_matter_problem(file_text, page.path) if file_text is not None else None
-    rendered.problems += ([front_matter] if front_matter else []) + footnote_problems(markdown, page.path, offset)
     by_name: dict[str, BlockKind[Any]] = {}
     for kind in kinds():
         by_name |= dict.fromkeys(kind.fence_names(page.book) if page.book else {kind.name}, kind)
+    # A fence whose name is one letter off a kind's (```calculater) would show as code, silently: a warning.
+    rendered.problems += [
+        Problem(page.path, line, message, warning=True)
+        for line, message in fence_name_slips(markdown, frozenset(by_name), offset)
+    ]
+    front_matter = front_matter_problem(file_text, page.path) if file_text is not None else None
+    rendered.problems += ([front_matter] if front_matter else []) + footnote_problems(markdown, page.path, offset)
     ids = PageIds()  # anchors, numbered per kind: a block added above one of another kind leaves it be
     seen: dict[str, dict[str, int]] = {kind.name: {} for kind in kinds()}
     for fence in find_fences(markdown, frozenset(by_name)):

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import logging
 import mimetypes
 import os
-import re
-import sys
 import threading
 import uuid
 from pathlib import Path
@@ -21,17 +18,18 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from .blocks import PageContext, kinds
+from .blocks import PageContext
+from .books import load_book
 from .chart_check import save_valid_shapes, use_schema
 from .compute_process import ComputeProcess
 from .config import CalculatorsConfig
 from .formulas import KATEX_CSS, Formulas, arithmatex_problem
+from .markdown import EXTENSION_NAMES
 from .page import render_page
-from .problems import located
 from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, here_line, progress_page_markdown
-from .runtime import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, check_node_modules, write_runtime
-from .service_worker import write_service_worker
-from .slips import anchor_ids, fence_name_slips
+from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules
+from .ship import GENERATED_MARK, generated_pages, mark_live, ship
+from .slips import anchor_ids
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -39,8 +37,6 @@ if TYPE_CHECKING:
 # Not get_plugin_logger: its prefix would break the `docs/page.md:LINE: message` form that editors can jump to.
 # Under `mkdocs.` so that strict mode counts the errors and stops the build.
 log = logging.getLogger("mkdocs.plugins.calculators")
-
-_HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
 
 
 class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
@@ -63,6 +59,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        # The same mkdocs.yml may name the `calculators` extension for Zensical: here the page hook renders the blocks
+        # (with the same function, page.render_page), since it knows the page, so the extension must not run
+        # again (nor run at all with the plugin disabled).
+        config.markdown_extensions[:] = [name for name in config.markdown_extensions if name not in EXTENSION_NAMES]
         if not self.config.enabled:
             return config
         if isinstance(self.config.time_limit, bool) or not self.config.time_limit > 0:
@@ -71,7 +71,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             )
         root = Path(config.config_file_path).parent
         hung = self._start_code(root)
-        loaded = hung or _load_package(self.config.package, root, reload=self._serving)
+        loaded = hung or load_book(self.config.package, root, reload=self._serving)
         self._book, self._broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
         if self._broken:
             if not self._serving:
@@ -117,19 +117,13 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled or self._book is None:
             return files
-        from .reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
-
-        book, table = self._book, self._book.table
-        token = self._progress.token
-        generated = {
-            CALCULATORS_PAGE: lambda: calculators_page(book),
-            PROGRESS_PAGE: lambda: progress_page_markdown(token),
-        }
-        if table:
-            generated[table_page_path(table)] = lambda: table_page(table)
+        book = self._book
+        generated = {**generated_pages(book), PROGRESS_PAGE: progress_page_markdown(self._progress.token)}
         for path, content in generated.items():
             own = files.get_file_from_path(path)
-            if own is not None and own.generated_by is None:
+            if own is not None and own.content_string.startswith(GENERATED_MARK):
+                files.remove(own)  # written by `mkdocs-calculators pages`, for Zensical: the plugin's own replaces it
+            elif own is not None and own.generated_by is None:
                 # The author's page would be replaced, said only at INFO level with a traceback: keep theirs, and say.
                 log.error(
                     f"{Path(config.docs_dir).name}/{path}: this page is where the plugin writes its generated "
@@ -137,7 +131,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                     "generated one"
                 )
                 continue
-            file = File.generated(config, path, content=content())
+            file = File.generated(config, path, content=content)
             files.append(file)
             if path == PROGRESS_PAGE:
                 self._progress_url = file.url
@@ -164,9 +158,6 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             self._searched.discard(token)
         context = PageContext(_display_path(page, config), self._book, page.file.abs_src_path, page.url)
         offset = _front_matter_lines(page, markdown)
-        names = {name for kind in kinds() for name in (kind.fence_names(self._book) if self._book else {kind.name})}
-        for line, message in fence_name_slips(markdown, names, offset):
-            log.warning(f"{context.path}:{line}: {message}")
         rendered = render_page(
             markdown,
             context,
@@ -217,8 +208,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
         if self.config.enabled:
-            # First in the head (a theme's <head> may carry attributes): no stylesheet for the script to wait for.
-            output = _HEAD.sub(lambda head: head[0] + LIVE_MARK, output, count=1)
+            output = mark_live(output)
             if page.file.src_uri == PROGRESS_PAGE and not self._broken:
                 # Every page's content has been read by now (MkDocs reads them all before it writes any).
                 output = output.replace(self._progress.slot(), self._progress.list_html(self._nav_order))
@@ -241,7 +231,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         if self.config.enabled and self._book is not None:
             site_dir = Path(config.site_dir)
             node_modules = self._node_modules(config)
-            write_runtime(
+            if self._formulas is not None:
+                self._formulas.write_assets(site_dir)  # before ship's service worker, whose manifest lists them
+            ship(
                 site_dir,
                 node_modules,
                 self._book,
@@ -250,9 +242,6 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 time_limit=float(self.config.time_limit),
                 dependencies=self._dependencies,
             )
-            if self._formulas is not None:
-                self._formulas.write_assets(site_dir)
-            write_service_worker(site_dir, serving=self._serving)
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click
                 # reloads the page and restarts Python. Say where this build belongs.
@@ -276,7 +265,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         spec = importlib.util.find_spec(self.config.package)
         folders = list(spec.submodule_search_locations or []) if spec else []
         if not folders:
-            return ""  # not a package: _load_package says why
+            return ""  # not a package: load_book says why
         code = ComputeProcess(self.config.package, Path(folders[0]), float(self.config.time_limit))
         code.start()
         self._code = code
@@ -379,31 +368,3 @@ def _front_matter_lines(page: Page, markdown: str) -> int:
     if markdown and source.endswith(markdown):
         return source[: len(source) - len(markdown)].count("\n")
     return 0
-
-
-def _load_package(package: str, root: Path, *, reload: bool) -> Book | str:
-    """The book's package, checked against the contract (calckit.book) with its table loaded; or one located line
-    saying why that failed. `reload` drops the package's modules imported before, as `mkdocs serve` must to pick up
-    edits.
-    """
-    from calckit import book
-    from calckit.table import TableError, check_table
-
-    if reload:
-        for name in [name for name in sys.modules if name == package or name.startswith(f"{package}.")]:
-            del sys.modules[name]
-    try:
-        if importlib.util.find_spec(package) is None:
-            return (
-                f"calculators: the plugin's option 'package' names '{package}', which Python cannot import (is it "
-                "installed, e.g. `pip install -e .`, or is the name misspelt?)"
-            )
-        # Also the book that calckit's quiz and exercise readers find calculators in, until they are handed it.
-        loaded = book.use(package)
-        if loaded.table:
-            check_table(loaded.table)
-    except (book.ContractError, TableError) as error:
-        return f"calculators: {error}"
-    except Exception as error:
-        return located(error, root)
-    return loaded

@@ -52,6 +52,16 @@ def test_the_second_book_recomputes_through_its_snapshot_and_offline(
     # The wasm is asked for as the boot starts, beside the snapshot, not once Pyodide's script has run.
     assert stages["pyodide.asm.wasm asked"] < stages["pyodide.asm.mjs received"]
     assert 0 <= stages["pyodide.asm.wasm received"] <= stages["wasm compiled"]
+    recomputes_then_offline(page, context, circuits_site, network)
+    assert errors == []
+    context.close()
+    assert network.foreign == [], f"requests left 127.0.0.1: {network.foreign}"
+
+
+def recomputes_then_offline(page: Any, context: Any, served: Served, network: Network) -> None:
+    """On the second book's home page, booted: its first calculator recomputes with its own wheels; then, once the
+    service worker has cached the runtime, with the network off and the server stopped, the page reloads and its
+    second calculator recomputes. Whichever host built the site (MkDocs, or Zensical and `mkdocs-calculators ship`)."""
     page.fill("#calc-1-ohms", "300")
     want = expected("ohms-law", volts=9, ohms=300)
     assert want == {"amps": "0.03 A", "watts": "0.27 W"}  # 9 V / 300 Ω; 9 V × 0.03 A
@@ -59,16 +69,13 @@ def test_the_second_book_recomputes_through_its_snapshot_and_offline(
     wheels = sorted(url.rsplit("/", 1)[1].split("-")[0] for url in network.requests if url.endswith(".whl"))
     assert wheels == ["calckit", "circuits"]
 
-    wait_until_cached(page, circuits_site.site)
+    wait_until_cached(page, served.site)
     context.set_offline(True)
-    circuits_site.stop()  # no server: what loads now comes from the service worker's caches
-    page.goto(f"{circuits_site.url}/")
+    served.stop()  # no server: what loads now comes from the service worker's caches
+    page.goto(f"{served.url}/")
     assert start_calculators(page)["mode"] == "snapshot"
     page.fill("#calc-2-nanofarads", "10")
     want = expected("rc-filter", kilohms=10, nanofarads=10)
     assert want["cutoff_hz"] == "1,590 Hz"  # 1 / (2π × 10 kΩ × 10 nF) = 1,591.5 Hz, to three figures
     wait_for_texts(page, want, "#calc-2")
     assert texts(page, "#calc-2") == want
-    assert errors == []
-    context.close()
-    assert network.foreign == [], f"requests left 127.0.0.1: {network.foreign}"

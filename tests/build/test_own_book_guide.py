@@ -26,10 +26,17 @@ def guide_files() -> dict[str, str]:
     return {match["path"]: match["body"] for match in FILE_BLOCK.finditer(GUIDE.read_text(encoding="utf-8"))}
 
 
-def guide_commands() -> list[str]:
-    """Every command line of the page's shell blocks, in order, comments dropped."""
+ZENSICAL_SECTION = "## Build it with Zensical"
+
+
+def guide_commands(*, zensical: bool = False) -> list[str]:
+    """Every command line of the page's shell blocks before its Zensical section (or in it), in order, comments
+    dropped."""
+    text = GUIDE.read_text(encoding="utf-8")
+    before, _, after = text.partition(ZENSICAL_SECTION)
+    section = after.partition("\n## ")[0] if zensical else before
     lines = []
-    for block in SHELL_BLOCK.finditer(GUIDE.read_text(encoding="utf-8")):
+    for block in SHELL_BLOCK.finditer(section):
         for line in block["body"].splitlines():
             command = line.split("  #")[0].strip()
             if command:
@@ -145,3 +152,36 @@ def test_following_the_guide_gives_a_served_book(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             serve.kill()
             pytest.fail("mkdocs serve did not stop")
+
+
+def test_following_its_zensical_section_gives_a_shipped_book(tmp_path: Path) -> None:
+    """The guide's book, then its Zensical section: its mkdocs.yml lines added, its commands run (all but the last,
+    which serves the site), give a site whose calculator shows its package's results, with the wheels shipped."""
+    commands = guide_commands()
+    zensical = guide_commands(zensical=True)
+    assert zensical[-1].startswith(".venv/bin/python -m http.server --directory site")
+    text = GUIDE.read_text(encoding="utf-8").partition(ZENSICAL_SECTION)[2]
+    extension = re.search(r"^```yaml\n(?P<body>.*?)^```$", text, re.M | re.S)
+    assert extension, "the Zensical section shows no mkdocs.yml lines"
+    book = tmp_path / "my-book"
+    book.mkdir()
+    for path, body in guide_files().items():
+        (book / path).parent.mkdir(parents=True, exist_ok=True)
+        (book / path).write_text(body + (extension["body"] if path == "mkdocs.yml" else ""), encoding="utf-8")
+    setup_only = [command for command in commands[2:-1] if "mkdocs build" not in command]  # Zensical builds it here
+    script = "set -euo pipefail\n" + "\n".join([*setup_only, *zensical[:-1]])
+    setup = subprocess.run(
+        ["bash", "-c", script],
+        cwd=book,
+        env={**_a_readers_environment(), "COURSE_BOOK": str(ROOT), "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=PIP_AND_NPM_TIMEOUT,
+        check=False,
+    )
+    assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
+    assert "calculators: shipped calckit-" in setup.stdout
+    built = (book / "site/index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<output for="calc-1-form">([^<]*)</output>', built) == ["0.02 A", "0.18 W"]  # 9 V, 450 Ω
+    assert 'id="ohms-law"' in (book / "site/reference/calculators/index.html").read_text(encoding="utf-8")
+    assert (book / "site/sw.js").is_file()

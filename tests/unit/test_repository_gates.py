@@ -44,7 +44,8 @@ def test_ci_runs_once_per_push_and_runs_make_test_strictly() -> None:
 
 def test_the_plugin_names_no_books_package_but_in_its_option() -> None:
     """The plugin and calckit reach a book only through the `package` option: no module imports this book's package,
-    and the name 'calculators' as a string appears once, as that option's default (issue 14)."""
+    and the name 'calculators' as a string appears once as that option's default (issue 14), and once as the name the
+    plugin and the Markdown extension go by in mkdocs.yml."""
     import ast
 
     imports, literals = [], []
@@ -58,7 +59,7 @@ def test_the_plugin_names_no_books_package_but_in_its_option() -> None:
             elif isinstance(node, ast.Constant) and node.value == "calculators":
                 literals.append(where)
     assert imports == []
-    assert literals == ["plugins/mkdocs_calculators/config.py:12"]
+    assert literals == ["plugins/mkdocs_calculators/config.py:9", "plugins/mkdocs_calculators/config.py:11"]
     # The browser side too: the worker and the snapshot script import the package they are told, and calckit.
     for script in ("mkdocs_calculators/assets/worker.js", "mkdocs_calculators/snapshot.mjs"):
         text = (ROOT / "plugins" / script).read_text(encoding="utf-8")
@@ -74,10 +75,16 @@ def test_the_plugin_is_its_own_distribution() -> None:
     book = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert plugin["name"] == "mkdocs-calculators" and plugin["version"] == "0.1.0"
     assert [re.split(r"[<>=]", dependency)[0] for dependency in plugin["dependencies"]] == [
+        "jsonschema",
         "mkdocs",
         "PyYAML",
         "pymdown-extensions",
     ]
     assert plugin["entry-points"]["mkdocs.plugins"] == {"calculators": "mkdocs_calculators.plugin:CalculatorsPlugin"}
+    # The same blocks for Zensical, which runs Markdown extensions; and what follows its build, as a command.
+    assert plugin["entry-points"]["markdown.extensions"] == {
+        "calculators": "mkdocs_calculators.markdown:CalculatorsExtension"
+    }
+    assert plugin["scripts"] == {"mkdocs-calculators": "mkdocs_calculators.cli:main"}
     assert "mkdocs-calculators==0.1.0" in book["dependencies"]
     assert "entry-points" not in book

@@ -1,0 +1,44 @@
+"""The book's package, imported and checked against calckit's contract, for any host (the MkDocs plugin, the
+Markdown extension, the `mkdocs-calculators` command)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .problems import located
+
+if TYPE_CHECKING:
+    from calckit.book import Book
+
+__all__ = ["load_book"]
+
+
+def load_book(package: str, root: Path, *, reload: bool) -> Book | str:
+    """The book's package, checked against the contract (calckit.book) with its table loaded; or one located line
+    saying why that failed. `reload` drops the package's modules imported before, as `mkdocs serve` must to pick up
+    edits.
+    """
+    from calckit import book
+    from calckit.table import TableError, check_table
+
+    if reload:
+        for name in [name for name in sys.modules if name == package or name.startswith(f"{package}.")]:
+            del sys.modules[name]
+    try:
+        if importlib.util.find_spec(package) is None:
+            return (
+                f"calculators: the plugin's option 'package' names '{package}', which Python cannot import (is it "
+                "installed, e.g. `pip install -e .`, or is the name misspelt?)"
+            )
+        # Also the book that calckit's quiz and exercise readers find calculators in, until they are handed it.
+        loaded = book.use(package)
+        if loaded.table:
+            check_table(loaded.table)
+    except (book.ContractError, TableError) as error:
+        return f"calculators: {error}"
+    except Exception as error:
+        return located(error, root)
+    return loaded

@@ -1,0 +1,194 @@
+"""`mkdocs-calculators`: what the MkDocs plugin does around a build, for a host that runs no MkDocs plugins (Zensical).
+
+    mkdocs-calculators pages [--config mkdocs.yml]        before the build: the reference pages, into the docs folder
+    mkdocs-calculators ship site/ [--config mkdocs.yml]   after it: the runtime, the wheels, the snapshot, sw.js
+
+Both read the book's options from the configuration: the `calculators` plugin's entry (package, node_modules,
+snapshot), or else the `calculators` Markdown extension's (package). They call the same functions as the plugin's
+hooks (ship.py), so a book built by Zensical and shipped is the book `mkdocs build` writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import unescape
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .books import load_book
+from .config import DEFAULT_PACKAGE, NAME
+from .markdown import EXTENSION_NAMES
+from .ship import finish_pages, generated_pages, ship, write_pages
+
+if TYPE_CHECKING:
+    from calckit.book import Book
+
+__all__ = ["BookOptions", "main", "read_options"]
+
+
+class UsageError(Exception):
+    """Something the command cannot do as asked: said in one line, exit status 1."""
+
+
+@dataclass(frozen=True)
+class BookOptions:
+    root: Path  # the configuration's folder: paths in it are relative to this
+    docs_dir: Path
+    package: str
+    node_modules: Path
+    snapshot: bool
+    time_limit: float  # seconds for one call of the book's code in the reader's browser (the plugin's option)
+    browser_dependencies: tuple[str, ...]  # distributions shipped to the browser beside the book (the plugin's option)
+
+
+def _entries(value: Any) -> dict[str, dict[str, Any]]:
+    """A plugins or markdown_extensions list (or mapping) as {name: options}."""
+    if isinstance(value, dict):
+        return {str(name): dict(options or {}) for name, options in value.items()}
+    entries: dict[str, dict[str, Any]] = {}
+    for item in value or []:
+        name, options = next(iter(item.items())) if isinstance(item, dict) else (item, {})
+        entries[str(name)] = dict(options or {})
+    return entries
+
+
+def read_options(config_file: Path) -> BookOptions:
+    """The book's options as the configuration gives them to the plugin (or to the extension)."""
+    from mkdocs.utils.yaml import yaml_load
+
+    if not config_file.is_file():
+        raise UsageError(f"{config_file}: no such configuration file (give one with --config)")
+    with config_file.open(encoding="utf-8") as source:
+        config = yaml_load(source) or {}
+    plugin = _entries(config.get("plugins")).get(NAME)
+    extensions = _entries(config.get("markdown_extensions"))
+    extension = next((extensions[name] for name in EXTENSION_NAMES if name in extensions), None)
+    if plugin is None and extension is None:
+        raise UsageError(
+            f"{config_file}: names neither the `calculators` plugin nor the `calculators` Markdown extension"
+        )
+    package = (plugin or {}).get("package") or (extension or {}).get("package") or DEFAULT_PACKAGE
+    if plugin and extension and extension.get("package", package) != plugin.get("package", DEFAULT_PACKAGE):
+        raise UsageError(
+            f"{config_file}: the `{NAME}` plugin names the package '{plugin.get('package', DEFAULT_PACKAGE)}' "
+            f"and the extension '{extension.get('package', DEFAULT_PACKAGE)}': give both the same"
+        )
+    root = config_file.resolve().parent
+    return BookOptions(
+        root=root,
+        docs_dir=root / str(config.get("docs_dir", "docs")),
+        package=str(package),
+        node_modules=root / str((plugin or {}).get("node_modules", "node_modules")),
+        snapshot=bool((plugin or {}).get("snapshot", True)),
+        time_limit=float((plugin or {}).get("time_limit", 5)),
+        browser_dependencies=tuple(str(name) for name in (plugin or {}).get("browser_dependencies", [])),
+    )
+
+
+def _book(options: BookOptions) -> Book:
+    loaded = load_book(options.package, options.root, reload=False)
+    if isinstance(loaded, str):
+        raise UsageError(loaded)
+    return loaded
+
+
+def _page_html(site_dir: Path, source: str) -> list[Path]:
+    """Where a host writes the page built from `source` (reference/x.md), with and without directory URLs."""
+    stem = source.removesuffix(".md")
+    return [site_dir / stem / "index.html", site_dir / f"{stem}.html"]
+
+
+_BROKEN = re.compile(r'<div class="calc-broken\b.*?</div>', re.S)
+_MESSAGE = re.compile(r"<li><code>(.*?)</code></li>", re.S)
+
+
+def _problems_shown(site_dir: Path) -> list[str]:
+    """The messages of every block a page shows as broken (render.render_problems): a host that caches pages (Zensical)
+    prints a page's problems only when it renders the page, so the built site is where they are sure to be found."""
+    return [
+        unescape(message)
+        for page in sorted(site_dir.rglob("*.html"))
+        for box in _BROKEN.findall(page.read_text(encoding="utf-8"))
+        for message in _MESSAGE.findall(box)
+    ]
+
+
+def pages(options: BookOptions) -> None:
+    for path in write_pages(options.docs_dir, _book(options)):
+        print(f"calculators: wrote {path.relative_to(options.root).as_posix()}")
+
+
+def ship_site(site_dir: Path, options: BookOptions) -> None:
+    from mkdocs.exceptions import PluginError
+
+    from .dependencies import DependencyError, dependency
+    from .runtime import check_node_modules
+
+    if not (site_dir / "index.html").is_file():
+        raise UsageError(f"{site_dir}: no built site here (no index.html): build first, then ship")
+    book = _book(options)
+    docs = options.docs_dir.relative_to(options.root).as_posix()
+    for source, text in generated_pages(book).items():
+        written = options.docs_dir / source
+        if not written.is_file() or not written.read_text(encoding="utf-8").endswith(text):
+            raise UsageError(
+                f"{docs}/{source}: missing or out of date: run `mkdocs-calculators pages` before the build, then "
+                "build again"
+            )
+        if not any(html.is_file() for html in _page_html(site_dir, source)):
+            raise UsageError(f"{docs}/{source} was not built into {site_dir}: build again, then ship")
+    shown = _problems_shown(site_dir)
+    if shown:
+        listed = "\n".join(f"  {message}" for message in shown)
+        raise UsageError(
+            f"{site_dir} shows {len(shown)} problem(s) in its blocks, so it is not shipped:\n{listed}\nmend them and "
+            "build again (`zensical build --clean`: a cached page is not checked again)"
+        )
+    try:
+        check_node_modules(options.node_modules)
+        finish_pages(site_dir)
+        dependencies = tuple(dependency(name) for name in options.browser_dependencies)
+        wheels = ship(
+            site_dir,
+            options.node_modules,
+            book,
+            snapshot=options.snapshot,
+            time_limit=options.time_limit,
+            dependencies=dependencies,
+        )
+    except (PluginError, DependencyError) as error:
+        raise UsageError(str(error)) from None
+    print(f"calculators: shipped {', '.join(wheels)} and the runtime into {site_dir}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="mkdocs-calculators", description=__doc__.split("\n\n")[0])
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", "-f", type=Path, default=Path("mkdocs.yml"), help="default: mkdocs.yml")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser(
+        "pages", parents=[common], help="write the generated reference pages into the docs folder (before a build)"
+    )
+    shipping = commands.add_parser(
+        "ship", parents=[common], help="write the runtime and the service worker into a built site"
+    )
+    shipping.add_argument("site_dir", type=Path, help="the built site, e.g. site/")
+    args = parser.parse_args(argv)
+    try:
+        options = read_options(args.config)
+        if args.command == "pages":
+            pages(options)
+        else:
+            ship_site(args.site_dir, options)
+    except (UsageError, ValueError) as error:
+        print(f"mkdocs-calculators: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

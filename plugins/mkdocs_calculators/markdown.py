@@ -1,0 +1,181 @@
+"""The blocks as a Python-Markdown extension (`calculators`), for hosts that run Markdown extensions but not MkDocs
+plugins: Zensical. It calls the very function the MkDocs plugin's page hook calls (`page.render_page`), so both hosts
+check the same things and say `docs/page.md:LINE: message` the same way.
+
+    markdown_extensions:
+      - calculators:
+          package: circuits     # the book's package, as the plugin's option of that name
+
+Which page is rendered comes from the host: under Zensical from its context preprocessor (the page's path in the
+docs folder, its address, its metadata); a host that says nothing gets `<markdown>` as the path, lines counted from
+the text's top. Under MkDocs the plugin drops this extension from the list and renders the blocks itself with the
+same function (its hook also knows the page), so a `mkdocs.yml` that names both builds with either host.
+
+Problems: each is said as `path:LINE: message` (logged under `mkdocs.plugins.calculators` where logging has a
+handler, else printed to stderr: Zensical 0.0.65 configures none), and the page shows it in place of the block. An
+exception would not do: Zensical 0.0.65 then prints a Python traceback and writes no page at all. So, with `strict:
+true` (the default), the process ends with exit status 1 once the host is done, if any page rendered last still has
+a problem, after one line counting them (`zensical build` itself reports success before that).
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import sys
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from markdown import Extension, Markdown
+from markdown.preprocessors import Preprocessor
+
+from .blocks import PageContext
+from .books import load_book
+from .config import DEFAULT_PACKAGE, NAME
+from .page import render_page
+
+if TYPE_CHECKING:
+    from calckit.book import Book
+
+__all__ = ["CalculatorsExtension", "HostPage", "host_page", "makeExtension"]
+
+EXTENSION_NAMES = (NAME, "mkdocs_calculators.markdown")  # how mkdocs.yml may name this extension
+log = logging.getLogger("mkdocs.plugins.calculators")
+
+
+# Pages whose last rendering had problems (path -> how many), across the process: a page rendered again replaces
+# its count, so that under `zensical serve` a mended page stops counting.
+_failing: dict[str, int] = {}
+_exit_registered = False
+
+
+def _fail_at_exit() -> None:
+    """At the process's end: if a page still has problems, say so and end with exit status 1."""
+    count = sum(_failing.values())
+    if not count:
+        return
+    pages = len([path for path, problems in _failing.items() if problems])
+    summary = f"calculators: {count} problem(s) in {pages} page(s) (listed above): the build failed"
+    print(f"ERROR    -  {summary}", file=sys.stderr)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(1)  # the host's own exit status says success; the book did not build as written
+
+
+def _record(path: str, errors: int, *, strict: bool) -> None:
+    global _exit_registered
+    _failing[path] = errors
+    if errors and strict and not _exit_registered:
+        atexit.register(_fail_at_exit)
+        _exit_registered = True
+
+
+class HostPage:
+    """What the host says about the page it renders: where it is for messages, its file, its address."""
+
+    def __init__(self, display_path: str, file: Path | None, url: str) -> None:
+        self.display_path = display_path  # docs/index.md, as the author finds it from the project's root
+        self.file = file
+        self.url = url
+
+
+def host_page(md: Markdown) -> HostPage:
+    """The page `md` renders, as its host tells it (Zensical's context preprocessor), or an unnamed one."""
+    try:
+        from zensical.config import get_config
+        from zensical.extensions.context import ContextPreprocessor
+    except ImportError:
+        return HostPage("<markdown>", None, "")
+    context = ContextPreprocessor.from_markdown(md)
+    if context is None:
+        return HostPage("<markdown>", None, "")
+    config = get_config()
+    root = Path(config.get("root_dir", ".")).resolve()
+    file = (root / config.get("docs_dir", "docs") / context.page.path).resolve()
+    try:
+        shown = file.relative_to(root).as_posix()
+    except ValueError:
+        shown = file.as_posix()
+    return HostPage(shown, file, context.page.url or "")
+
+
+@cache
+def _book(package: str, root: str) -> Book | str:
+    return load_book(package, Path(root), reload=False)
+
+
+class _BlocksPreprocessor(Preprocessor):
+    def __init__(self, md: Markdown, package: str, strict: bool) -> None:
+        super().__init__(md)
+        self.package = package
+        self.strict = strict
+
+    def run(self, lines: list[str]) -> list[str]:
+        page = host_page(self.md)
+        root = Path.cwd() if page.file is None else _project_root(page.file)
+        loaded = _book(self.package, str(root))
+        book, broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
+        markdown = "\n".join(lines)
+        file_text = page.file.read_text(encoding="utf-8") if page.file and page.file.is_file() else None
+        rendered = render_page(
+            markdown,
+            PageContext(page.display_path, book, str(page.file) if page.file else None, page.url),
+            offset=_lines_before(markdown, file_text),
+            file_text=file_text,
+            broken=broken,
+        )
+        # Warnings count too: a strict MkDocs build refuses them as well.
+        problems = [*(str(problem) for problem in rendered.problems), *([broken] if broken else [])]
+        for problem in rendered.problems:
+            _say(str(problem), warning=problem.warning)
+        if broken:
+            _say(broken, warning=False)
+        _record(page.display_path, len(problems), strict=self.strict)
+        return rendered.markdown(lambda block: self.md.htmlStash.store(block.html)).split("\n")
+
+
+def _say(message: str, *, warning: bool) -> None:
+    if log.hasHandlers():
+        (log.warning if warning else log.error)(message)
+    else:  # as MkDocs prints it: an editor jumps to the `path:LINE:` after the level
+        print(("WARNING  -  " if warning else "ERROR    -  ") + message, file=sys.stderr, flush=True)
+
+
+def _project_root(file: Path) -> Path:
+    """The folder whose mkdocs.yml (or zensical.toml) holds the page's docs folder, where the book is found from."""
+    for folder in file.parents:
+        if (folder / "mkdocs.yml").is_file() or (folder / "zensical.toml").is_file():
+            return folder
+    return Path.cwd()
+
+
+def _lines_before(markdown: str, file_text: str | None) -> int:
+    """How many lines of the file precede `markdown` (its front matter, which the host stripped)."""
+    if not file_text or not markdown.strip():
+        return 0
+    body = markdown.strip("\n")
+    text = file_text.replace("\r\n", "\n").rstrip()
+    at = text.rfind(body.rstrip())
+    return text[:at].count("\n") if at >= 0 else 0
+
+
+class CalculatorsExtension(Extension):
+    def __init__(self, **kwargs: Any) -> None:
+        self.config = {
+            "package": [DEFAULT_PACKAGE, "the importable package that holds the book's calculators"],
+            "strict": [True, "end the process with exit status 1 when a page's blocks have problems"],
+        }
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md: Markdown) -> None:
+        # After whitespace is normalised (30), before any fence is read (fenced_code and superfences: 25).
+        preprocessor = _BlocksPreprocessor(md, str(self.getConfig("package")), bool(self.getConfig("strict")))
+        md.preprocessors.register(preprocessor, NAME, 29)
+        # The reference page gives each calculator's heading its name as its id (`{#ohms-law}`).
+        md.registerExtensions(["attr_list"], {})
+
+
+def makeExtension(**kwargs: Any) -> CalculatorsExtension:
+    return CalculatorsExtension(**kwargs)
