@@ -149,9 +149,10 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             f"{_text('energy_per_million', values['energy_per_million'])} per million tokens."
         )
     else:
-        for key in ("target_batch", "target_total", "target_per_user", "cost_per_million", "energy_per_million"):
-            values[key] = NO_BATCH
         why = "the weights do not fit" if not most else "even one sequence is slower than that"
+        for key in ("target_batch", "target_total", "target_per_user", "cost_per_million", "energy_per_million"):
+            values[key] = NO_BATCH  # a text in a numeric output: each says why, as the build requires
+            notes[key] = "No batch meets the target (see the largest batch above)."
         notes["target_batch"] = f"No batch meets {format_number(rate)} tokens/s per user: {why}."
         tail = f"; no batch meets {format_number(rate)} tokens/s per user ({why})."
     fits = batch <= most
