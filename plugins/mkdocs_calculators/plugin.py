@@ -15,7 +15,7 @@ from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
 from .blocks import PageContext
@@ -131,7 +131,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                     "generated one"
                 )
                 continue
-            file = File.generated(config, path, content=content)
+            # The progress page is linked from every page with a quiz or an exercise: a book's nav need not list it
+            # (a strict build would stop on a page missing from nav), though it may.
+            inclusion = InclusionLevel.NOT_IN_NAV if path == PROGRESS_PAGE else InclusionLevel.UNDEFINED
+            file = File.generated(config, path, content=content, inclusion=inclusion)
             files.append(file)
             if path == PROGRESS_PAGE:
                 self._progress_url = file.url
