@@ -190,6 +190,17 @@ function extent(font) {
   return known;
 }
 
+/**
+ * How wide `text` is in `font`, in pixels, as a canvas lays it out (the browser's own text measure, no page layout).
+ * @param {string} font @param {string} text @returns {number} 0 where no canvas can measure
+ */
+function textWidth(font, text) {
+  measuring ??= document.createElement("canvas").getContext("2d");
+  if (!measuring) return 0;
+  measuring.font = font;
+  return measuring.measureText(text).width;
+}
+
 /** @typedef {{x1: number, y1: number, x2: number, y2: number}} Box in the chart's units, from the SVG's top left */
 
 /**
@@ -312,7 +323,10 @@ function declutter(container, view) {
     /** @type {[number, string]} */
     let found = [-1, full];
     for (const [text, clearOfLines] of /** @type {[string, boolean][]} */ (attempts)) {
-      const width = ((box.x2 - box.x1) * text.length) / full.length; // the short name: its share of the full width
+      // The short name's width, measured, in the units of Vega's box for the full name (a share of the full width by
+      // letters undercounts: "B300" is wider than 4/22 of "B300 (Blackwell Ultra)"); the full width if none measures.
+      const [fullWidth, textPixels] = [textWidth(vega.font(item), full), textWidth(vega.font(item), text)];
+      const width = text === full || !fullWidth ? box.x2 - box.x1 : ((box.x2 - box.x1) * textPixels) / fullWidth;
       const chosen = places.findIndex(([dx, dy, side]) => {
         const shift = Number(dx) - (side === "end" && anchor === "start" ? width : 0);
         const moved = { x1: box.x1 + shift, x2: box.x1 + shift + width, y1: box.y1 + Number(dy), y2: box.y2 + Number(dy) };
