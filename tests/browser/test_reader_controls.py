@@ -97,7 +97,7 @@ class TestComparison:
         open_page(page, base_url + PAGE)
         before = page.locator(f"{COMPARE} .calc-table tbody tr").count()  # type: ignore[attr-defined]
         assert before == 3
-        page.fill(f"{COMPARE} .calc-filter", "groq")  # type: ignore[attr-defined]
+        page.fill(f"{COMPARE} .calc-filter", "groqchip")  # type: ignore[attr-defined]  # not the Groq 3 LPU too
         visible = page.locator(f"{COMPARE} .calc-choice:visible")  # type: ignore[attr-defined]
         assert visible.count() == 1
         visible.locator("input").check()
@@ -210,14 +210,11 @@ class TestChipDatabase:
         assert names == sorted(names, key=str.lower)
         assert names[0].startswith("AMD")
 
-    def test_wide_table_scrolls_in_view_and_names_break_between_words(self, page: object, base_url: str) -> None:
-        """At 1280 px the database is wider than its column: it scrolls inside a box no taller than the window, so
-        its scroll bar is on screen with it; no name breaks inside a word ("Trilliu|m")."""
+    def test_names_in_the_wide_table_break_between_words(self, page: object, base_url: str) -> None:
+        """At 1280 px no chip's name in the database breaks inside a word ("Trilliu|m"). (The table scrolls with the
+        page, not in a box of its own: test_reading_details.test_the_chip_database_scrolls_with_the_page.)"""
         page.set_viewport_size({"width": 1280, "height": 900})  # type: ignore[attr-defined]
         page.goto(base_url + "/reference/chips/")  # type: ignore[attr-defined]
-        box = page.locator("table[data-sortable]").locator("xpath=..")  # type: ignore[attr-defined]
-        size = box.evaluate("b => [b.clientHeight, b.scrollHeight, b.clientWidth, b.scrollWidth]")
-        assert size[0] <= 900 * 0.75 + 1 and size[1] > size[0]
         broken = page.eval_on_selector_all(  # type: ignore[attr-defined]
             "table[data-sortable] tbody th[scope=row]",
             """cells => cells.filter(cell => {
