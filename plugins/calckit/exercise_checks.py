@@ -25,6 +25,7 @@ from .exercise import (
     draw_cases,
     takes_number,
 )
+from .exercise_run import check_code as check_code_here
 from .quiz import Vary, Where, output_spec
 from .quiz_checks import Reader, _got
 from .spec import Calculator, Value
@@ -367,7 +368,7 @@ class ExerciseReader(Reader):
         return cases
 
     def solution_passes(self, exercise: Exercise, name: str) -> None:
-        result = running.check_code(exercise.solution, exercise.checking_data())
+        result = running.check_code(exercise.solution, exercise.checking_data(), check_code_here)
         if result["ok"]:
             return
         if result["error"] is not None:

@@ -299,7 +299,7 @@ class Calculator:
     def evaluate(self, values: Mapping[str, Value]) -> Result:
         """The result for values that `check` accepted, checked against the declared outputs (`running`): never a
         NaN, an infinity, or a value of another kind than declared (OutputError says which)."""
-        return running.evaluate(self, values)
+        return evaluate(self, values)
 
 
 def _bound_text(value: float) -> str:
@@ -331,3 +331,70 @@ def texts(values: Mapping[str, Value], key: str) -> tuple[str, ...]:
     if not isinstance(value, tuple):
         raise TypeError(f"input '{key}' is not a list of choices: {value!r}")
     return value
+
+
+def evaluate(calculator: Calculator, values: Mapping[str, Value]) -> Result:
+    """The calculator's checked result for `values`; a CodeFailure says which calculator and inputs it was for."""
+    try:
+        return check_result(calculator, running.compute(calculator, values))
+    except running.CodeFailure as failure:
+        failure.calculator, failure.values = calculator.name, dict(values)
+        raise
+
+
+def _number_problem(value: object, noted: bool) -> str:
+    """'' for a finite real number (or a text with a note); otherwise what is wrong with it, as an author reads it."""
+    if isinstance(value, bool):
+        return f"is {value}, not a number"
+    if isinstance(value, int):
+        return ""
+    if isinstance(value, float):
+        return "" if math.isfinite(value) else f"is {value!r}, not a finite number"
+    if value is None:
+        return "is None"
+    if isinstance(value, str):
+        if noted:
+            return ""
+        text = value if len(value) <= 30 else value[:27] + "..."
+        return f"is the text {text!r}, not a number (a text stands for a number only with a note saying why)"
+    return f"is a {type(value).__name__}, not a number"
+
+
+def _text_problem(value: object) -> str:
+    if isinstance(value, str) or (isinstance(value, tuple) and all(isinstance(item, str) for item in value)):
+        return ""
+    return "is None, not text" if value is None else f"is a {type(value).__name__}, not text"
+
+
+def check_result(calculator: Calculator, result: object) -> Result:
+    """`result`, if it is what the calculator declares; OutputError for the first thing that is not."""
+    if not isinstance(result, Result):
+        raise running.OutputError(
+            f"returned a {type(result).__name__}, not a calckit.spec.Result "
+            "(return Result(values, summary) from compute)"
+        )
+    if not isinstance(result.values, Mapping):
+        raise running.OutputError(
+            f"returned values that are a {type(result.values).__name__}, not a mapping of output to value"
+        )
+    for output in calculator.outputs:
+        if output.key not in result.values:
+            raise running.OutputError("is missing", output.key)
+        value = result.values[output.key]
+        problem = (
+            _text_problem(value)
+            if output.format == "text"
+            else _number_problem(value, bool(result.notes.get(output.key)))
+        )
+        if problem:
+            raise running.OutputError(problem, output.key)
+    for key, value in result.values.items():  # values no output shows: still never a NaN
+        if isinstance(value, float) and not math.isfinite(value):
+            raise running.OutputError(f"is {value!r}, not a finite number", key)
+    if not isinstance(result.summary, str):
+        raise running.OutputError(f"returned a summary that is a {type(result.summary).__name__}, not text")
+    if result.chart is not None and not isinstance(result.chart, dict):
+        raise running.OutputError(
+            f"returned a chart that is a {type(result.chart).__name__}, not a Vega-Lite spec (a dict)"
+        )
+    return result
