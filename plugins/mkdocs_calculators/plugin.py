@@ -318,6 +318,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         from .imports import browser_modules, import_problems
 
         assert self._book is not None
+        if not (node_modules / "pyodide" / "python_stdlib.zip").is_file():
+            return  # no runtime to read the browser's modules from: that is an error of its own, which says to npm ci
         shipped = []
         for name in self.config.browser_dependencies:
             try:
