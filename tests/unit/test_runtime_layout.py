@@ -18,8 +18,9 @@ from mkdocs_calculators.layout import (
 )
 
 PLUGIN = Path(mkdocs_calculators.__file__).parent
-SCRIPTS = {"worker.js": PLUGIN / "assets/worker.js", "entry.js": PLUGIN / "assets/entry.js"}
-SCRIPTS["sw.js"] = PLUGIN / "service_worker.js"
+# Every script that layout gives placeholders to (the browser's assets, and sw.js from service_worker.js).
+SCRIPTS = {name: PLUGIN / "assets" / name for name in PLACEHOLDERS if name != "sw.js"}
+SCRIPTS |= {"worker.js": PLUGIN / "assets/worker.js", "sw.js": PLUGIN / "service_worker.js"}
 
 
 def test_the_worker_fetches_the_files_layout_names() -> None:
