@@ -100,7 +100,8 @@ def here_line(items: list[BlockItem], progress_url: str) -> str:
     data = escape(json.dumps([item.data() | {"title": item.title} for item in items]))
     return (
         f'<p class="progress-here" data-progress-here="{data}" hidden>'
-        '<span class="progress-here-label">Your progress here:</span> <span class="progress-here-state">Not started.</span> '
+        '<span class="progress-here-label">Your progress here:</span> '
+        '<span class="progress-here-state">Not started.</span> '
         f'<a href="{escape(progress_url)}">All your progress</a></p>'
     )
 
