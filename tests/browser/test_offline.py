@@ -160,6 +160,10 @@ class TestOffline:
             if page.query_selector("[data-calculator]"):
                 calculator_pages.append(address)
                 assert start_calculators(page)["mode"] == "snapshot"
+                # A runtime started before the service worker took control stores its own downloads once it is
+                # ready; leaving the page sooner cancels that, and the next page downloads them again.
+                kept = "async (url) => { await (await import(url)).runtimeDownloadsKept(); }"
+                page.evaluate(kept, page.evaluate(RUNTIME_JS))
         assert CALCULATOR_PAGE in calculator_pages
         wait_until_cached(page, book.site)
         assert network.count("pyodide.asm.wasm") == 1, "the runtime was downloaded twice"

@@ -106,7 +106,7 @@ def test_in_forced_colours_a_picked_up_item_and_the_chevrons_show(
     context = new_context(browser, network, forced_colors="active")
     page = context.new_page()  # type: ignore[attr-defined]
     page.goto(base_url + "/lessons/roofline-quiz/")
-    expect(page.locator("#quiz-2")).to_have_attribute("data-mounted", "true", timeout=30_000)
+    wait_mounted(page, "#quiz-2")  # below the first screen: it comes alive as a reader scrolls to it
     items = page.locator("#quiz-2 .quiz-item")
     items.first.click()
     expect(items.first).to_have_attribute("aria-pressed", "true")
