@@ -2,7 +2,8 @@
 built without the plugin (`CALCULATORS_ENABLED=false`), both served gzip-compressed as a static host serves them.
 
 Lighthouse starts its own Chromium (Debian's, through CHROME_PATH). The brief's targets: desktop performance >= 95,
-accessibility 100, best practices >= 95 on every page; on mobile, each page within 3 points of its plugin-free twin.
+accessibility 100, best practices >= 95 on every page; on mobile, each page within 1 point of its plugin-free twin
+(math pages included).
 Mobile scores move by a few points from run to run on a busy machine, so each mobile score is the best of two runs.
 """
 
@@ -22,7 +23,7 @@ __all__ = ["book_pages", "lighthouse"]
 
 CATEGORIES = ("performance", "accessibility", "best-practices")
 TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 95}  # desktop, from the design brief
-MOBILE_MARGIN = 3  # points a page may lose to the plugin on mobile
+MOBILE_MARGIN = 1  # points a page may lose to the plugin on mobile (the brief's T7)
 MOBILE_RUNS = 2
 FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update"
 
