@@ -6,7 +6,6 @@ import importlib.util
 import logging
 import mimetypes
 import os
-import threading
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -254,13 +253,12 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def _start_code(self, root: Path) -> str:
         """Start the process that runs the book's code (a fresh one for each build of `mkdocs serve`: the package may
-        have changed); why its import hung, or "".
+        have changed) and wait for its import of the package; why that import hung, or "".
 
-        `mkdocs serve` waits for the child's import before importing the package itself, which would hang the server
-        where the child's hangs. `mkdocs build` imports it here meanwhile (the two take about a second each on a
-        busy machine, and T6 counts them), and a watchdog ends the build with the message should the child's import
-        hang: this process's is then hanging too (a Python loop or a sleep at a module's top level; arithmetic
-        stuck in C holds the interpreter, and only the serial way, under `mkdocs serve`, reports that).
+        Only then does this process import the package itself: code at a module's top level that never returns would
+        otherwise hang the build here, where no time limit can stop it. A watchdog thread cannot end code that is stuck
+        in C holding the interpreter (`10**10**8`), nor can a signal reach `mkdocs serve`'s builds, off the main
+        thread; ending the child can.
         """
         from calckit.running import use_runner
 
@@ -273,10 +271,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         code.start()
         self._code = code
         use_runner(code.runner, code.check_code)
-        if self._serving:
-            return self._import_hang(code)
-        threading.Thread(target=self._end_if_import_hangs, args=(code,), daemon=True).start()
-        return ""
+        return self._import_hang(code)
 
     def _import_hang(self, code: ComputeProcess) -> str:
         """Wait for the child's import: why it hung, or ""."""
@@ -292,16 +287,6 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 f"{error.limit:g} s"
             )
         return ""
-
-    def _end_if_import_hangs(self, code: ComputeProcess) -> None:
-        try:
-            hang = self._import_hang(code)
-        except Exception:  # the build ended, and closed the process, first
-            return
-        if hang:
-            log.error(hang)
-            logging.shutdown()
-            os._exit(1)
 
     def on_shutdown(self) -> None:
         from calckit.running import use_runner
