@@ -53,6 +53,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._block_lines: dict[str, int] = {}  # placeholder token -> the file line of its block's fence
         self._code: ComputeProcess | None = None  # where the book's code runs at build, with a time limit
         self._dependencies: tuple[Any, ...] = ()  # the distributions shipped to the browser (dependencies.py)
+        self._missing: tuple[str, ...] = ()  # modules the package imports that the browser lacks (imports.py)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
@@ -243,6 +244,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 serving=self._serving,
                 time_limit=float(self.config.time_limit),
                 dependencies=self._dependencies,
+                missing=self._missing,
             )
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click
@@ -300,9 +302,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def _check_browser_imports(self, node_modules: Path) -> None:
         """Each import of the book's package that the reader's browser cannot satisfy is an error at its line."""
         from .dependencies import DependencyError, dependency
-        from .imports import browser_modules, import_problems
+        from .imports import browser_modules, import_problems, missing_modules
 
         assert self._book is not None
+        self._missing = ()
         if not (node_modules / "pyodide" / "python_stdlib.zip").is_file():
             return  # no runtime to read the browser's modules from: that is an error of its own, which says to npm ci
         shipped = []
@@ -316,6 +319,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         available = browser_modules(node_modules, [directory.name, *(t for d in shipped for t in d.top_level)])
         for problem in import_problems(directory, directory.name, available):
             log.error(problem)
+        # Not strict (mkdocs serve), the build goes on: in the browser these are stand-ins, so that only the
+        # calculators whose code uses one fail, and say so (calckit.stand_ins).
+        self._missing = tuple(missing_modules(directory, available))
 
     def _register_anchors(self, page: Page, config: MkDocsConfig) -> None:
         """Give MkDocs' anchor validation the ids of the page's blocks (their HTML comes after it collected the
