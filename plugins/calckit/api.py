@@ -88,7 +88,11 @@ def _cause(error: BaseException) -> str:
 def _place(book: Book, name: str, error: BaseException) -> str:
     """`calculators/x.py:22`: the innermost line of the book's package (or calckit) that `error` went through."""
     package = book.directory
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if _within(frame.filename, (package, _OWN))]
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if _within(frame.filename, (package, _OWN)) and Path(frame.filename) != _OWN / "stand_ins.py"
+    ]  # a stand-in for a module the browser lacks raised: the place is the book's line that used it
     places = [(Path(frame.filename), frame.lineno) for frame in frames]
     if isinstance(error, OutputError) or (places and places[-1][0] in (_OWN / "spec.py", _OWN / "running.py")):
         # The spec refused what compute returned (an output missing, a NaN): the fault is in the compute function,

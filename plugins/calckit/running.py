@@ -29,6 +29,7 @@ __all__ = [
     "use_runner",
 ]
 
+
 class Computes(Protocol):
     """A calculator, as far as running it goes (calckit.spec.Calculator; named so, this module imports none)."""
 

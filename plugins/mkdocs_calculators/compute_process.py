@@ -6,8 +6,8 @@ that `mkdocs serve` runs off the main thread: ending a process can. So one persi
 the book's package and runs every compute, and each exercise's solution, that the build asks for, through
 `calckit.running.use_runner`. A call past the limit ends the child, raises `TimeLimitExceeded` with the line the code
 was on (from faulthandler's dump in the child), and the next call starts a new child. A few hundred small calls
-cost tens of milliseconds in all (pickles over a pipe); the child's start and import overlap with MkDocs reading
-the site.
+cost tens of milliseconds in all (pickles over a pipe). The build imports the package itself only once the child's
+import has finished within its limit (`imported`): code at a module's top level may hang too.
 """
 
 from __future__ import annotations

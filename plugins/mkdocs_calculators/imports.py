@@ -21,7 +21,7 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from importlib.util import find_spec
 from pathlib import Path
 
-__all__ = ["HOW_TO_SHIP", "browser_modules", "import_problems"]
+__all__ = ["HOW_TO_SHIP", "browser_modules", "import_problems", "missing_modules"]
 
 HOW_TO_SHIP = (
     "the reader's browser has the standard library, calckit and the book's package; to ship a pure-Python "
@@ -116,10 +116,8 @@ def _imports(node: ast.AST) -> Iterator[tuple[str, int]]:
         yield from _imports(child)
 
 
-def import_problems(folder: Path, shown: str, available: BrowserModules) -> list[str]:
-    """`shown/x.py:LINE: ModuleNotFoundError: ...` for each import in the .py files under `folder` (shown by the
-    name `shown`) of a module outside `available`."""
-    problems = []
+def _unavailable(folder: Path, available: BrowserModules) -> Iterator[tuple[Path, int, str]]:
+    """Each import in the .py files under `folder` of a module outside `available`: its file, line and module."""
     for path in sorted(folder.rglob("*.py")):
         if "__pycache__" in path.parts:
             continue
@@ -127,8 +125,22 @@ def import_problems(folder: Path, shown: str, available: BrowserModules) -> list
             tree = ast.parse(path.read_bytes(), str(path))
         except (SyntaxError, ValueError):
             continue  # the build's own import reports it, at its line
-        where = f"{shown}/{path.relative_to(folder).as_posix()}"
         for module, line in _imports(tree):
             if module not in available:
-                problems.append(f"{where}:{line}: ModuleNotFoundError: No module named '{module}' ({HOW_TO_SHIP})")
-    return problems
+                yield path, line, module
+
+
+def import_problems(folder: Path, shown: str, available: BrowserModules) -> list[str]:
+    """`shown/x.py:LINE: ModuleNotFoundError: ...` for each import in the .py files under `folder` (shown by the
+    name `shown`) of a module outside `available`."""
+    return [
+        f"{shown}/{path.relative_to(folder).as_posix()}:{line}: ModuleNotFoundError: No module named '{module}' "
+        f"({HOW_TO_SHIP})"
+        for path, line, module in _unavailable(folder, available)
+    ]
+
+
+def missing_modules(folder: Path, available: BrowserModules) -> list[str]:
+    """The modules outside `available` that the .py files under `folder` import: the worker's stand-ins for them
+    (calckit.stand_ins) keep the rest of the package working in the browser when the build is not strict."""
+    return sorted({module for _, _, module in _unavailable(folder, available)})

@@ -51,6 +51,7 @@ PLACEHOLDERS = {
         "snapshot": "__CALCULATORS_SNAPSHOT__",  # the memory snapshot's file name, or ""
         "snapshot_for": "__CALCULATORS_SNAPSHOT_FOR__",  # what it was made with
         "cached": "__CALCULATORS_CACHED__",  # {file: content hash} for the files the worker fetches itself
+        "missing": "__CALCULATORS_MISSING__",  # modules the package imports that the browser lacks (not strict)
     },
     # The exercise worker installs calckit alone: readers' code is checked against the book's package elsewhere.
     "exercise_worker.js": {"wheels": "__CALCULATORS_WHEELS__"},  # calckit's wheel, alone in the list

@@ -6,7 +6,6 @@ import importlib.util
 import logging
 import mimetypes
 import os
-import threading
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,6 +53,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._block_lines: dict[str, int] = {}  # placeholder token -> the file line of its block's fence
         self._code: ComputeProcess | None = None  # where the book's code runs at build, with a time limit
         self._dependencies: tuple[Any, ...] = ()  # the distributions shipped to the browser (dependencies.py)
+        self._missing: tuple[str, ...] = ()  # modules the package imports that the browser lacks (imports.py)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
@@ -244,6 +244,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 serving=self._serving,
                 time_limit=float(self.config.time_limit),
                 dependencies=self._dependencies,
+                missing=self._missing,
             )
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click
@@ -254,13 +255,12 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def _start_code(self, root: Path) -> str:
         """Start the process that runs the book's code (a fresh one for each build of `mkdocs serve`: the package may
-        have changed); why its import hung, or "".
+        have changed) and wait for its import of the package; why that import hung, or "".
 
-        `mkdocs serve` waits for the child's import before importing the package itself, which would hang the server
-        where the child's hangs. `mkdocs build` imports it here meanwhile (the two take about a second each on a
-        busy machine, and T6 counts them), and a watchdog ends the build with the message should the child's import
-        hang: this process's is then hanging too (a Python loop or a sleep at a module's top level; arithmetic
-        stuck in C holds the interpreter, and only the serial way, under `mkdocs serve`, reports that).
+        Only then does this process import the package itself: code at a module's top level that never returns would
+        otherwise hang the build here, where no time limit can stop it. A watchdog thread cannot end code that is stuck
+        in C holding the interpreter (`10**10**8`), nor can a signal reach `mkdocs serve`'s builds, off the main
+        thread; ending the child can.
         """
         from calckit.running import use_runner
 
@@ -273,10 +273,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         code.start()
         self._code = code
         use_runner(code.runner, code.check_code)
-        if self._serving:
-            return self._import_hang(code)
-        threading.Thread(target=self._end_if_import_hangs, args=(code,), daemon=True).start()
-        return ""
+        return self._import_hang(code)
 
     def _import_hang(self, code: ComputeProcess) -> str:
         """Wait for the child's import: why it hung, or ""."""
@@ -293,16 +290,6 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             )
         return ""
 
-    def _end_if_import_hangs(self, code: ComputeProcess) -> None:
-        try:
-            hang = self._import_hang(code)
-        except Exception:  # the build ended, and closed the process, first
-            return
-        if hang:
-            log.error(hang)
-            logging.shutdown()
-            os._exit(1)
-
     def on_shutdown(self) -> None:
         from calckit.running import use_runner
 
@@ -315,9 +302,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def _check_browser_imports(self, node_modules: Path) -> None:
         """Each import of the book's package that the reader's browser cannot satisfy is an error at its line."""
         from .dependencies import DependencyError, dependency
-        from .imports import browser_modules, import_problems
+        from .imports import browser_modules, import_problems, missing_modules
 
         assert self._book is not None
+        self._missing = ()
         if not (node_modules / "pyodide" / "python_stdlib.zip").is_file():
             return  # no runtime to read the browser's modules from: that is an error of its own, which says to npm ci
         shipped = []
@@ -331,6 +319,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         available = browser_modules(node_modules, [directory.name, *(t for d in shipped for t in d.top_level)])
         for problem in import_problems(directory, directory.name, available):
             log.error(problem)
+        # Not strict (mkdocs serve), the build goes on: in the browser these are stand-ins, so that only the
+        # calculators whose code uses one fail, and say so (calckit.stand_ins).
+        self._missing = tuple(missing_modules(directory, available))
 
     def _register_anchors(self, page: Page, config: MkDocsConfig) -> None:
         """Give MkDocs' anchor validation the ids of the page's blocks (their HTML comes after it collected the

@@ -128,12 +128,15 @@ def write_runtime(
     serving: bool = False,
     time_limit: float = 5.0,
     dependencies: tuple[Dependency, ...] = (),
+    missing: tuple[str, ...] = (),
 ) -> list[str]:
     """Write everything the browser needs into the site, for `book`; return the wheels' file names.
 
     `snapshot`: also the memory snapshot (snapshot.py); `serving`: for `mkdocs serve`, which makes no snapshot (only
     reuses a cached one) and has no service worker; `time_limit`: seconds for one call of the book's code;
-    `dependencies`: the distributions the book ships (browser_dependencies), each in a wheel before the book's.
+    `dependencies`: the distributions the book ships (browser_dependencies), each in a wheel before the book's;
+    `missing`: modules the package imports that the browser lacks (a build that is not strict goes on), for which
+    the worker puts stand-ins (calckit.stand_ins).
     """
     out = site_dir / ASSETS
     for relative, source in _vendored_sources(node_modules).items():
@@ -163,6 +166,7 @@ def write_runtime(
     placeholders = asset_placeholders(out, wheels, made, service_worker=not serving)
     placeholders["worker.js"][PLACEHOLDERS["worker.js"]["wheels"]] = json.dumps([wheel.name for wheel in wheels])
     placeholders["worker.js"][PLACEHOLDERS["worker.js"]["package"]] = book.package
+    placeholders["worker.js"][PLACEHOLDERS["worker.js"]["missing"]] = json.dumps(list(missing))
     placeholders.setdefault("runtime.js", {})[PLACEHOLDERS["runtime.js"]["time_limit"]] = f"{time_limit:g}"
     placeholders["exercise_worker.js"] = {PLACEHOLDERS["exercise_worker.js"]["wheels"]: json.dumps([wheels[0].name])}
     assets = resources.files(__package__).joinpath("assets")

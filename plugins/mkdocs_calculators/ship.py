@@ -97,6 +97,7 @@ def ship(
     serving: bool = False,
     time_limit: float = 5.0,
     dependencies: tuple[Dependency, ...] = (),
+    missing: tuple[str, ...] = (),
 ) -> list[str]:
     """The runtime and the service worker written into the built site; return the wheels' file names."""
     wheels = write_runtime(
@@ -107,6 +108,7 @@ def ship(
         serving=serving,
         time_limit=time_limit,
         dependencies=dependencies,
+        missing=missing,
     )
     write_service_worker(site_dir, serving=serving)  # last: its manifest hashes every file written before
     return wheels

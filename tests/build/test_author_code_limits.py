@@ -98,14 +98,27 @@ def test_an_output_of_the_wrong_kind_is_one_located_line(tmp_path: Path, returne
     assert_clean(build.output)
 
 
-def test_a_package_whose_import_hangs_is_stopped(tmp_path: Path) -> None:
-    """Code at a module's top level that never returns: the build stops at that line."""
+# Code at a module's top level that never returns: in Python, in C letting other threads run, in C holding the
+# interpreter (which hung the build when it imported the package beside its compute process).
+IMPORT_HANGS = {
+    "a Python loop": "while True: pass",
+    "a sleep in C": "import time; time.sleep(10**6)",
+    "a wait in C": "import select; select.select([], [], [])",
+    "arithmetic in C": "x = 10**10**8",
+}
+
+
+@pytest.mark.parametrize("statement", IMPORT_HANGS.values(), ids=IMPORT_HANGS.keys())
+def test_a_package_whose_import_hangs_is_stopped(tmp_path: Path, statement: str) -> None:
+    """The build stops at that line, within seconds of the import's limit (the bound says it did not hang)."""
     training = (PACKAGE / "training.py").read_text(encoding="utf-8")
-    hanging = training.replace("\n__all__", "\nwhile True: pass\n__all__", 1)
-    line = hanging[: hanging.index("while True: pass")].count("\n") + 1
+    hanging = training.replace("\n__all__", f"\n{statement}\n__all__", 1)
+    line = hanging[: hanging.index(statement)].count("\n") + 1
+    started = time.monotonic()
     build = build_with_package(
         tmp_path, {"training.py": hanging}, "# Empty\n", timeout=TIMEOUT, plugin={"time_limit": LIMIT}
     )
+    assert time.monotonic() - started < 60
     assert build.returncode != 0, build.output
     # The import may take longer than a compute: six limits, and at least ten seconds.
     assert build.errors() == [

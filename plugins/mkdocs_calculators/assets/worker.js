@@ -23,6 +23,10 @@ const SNAPSHOT_FOR = "__CALCULATORS_SNAPSHOT_FOR__";
 // Replaced at build by {file: content hash} for the files this worker fetches, or {} when the site has no service
 // worker. The worker keeps them in the offline cache that sw.js serves from, under the same keys (URL?v=hash).
 const CACHED = /** @type {Record<string, string>} */ (JSON.parse('__CALCULATORS_CACHED__'));
+// Replaced at build by the modules that the book's package imports and the browser lacks: none, unless the build was
+// not strict (`mkdocs serve`), which said so at their lines. Each is a stand-in (calckit/stand_ins.py), so that only
+// the calculators whose code uses one fail, saying so, and the page's others compute.
+const MISSING = /** @type {string[]} */ (JSON.parse('__CALCULATORS_MISSING__'));
 const RUNTIME_CACHE = `calculators-runtime:${new URL("../../", import.meta.url).href}`; // as in sw.js and layout.py
 const INDEX_URL = new URL("./pyodide/", import.meta.url).href;
 const WHEEL_DIR = "/lib/wheels"; // as in snapshot.mjs: each wheel's file goes here and onto sys.path
@@ -248,7 +252,12 @@ async function boot() {
   }
   mark("wheels installed");
   if (interrupt) pyodide.setInterruptBuffer(interrupt);
-  pyodide.pyimport("calckit.book").use(PACKAGE); // already in use after a restore: then it only looks again
+  if (MISSING.length) {
+    console.warn(`calculators: the browser has no ${MISSING.join(", ")}: calculators whose code uses it will say so`);
+    pyodide.pyimport("calckit.stand_ins").use_with_stand_ins(PACKAGE, MISSING);
+  } else {
+    pyodide.pyimport("calckit.book").use(PACKAGE); // already in use after a restore: then it only looks again
+  }
   const module = pyodide.pyimport("calckit.api");
   mark("package imported");
   closeNetwork();
