@@ -8,6 +8,9 @@ the book's package and runs every compute, and each exercise's solution, that th
 was on (from faulthandler's dump in the child), and the next call starts a new child. A few hundred small calls
 cost tens of milliseconds in all (pickles over a pipe). The build imports the package itself only once the child's
 import has finished within its limit (`imported`): code at a module's top level may hang too.
+
+Every host that runs the book's code at build sets it up the same way, through `start_book_code` and
+`stop_book_code`: the MkDocs plugin, the Markdown extension (Zensical), and the `mkdocs-calculators` command.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from calckit.running import CodeFailure, RaisedElsewhere, TimeLimitExceeded
 if TYPE_CHECKING:
     from calckit.spec import Calculator, Value
 
-__all__ = ["DEFAULT_LIMIT", "ComputeProcess", "failure_message"]
+__all__ = ["DEFAULT_LIMIT", "ComputeProcess", "failure_message", "limit_problem", "start_book_code", "stop_book_code"]
 
 DEFAULT_LIMIT = 5.0  # seconds, per call (the plugin's `time_limit` option)
 # The child's start and the package's import may take longer than a compute, on a busy machine: this many limits.
@@ -206,6 +209,55 @@ class ComputeProcess:
             dumping = dumping or line.startswith("Timeout (")
             if not dumping:
                 sys.stderr.write(line)
+
+
+def limit_problem(limit: object) -> str:
+    """Why `limit` (a `time_limit` option as written) is not a time limit, or ""."""
+    if isinstance(limit, bool) or not isinstance(limit, int | float) or not limit > 0:
+        return f"calculators: 'time_limit' must be a number of seconds > 0 (got {limit!r})"
+    return ""
+
+
+def start_book_code(package: str, limit: float) -> tuple[ComputeProcess | None, str]:
+    """Start the process that runs the book's package `package`, make it where every compute and exercise check runs
+    (calckit.running.use_runner), and wait for its import of the package: the process (None when `package` is not a
+    package, which load_book then says), and why that import hung, or "" (the process is then stopped already).
+
+    Only then may the caller import the package itself (books.load_book): code at a module's top level that never
+    returns would otherwise hang it where no time limit can stop it. A watchdog thread cannot end code that is stuck
+    in C holding the interpreter (`10**10**8`), nor can a signal reach `mkdocs serve`'s builds, off the main thread;
+    ending the child can.
+    """
+    import importlib.util
+
+    from calckit.running import use_runner
+
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):  # a dotted name whose parent is missing or broken: load_book says why
+        spec = None
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    if not folders:
+        return None, ""
+    code = ComputeProcess(package, Path(folders[0]), limit)
+    code.start()
+    use_runner(code.runner, code.check_code)
+    try:
+        code.imported()
+    except TimeLimitExceeded as error:
+        stop_book_code(code)
+        where = f"{error.where}: " if error.where else ""
+        return None, f"{where}calculators: importing the package '{package}' did not finish within {error.limit:g} s"
+    return code, ""
+
+
+def stop_book_code(code: ComputeProcess | None) -> None:
+    """Run computes in this interpreter again, and end `code`'s process."""
+    from calckit.running import use_runner
+
+    use_runner(None)
+    if code is not None:
+        code.close()
 
 
 class _Ended(Exception):

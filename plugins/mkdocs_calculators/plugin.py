@@ -20,7 +20,7 @@ from mkdocs.structure.pages import Page
 from .blocks import PageContext
 from .books import load_book
 from .chart_check import save_valid_shapes, use_schema
-from .compute_process import ComputeProcess
+from .compute_process import ComputeProcess, limit_problem, start_book_code, stop_book_code
 from .config import CalculatorsConfig
 from .formulas import KATEX_CSS, Formulas, arithmatex_problem
 from .markdown import EXTENSION_NAMES
@@ -65,12 +65,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         config.markdown_extensions[:] = [name for name in config.markdown_extensions if name not in EXTENSION_NAMES]
         if not self.config.enabled:
             return config
-        if isinstance(self.config.time_limit, bool) or not self.config.time_limit > 0:
-            raise PluginError(
-                f"calculators: 'time_limit' must be a number of seconds > 0 (got {self.config.time_limit!r})"
-            )
+        problem = limit_problem(self.config.time_limit)
+        if problem:
+            raise PluginError(problem)
         root = Path(config.config_file_path).parent
-        hung = self._start_code(root)
+        hung = self._start_code()
         loaded = hung or load_book(self.config.package, root, reload=self._serving)
         self._book, self._broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
         if self._broken:
@@ -253,51 +252,17 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                     "calculators: built for %s (serve it at that address: instant navigation needs it)", config.site_url
                 )
 
-    def _start_code(self, root: Path) -> str:
-        """Start the process that runs the book's code (a fresh one for each build of `mkdocs serve`: the package may
-        have changed) and wait for its import of the package; why that import hung, or "".
-
-        Only then does this process import the package itself: code at a module's top level that never returns would
-        otherwise hang the build here, where no time limit can stop it. A watchdog thread cannot end code that is stuck
-        in C holding the interpreter (`10**10**8`), nor can a signal reach `mkdocs serve`'s builds, off the main
-        thread; ending the child can.
-        """
-        from calckit.running import use_runner
-
+    def _start_code(self) -> str:
+        """Start the process that runs the book's code, with its time limit (a fresh one for each build of `mkdocs
+        serve`: the package may have changed), and wait for its import of the package; why that import hung, or ""."""
         self.on_shutdown()
-        spec = importlib.util.find_spec(self.config.package)
-        folders = list(spec.submodule_search_locations or []) if spec else []
-        if not folders:
-            return ""  # not a package: load_book says why
-        code = ComputeProcess(self.config.package, Path(folders[0]), float(self.config.time_limit))
-        code.start()
-        self._code = code
-        use_runner(code.runner, code.check_code)
-        return self._import_hang(code)
-
-    def _import_hang(self, code: ComputeProcess) -> str:
-        """Wait for the child's import: why it hung, or ""."""
-        from calckit.running import TimeLimitExceeded
-
-        try:
-            code.imported()
-        except TimeLimitExceeded as error:
-            self.on_shutdown()
-            where = f"{error.where}: " if error.where else ""
-            return (
-                f"{where}calculators: importing the package '{self.config.package}' did not finish within "
-                f"{error.limit:g} s"
-            )
-        return ""
+        self._code, hung = start_book_code(self.config.package, float(self.config.time_limit))
+        return hung
 
     def on_shutdown(self) -> None:
-        from calckit.running import use_runner
-
         save_valid_shapes()
-        if self._code is not None:
-            use_runner(None)
-            self._code.close()
-            self._code = None
+        stop_book_code(self._code)
+        self._code = None
 
     def _check_browser_imports(self, node_modules: Path) -> None:
         """Each import of the book's package that the reader's browser cannot satisfy is an error at its line."""
