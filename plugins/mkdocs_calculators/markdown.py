@@ -5,10 +5,13 @@ check the same things and say `docs/page.md:LINE: message` the same way.
     markdown_extensions:
       - calculators:
           package: circuits     # the book's package, as the plugin's option of that name
+          time_limit: 5         # seconds for one call of the book's code, as the plugin's option of that name
 
 Which page is rendered comes from the host: under Zensical from its context preprocessor (the page's path in the
 docs folder, its address, its metadata); a host that says nothing gets `<markdown>` as the path, lines counted from
-the text's top. Under MkDocs the plugin drops this extension from the list and renders the blocks itself with the
+the text's top. The book's code runs as under the plugin: imported, and each compute run, in a process of its own
+that is ended past the time limit (compute_process.py), so that code that never returns cannot hang the host. Under
+MkDocs the plugin drops this extension from the list and renders the blocks itself with the
 same function (its hook also knows the page), so a `mkdocs.yml` that names both builds with either host.
 
 Problems: each is said as `path:LINE: message` (logged under `mkdocs.plugins.calculators` where logging has a
@@ -24,7 +27,7 @@ import atexit
 import logging
 import os
 import sys
-from functools import cache
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +36,7 @@ from markdown.preprocessors import Preprocessor
 
 from .blocks import PageContext
 from .books import load_book
+from .compute_process import DEFAULT_LIMIT, limit_problem, start_book_code, stop_book_code
 from .config import DEFAULT_PACKAGE, NAME
 from .page import render_page
 
@@ -101,21 +105,38 @@ def host_page(md: Markdown) -> HostPage:
     return HostPage(shown, file, context.page.url or "")
 
 
-@cache
-def _book(package: str, root: str) -> Book | str:
-    return load_book(package, Path(root), reload=False)
+_books: dict[tuple[str, str, object], Book | str] = {}  # the book loaded for each (package, root, time limit)
+_loading = threading.Lock()  # a host may render pages on several threads
+
+
+def _book(package: str, root: Path, limit: object) -> Book | str:
+    """The book's package, or one line saying why it could not be loaded; loaded once per process, after the
+    process that runs its code (with `limit` seconds for each call) has imported it in time."""
+    with _loading:
+        key = (package, str(root), limit)
+        if key not in _books:
+            _books[key] = limit_problem(limit) or _start_and_load(package, root, float(limit))  # type: ignore[arg-type]
+        return _books[key]
+
+
+def _start_and_load(package: str, root: Path, limit: float) -> Book | str:
+    code, hung = start_book_code(package, limit)
+    if code is not None:
+        atexit.register(stop_book_code, code)
+    return hung or load_book(package, root, reload=False)
 
 
 class _BlocksPreprocessor(Preprocessor):
-    def __init__(self, md: Markdown, package: str, strict: bool) -> None:
+    def __init__(self, md: Markdown, package: str, strict: bool, limit: object) -> None:
         super().__init__(md)
         self.package = package
         self.strict = strict
+        self.limit = limit
 
     def run(self, lines: list[str]) -> list[str]:
         page = host_page(self.md)
         root = Path.cwd() if page.file is None else _project_root(page.file)
-        loaded = _book(self.package, str(root))
+        loaded = _book(self.package, root, self.limit)
         book, broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
         markdown = "\n".join(lines)
         file_text = page.file.read_text(encoding="utf-8") if page.file and page.file.is_file() else None
@@ -166,12 +187,15 @@ class CalculatorsExtension(Extension):
         self.config = {
             "package": [DEFAULT_PACKAGE, "the importable package that holds the book's calculators"],
             "strict": [True, "end the process with exit status 1 when a page's blocks have problems"],
+            "time_limit": [DEFAULT_LIMIT, "seconds that one call of the book's code may take at build"],
         }
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:
         # After whitespace is normalised (30), before any fence is read (fenced_code and superfences: 25).
-        preprocessor = _BlocksPreprocessor(md, str(self.getConfig("package")), bool(self.getConfig("strict")))
+        preprocessor = _BlocksPreprocessor(
+            md, str(self.getConfig("package")), bool(self.getConfig("strict")), self.getConfig("time_limit")
+        )
         md.preprocessors.register(preprocessor, NAME, 29)
         # The reference page gives each calculator's heading its name as its id (`{#ohms-law}`).
         md.registerExtensions(["attr_list"], {})
