@@ -4,8 +4,10 @@
     mkdocs-calculators ship site/ [--config mkdocs.yml]   after it: the runtime, the wheels, the snapshot, sw.js
 
 Both read the book's options from the configuration: the `calculators` plugin's entry (package, node_modules,
-snapshot), or else the `calculators` Markdown extension's (package). They call the same functions as the plugin's
-hooks (ship.py), so a book built by Zensical and shipped is the book `mkdocs build` writes.
+snapshot, time_limit), or else the `calculators` Markdown extension's (package, time_limit). They call the same
+functions as the plugin's hooks (ship.py), so a book built by Zensical and shipped is the book `mkdocs build` writes.
+Both import the book's package as the plugin does: first in a process of its own that is ended past the time limit
+(compute_process.py), so that a module whose import never returns cannot hang the command.
 """
 
 from __future__ import annotations
@@ -13,13 +15,15 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .books import load_book
+from .compute_process import DEFAULT_LIMIT, limit_problem, start_book_code, stop_book_code
 from .config import DEFAULT_PACKAGE, NAME
 from .markdown import EXTENSION_NAMES
 from .ship import finish_pages, generated_pages, ship, write_pages
@@ -41,7 +45,7 @@ class BookOptions:
     package: str
     node_modules: Path
     snapshot: bool
-    time_limit: float  # seconds for one call of the book's code in the reader's browser (the plugin's option)
+    time_limit: float  # seconds for one call of the book's code, here and in the reader's browser (the option)
     browser_dependencies: tuple[str, ...]  # distributions shipped to the browser beside the book (the plugin's option)
 
 
@@ -77,6 +81,11 @@ def read_options(config_file: Path) -> BookOptions:
             f"{config_file}: the `{NAME}` plugin names the package '{plugin.get('package', DEFAULT_PACKAGE)}' "
             f"and the extension '{extension.get('package', DEFAULT_PACKAGE)}': give both the same"
         )
+    limits = [entry["time_limit"] for entry in (plugin, extension) if entry and "time_limit" in entry]
+    limit = limits[0] if limits else DEFAULT_LIMIT
+    problem = limit_problem(limit)
+    if problem:
+        raise UsageError(f"{config_file}: {problem}")
     root = config_file.resolve().parent
     return BookOptions(
         root=root,
@@ -84,16 +93,22 @@ def read_options(config_file: Path) -> BookOptions:
         package=str(package),
         node_modules=root / str((plugin or {}).get("node_modules", "node_modules")),
         snapshot=bool((plugin or {}).get("snapshot", True)),
-        time_limit=float((plugin or {}).get("time_limit", 5)),
+        time_limit=float(limit),
         browser_dependencies=tuple(str(name) for name in (plugin or {}).get("browser_dependencies", [])),
     )
 
 
-def _book(options: BookOptions) -> Book:
-    loaded = load_book(options.package, options.root, reload=False)
-    if isinstance(loaded, str):
-        raise UsageError(loaded)
-    return loaded
+@contextmanager
+def _book(options: BookOptions) -> Iterator[Book]:
+    """The book's package, imported (and its code run) as the plugin does it: within its time limit."""
+    code, hung = start_book_code(options.package, options.time_limit)
+    try:
+        loaded = hung or load_book(options.package, options.root, reload=False)
+        if isinstance(loaded, str):
+            raise UsageError(loaded)
+        yield loaded
+    finally:
+        stop_book_code(code)
 
 
 def _page_html(site_dir: Path, source: str) -> list[Path]:
@@ -118,19 +133,24 @@ def _problems_shown(site_dir: Path) -> list[str]:
 
 
 def pages(options: BookOptions) -> None:
-    for path in write_pages(options.docs_dir, _book(options)):
-        print(f"calculators: wrote {path.relative_to(options.root).as_posix()}")
+    with _book(options) as book:
+        for path in write_pages(options.docs_dir, book):
+            print(f"calculators: wrote {path.relative_to(options.root).as_posix()}")
 
 
 def ship_site(site_dir: Path, options: BookOptions) -> None:
+    if not (site_dir / "index.html").is_file():
+        raise UsageError(f"{site_dir}: no built site here (no index.html): build first, then ship")
+    with _book(options) as book:
+        _ship_book(site_dir, options, book)
+
+
+def _ship_book(site_dir: Path, options: BookOptions, book: Book) -> None:
     from mkdocs.exceptions import PluginError
 
     from .dependencies import DependencyError, dependency
     from .runtime import check_node_modules
 
-    if not (site_dir / "index.html").is_file():
-        raise UsageError(f"{site_dir}: no built site here (no index.html): build first, then ship")
-    book = _book(options)
     docs = options.docs_dir.relative_to(options.root).as_posix()
     for source, text in generated_pages(book).items():
         written = options.docs_dir / source
