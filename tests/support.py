@@ -94,16 +94,23 @@ ZENSICAL_STEPS = {
 
 
 def build_with_zensical(
-    root: Path, steps: tuple[str, ...] = ("pages", "build", "ship"), **env: str
+    root: Path, steps: tuple[str, ...] = ("pages", "build", "ship"), *, timeout: float | None = None, **env: str
 ) -> list[subprocess.CompletedProcess[str]]:
     """The second book (a copy of it at `root`: Zensical writes its site and cache there) as an author builds it with
     Zensical: `mkdocs-calculators pages`, `zensical build --clean`, `mkdocs-calculators ship site/` (or the steps
-    named); each step's result, the run stopping at the first that fails. The site is `root / "site"`."""
+    named); each step's result, the run stopping at the first that fails. The site is `root / "site"`. A step that
+    takes over `timeout` seconds (when given) is ended, raising subprocess.TimeoutExpired."""
     results = []
     environment = build_env(PYTHONPATH=str(root), CIRCUITS_NODE_MODULES=str(NODE_MODULES), **env)
     for command in (ZENSICAL_STEPS[step] for step in steps):
         result = subprocess.run(
-            [str(part) for part in command], capture_output=True, text=True, env=environment, cwd=root, check=False
+            [str(part) for part in command],
+            capture_output=True,
+            text=True,
+            env=environment,
+            cwd=root,
+            check=False,
+            timeout=timeout,
         )
         results.append(result)
         if result.returncode:

@@ -1,0 +1,133 @@
+"""R10 beyond MkDocs: under Zensical (the `calculators` Markdown extension) and in the `mkdocs-calculators` command,
+the book's code that never returns is stopped at its time limit with the plugin's one located line, and the process
+ends with a non-zero status, never a traceback or a hang.
+
+Each step runs under a timeout it must beat by far (TIMEOUT, against a limit of LIMIT seconds): without a limit,
+the step would hang and the test fail on subprocess.TimeoutExpired.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.build.test_author_code_limits import assert_clean
+from tests.build.test_zensical import copy_of_the_book
+from tests.support import build_with_zensical
+
+LIMIT = 2  # seconds: the extension's time_limit in these books
+TIMEOUT = 90  # seconds a step may take before the test fails as hung (a plain `zensical build` takes a few)
+PAGE = "# Circuits\n\n```calculator\nuse: ohms-law\nvolts: 9\nohms: 450\n```\n\n```calculator\nuse: ohms-law\n```\n"
+FIRST_LINE = '    volts, ohms = number(inputs, "volts"), number(inputs, "ohms")\n'  # ohm.py's compute function's first
+# What hangs, just after that line, for the page's first block only; and the line of it the code is stuck on.
+HANGS = {
+    "a Python loop": ("    while volts == 9: pass\n", 0),
+    "arithmetic in C": ("    if volts == 9:\n        return 10**10**8\n", 1),
+}
+# At the top level of ohm.py: in Python, and in C holding the interpreter.
+IMPORT_HANGS = {"a Python loop": "while True: pass", "arithmetic in C": "x = 10**10**8"}
+IMPORT_LIMIT = 12  # the import's: six limits, at least ten seconds
+
+
+def book_with(parent: Path, ohm: tuple[str, str], page: str = PAGE) -> Path:
+    """The second book, its `circuits/ohm.py` with `ohm[0]` replaced by `ohm[1]`, `page` as its only page, and the
+    time limit given to the Markdown extension alone (the plugin's entry names none: the command must read it there)."""
+    root = copy_of_the_book(parent)
+    config = root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    extension = text.rindex("      package: circuits\n")
+    config.write_text(f"{text[:extension]}      time_limit: {LIMIT}\n{text[extension:]}", encoding="utf-8")
+    module = root / "circuits/ohm.py"
+    source = module.read_text(encoding="utf-8")
+    assert ohm[0] in source
+    module.write_text(source.replace(ohm[0], ohm[1], 1), encoding="utf-8")
+    (root / "docs/index.md").write_text(page, encoding="utf-8")
+    return root
+
+
+def errors(stderr: str) -> list[str]:
+    return [line.removeprefix("ERROR    -  ") for line in stderr.splitlines() if line.startswith("ERROR")]
+
+
+def import_hang(parent: Path, statement: str) -> tuple[Path, int]:
+    """A book whose ohm.py runs `statement` at its top level, and that line."""
+    root = book_with(parent, ("\n\ndef _compute", f"\n\n{statement}\n\n\ndef _compute"))
+    source = (root / "circuits/ohm.py").read_text(encoding="utf-8")
+    return root, source[: source.index(statement)].count("\n") + 1
+
+
+SUMMARY = "calculators: 1 problem(s) in 1 page(s) (listed above): the build failed"
+
+
+@pytest.mark.parametrize(("statements", "stuck"), HANGS.values(), ids=HANGS.keys())
+def test_zensical_stops_a_compute_that_never_returns(tmp_path: Path, statements: str, stuck: int) -> None:
+    """The page's line, the calculator, its inputs and the line the code was stuck on, as the plugin says it; the
+    page's other calculator is computed (no error for it), and `zensical build` ends with status 1."""
+    root = book_with(tmp_path, (FIRST_LINE, FIRST_LINE + statements))
+    line = (root / "circuits/ohm.py").read_text(encoding="utf-8").split("\n").index(FIRST_LINE.rstrip("\n")) + 2
+    started = time.monotonic()
+    pages, build = build_with_zensical(root, ("pages", "build"), timeout=TIMEOUT)
+    assert time.monotonic() - started < TIMEOUT / 2
+    assert pages.returncode == 0, pages.stderr  # it imports the package, and computes nothing
+    assert build.returncode == 1, build.stderr
+    assert errors(build.stderr) == [
+        f"docs/index.md:3: calculator 'ohms-law' did not finish within {LIMIT} s for these inputs (volts=9, ohms=450) "
+        f"(circuits/ohm.py:{line + stuck})",
+        SUMMARY,
+    ], build.stderr
+    assert_clean(build.stdout + build.stderr)
+    html = (root / "site/index.html").read_text(encoding="utf-8")
+    assert html.count('data-calculator="ohms-law"') == 1  # the block at the defaults, computed
+
+
+@pytest.mark.parametrize("statement", IMPORT_HANGS.values(), ids=IMPORT_HANGS.keys())
+def test_zensical_stops_a_package_whose_import_hangs(tmp_path: Path, statement: str) -> None:
+    root, line = import_hang(tmp_path, statement)
+    started = time.monotonic()
+    [build] = build_with_zensical(root, ("build",), timeout=TIMEOUT)
+    assert time.monotonic() - started < TIMEOUT * 2 / 3
+    assert build.returncode == 1, build.stderr
+    assert errors(build.stderr) == [
+        f"circuits/ohm.py:{line}: calculators: importing the package 'circuits' did not finish within {IMPORT_LIMIT} s",
+        SUMMARY,
+    ], build.stderr
+    assert_clean(build.stdout + build.stderr)
+
+
+@pytest.mark.parametrize("statement", IMPORT_HANGS.values(), ids=IMPORT_HANGS.keys())
+@pytest.mark.parametrize("step", ["pages", "ship"])
+def test_the_command_stops_a_package_whose_import_hangs(tmp_path: Path, step: str, statement: str) -> None:
+    """`mkdocs-calculators pages` and `ship` import the package (its reference pages, its wheel): one line, status
+    1. The site to ship needs only be there: the package is imported before anything in it is read."""
+    root, line = import_hang(tmp_path, statement)
+    (root / "site").mkdir()
+    (root / "site/index.html").write_text("<!doctype html><title>Circuits</title>", encoding="utf-8")
+    started = time.monotonic()
+    [command] = build_with_zensical(root, (step,), timeout=TIMEOUT)
+    assert time.monotonic() - started < TIMEOUT * 2 / 3
+    assert command.returncode == 1, command.stderr
+    assert command.stderr == (
+        f"mkdocs-calculators: circuits/ohm.py:{line}: calculators: importing the package 'circuits' did not finish "
+        f"within {IMPORT_LIMIT} s\n"
+    )
+    assert command.stdout == ""
+    assert not (root / "docs/reference").exists() and not (root / "site/sw.js").exists()
+
+
+@pytest.mark.parametrize("limit", ["0", "-1", "true", "five"])
+def test_a_time_limit_that_is_not_one_is_refused(tmp_path: Path, limit: str) -> None:
+    """By the extension under Zensical, and by the command, each in one line."""
+    root = book_with(tmp_path, ("", ""))
+    config = root / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace(f"time_limit: {LIMIT}", f"time_limit: {limit}"), encoding="utf-8"
+    )
+    shown = {"0": "0", "-1": "-1", "true": "True", "five": "'five'"}[limit]
+    problem = f"calculators: 'time_limit' must be a number of seconds > 0 (got {shown})"
+    [pages] = build_with_zensical(root, ("pages",), timeout=TIMEOUT)
+    assert (pages.returncode, pages.stderr) == (1, f"mkdocs-calculators: mkdocs.yml: {problem}\n")
+    [build] = build_with_zensical(root, ("build",), timeout=TIMEOUT)
+    assert build.returncode == 1, build.stderr
+    assert errors(build.stderr) == [problem, SUMMARY], build.stderr
