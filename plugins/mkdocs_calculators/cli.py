@@ -81,11 +81,17 @@ def read_options(config_file: Path) -> BookOptions:
             f"{config_file}: the `{NAME}` plugin names the package '{plugin.get('package', DEFAULT_PACKAGE)}' "
             f"and the extension '{extension.get('package', DEFAULT_PACKAGE)}': give both the same"
         )
-    limits = [entry["time_limit"] for entry in (plugin, extension) if entry and "time_limit" in entry]
-    limit = limits[0] if limits else DEFAULT_LIMIT
-    problem = limit_problem(limit)
+    # Zensical's build runs the extension with its own; the snapshot and the browser run with this one.
+    limits = [entry.get("time_limit", DEFAULT_LIMIT) for entry in (plugin, extension) if entry is not None]
+    problem = next(filter(None, map(limit_problem, limits)), "")
     if problem:
         raise UsageError(f"{config_file}: {problem}")
+    if len(set(limits)) > 1:
+        raise UsageError(
+            f"{config_file}: the `{NAME}` plugin's time_limit is {limits[0]:g} and the extension's {limits[1]:g} "
+            f"({DEFAULT_LIMIT:g} where none is given): give both the same"
+        )
+    limit = limits[0]
     root = config_file.resolve().parent
     return BookOptions(
         root=root,

@@ -33,12 +33,15 @@ IMPORT_LIMIT = 12  # the import's: six limits, at least ten seconds
 
 def book_with(parent: Path, ohm: tuple[str, str], page: str = PAGE) -> Path:
     """The second book, its `circuits/ohm.py` with `ohm[0]` replaced by `ohm[1]`, `page` as its only page, and the
-    time limit given to the Markdown extension alone (the plugin's entry names none: the command must read it there)."""
+    time limit given to the plugin and to the Markdown extension (Zensical's build reads the extension's)."""
     root = copy_of_the_book(parent)
     config = root / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
-    extension = text.rindex("      package: circuits\n")
-    config.write_text(f"{text[:extension]}      time_limit: {LIMIT}\n{text[extension:]}", encoding="utf-8")
+    assert text.count("      package: circuits\n") == 2
+    config.write_text(
+        text.replace("      package: circuits\n", f"      package: circuits\n      time_limit: {LIMIT}\n"),
+        encoding="utf-8",
+    )
     module = root / "circuits/ohm.py"
     source = module.read_text(encoding="utf-8")
     assert ohm[0] in source
@@ -123,7 +126,7 @@ def test_a_time_limit_that_is_not_one_is_refused(tmp_path: Path, limit: str) -> 
     config = root / "mkdocs.yml"
     config.write_text(
         config.read_text(encoding="utf-8").replace(f"time_limit: {LIMIT}", f"time_limit: {limit}"), encoding="utf-8"
-    )
+    )  # both entries: the command refuses two that differ (below)
     shown = {"0": "0", "-1": "-1", "true": "True", "five": "'five'"}[limit]
     problem = f"calculators: 'time_limit' must be a number of seconds > 0 (got {shown})"
     [pages] = build_with_zensical(root, ("pages",), timeout=TIMEOUT)
@@ -131,3 +134,18 @@ def test_a_time_limit_that_is_not_one_is_refused(tmp_path: Path, limit: str) -> 
     [build] = build_with_zensical(root, ("build",), timeout=TIMEOUT)
     assert build.returncode == 1, build.stderr
     assert errors(build.stderr) == [problem, SUMMARY], build.stderr
+
+
+def test_the_command_refuses_a_plugin_and_an_extension_whose_limits_differ(tmp_path: Path) -> None:
+    """Zensical's build would stop the book's code at the extension's limit, the snapshot and the browser at the
+    plugin's (5 s, given none): the command says so rather than ship a book whose limits disagree."""
+    root = book_with(tmp_path, ("", ""))
+    config = root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace(f"      time_limit: {LIMIT}\n", "", 1), encoding="utf-8")  # the plugin's
+    [pages] = build_with_zensical(root, ("pages",), timeout=TIMEOUT)
+    assert (pages.returncode, pages.stderr) == (
+        1,
+        f"mkdocs-calculators: mkdocs.yml: the `calculators` plugin's time_limit is 5 and the extension's {LIMIT} "
+        "(5 where none is given): give both the same\n",
+    )
