@@ -3,6 +3,7 @@ own function, and `mkdocs-calculators` reads the book's options from mkdocs.yml 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -20,6 +21,25 @@ def test_the_extension_renders_the_second_books_calculator(monkeypatch: pytest.M
     html = md.convert("# Ohm\n\n```calculator\nuse: ohms-law\nvolts: 9\nohms: 450\n```\n\nAfter.\n")
     assert re.findall(r'<output for="calc-1-form">([^<]*)</output>', html) == ["0.02 A", "0.18 W"]  # 9 V / 450 Ω
     assert "<p>After.</p>" in html and "use: ohms-law" not in html
+
+
+def test_after_the_extension_another_books_calculator_computes_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The extension leaves its compute process (the second book's) in place for the rest of the process: a
+    calculator of another book, or of none, computes in this interpreter, not in that process (which knows no
+    `roofline`), nor does a calculator merely named as one of its book's."""
+    from calckit import book
+    from calckit.spec import evaluate
+
+    monkeypatch.syspath_prepend(str(SECOND_BOOK))
+    md = markdown.Markdown(extensions=[CalculatorsExtension(package="circuits")])
+    assert "0.02 A" in md.convert("```calculator\nuse: ohms-law\nvolts: 9\nohms: 450\n```\n")
+    roofline = book.use("calculators").calculator("roofline")
+    assert evaluate(roofline, roofline.defaults).values["attainable"] > 0
+    circuits = book.use("circuits")
+    ohms_law = circuits.calculator("ohms-law")
+    assert evaluate(ohms_law, {"volts": 9.0, "ohms": 450.0}).values["amps"] == pytest.approx(0.02)
+    stand_in = dataclasses.replace(ohms_law, compute=lambda values: ohms_law.compute({**values, "volts": 18.0}))
+    assert evaluate(stand_in, {"volts": 9.0, "ohms": 450.0}).values["amps"] == pytest.approx(0.04)
 
 
 def test_a_problem_without_a_host_names_the_text_and_its_line(
