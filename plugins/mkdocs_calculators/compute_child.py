@@ -4,6 +4,7 @@ It reads requests from stdin and writes replies to stdout, each a pickle with a 
 
     ("path", [sys.path entries])            -> None          set up like the build's interpreter
     ("use", package, limit)                 -> None          import the book's package
+    ("table", limit)                        -> None          call its data table's rows and sources, if it has one
     ("compute", name, values, limit)        -> object        what calculator `name`'s compute returns
     ("check_code", code, data, limit)       -> dict          calckit.exercise_run.check_code (an exercise's solution)
 
@@ -65,6 +66,14 @@ def main() -> None:
                 from calckit import book
 
                 package = book.use(arguments[0]).directory
+                value = None
+            elif kind == "table":
+                from calckit import book
+
+                table = book.current().table
+                if table is not None:
+                    table.rows()
+                    table.sources()
                 value = None
             elif kind == "compute":
                 from calckit import book

@@ -73,6 +73,7 @@ class ComputeProcess:
         threading.Thread(target=self._relay, args=(child.stderr, self._stderr), daemon=True).start()
         self._send(("path", list(sys.path)))
         self._send(("use", self.package, self.import_limit))
+        self._send(("table", self.import_limit))  # its rows and sources are the book's code too, run at load
 
     def close(self) -> None:
         child, self._child = self._child, None
@@ -86,16 +87,23 @@ class ComputeProcess:
             child.kill()
             child.wait()
 
-    def imported(self) -> None:
-        """Wait for the package's import in the child: TimeLimitExceeded if it hangs (an import that raises is left
-        for the build's own import to report, where its traceback is)."""
+    def imported(self) -> tuple[str, TimeLimitExceeded] | None:
+        """Wait for the package's import in the child, then its data table's load: what hung ("import" or "table")
+        and how, or None (an import that raises is left for the build's own import to report, where its traceback
+        is)."""
         with self._lock:
             self.start()
+            phase = "import"
             try:
                 self._reply(self.import_limit)  # "path"
                 self._reply(self.import_limit)  # "use"
+                phase = "table"
+                self._reply(self.import_limit)  # "table"
             except RaisedElsewhere:  # an import that raises, or a child closed meanwhile: not a hang
                 self.close()
+            except TimeLimitExceeded as error:
+                return phase, error
+            return None
 
     def compute(self, name: str, values: Mapping[str, Any]) -> object:
         """What calculator `name`'s compute returns for `values`, run in the child."""
@@ -113,6 +121,8 @@ class ComputeProcess:
                 self.start()
                 self._reply(self.import_limit)
                 with contextlib.suppress(RaisedElsewhere):  # the build's own import reports it
+                    self._reply(self.import_limit)
+                with contextlib.suppress(RaisedElsewhere):
                     self._reply(self.import_limit)
             self._send(request)
             return self._reply()
@@ -249,13 +259,18 @@ def start_book_code(package: str, limit: float) -> tuple[ComputeProcess | None, 
     code = ComputeProcess(package, Path(folders[0]), limit)
     code.start()
     use_runner(code.runner, code.check_code)
-    try:
-        code.imported()
-    except TimeLimitExceeded as error:
-        stop_book_code(code)
-        where = f"{error.where}: " if error.where else ""
-        return None, f"{where}calculators: importing the package '{package}' did not finish within {error.limit:g} s"
-    return code, ""
+    hung = code.imported()
+    if hung is None:
+        return code, ""
+    stop_book_code(code)
+    phase, error = hung
+    where = f"{error.where}: " if error.where else ""
+    what = (
+        f"loading the data table of the package '{package}' (its rows and sources)"
+        if phase == "table"
+        else f"importing the package '{package}'"
+    )
+    return None, f"{where}calculators: {what} did not finish within {error.limit:g} s"
 
 
 def stop_book_code(code: ComputeProcess | None) -> None:

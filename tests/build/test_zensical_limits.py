@@ -8,6 +8,9 @@ the step would hang and the test fail on subprocess.TimeoutExpired.
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -15,7 +18,7 @@ import pytest
 
 from tests.build.test_author_code_limits import assert_clean
 from tests.build.test_zensical import copy_of_the_book
-from tests.support import build_with_zensical
+from tests.support import NODE_MODULES, build_env, build_with_zensical
 
 LIMIT = 2  # seconds: the extension's time_limit in these books
 TIMEOUT = 90  # seconds a step may take before the test fails as hung (a plain `zensical build` takes a few)
@@ -51,7 +54,8 @@ def book_with(parent: Path, ohm: tuple[str, str], page: str = PAGE) -> Path:
 
 
 def errors(stderr: str) -> list[str]:
-    return [line.removeprefix("ERROR    -  ") for line in stderr.splitlines() if line.startswith("ERROR")]
+    """The messages of the ERROR lines, as Zensical's extension and MkDocs print them."""
+    return [re.sub(r"^ERROR +-  ", "", line) for line in stderr.splitlines() if line.startswith("ERROR")]
 
 
 def import_hang(parent: Path, statement: str) -> tuple[Path, int]:
@@ -149,3 +153,34 @@ def test_the_command_refuses_a_plugin_and_an_extension_whose_limits_differ(tmp_p
         f"mkdocs-calculators: mkdocs.yml: the `calculators` plugin's time_limit is 5 and the extension's {LIMIT} "
         "(5 where none is given): give both the same\n",
     )
+
+
+@pytest.mark.parametrize("host", ["mkdocs build", "zensical build", "mkdocs-calculators pages"])
+def test_a_data_table_whose_rows_never_return_is_stopped(tmp_path: Path, host: str) -> None:
+    """A table's rows are the book's code too, called as the package is loaded (to check them): the child calls them
+    within the import's limit, and every host says where they were stuck."""
+    root = book_with(tmp_path, ("", ""))
+    wires = root / "circuits/wires.py"
+    head = "def _rows() -> dict[str, Row]:\n"
+    source = wires.read_text(encoding="utf-8")
+    wires.write_text(source.replace(head, head + "    while True: pass\n", 1), encoding="utf-8")
+    line = source[: source.index(head)].count("\n") + 2
+    started = time.monotonic()
+    if host == "mkdocs build":
+        environment = build_env(PYTHONPATH=str(root), CIRCUITS_NODE_MODULES=str(NODE_MODULES))
+        command = [sys.executable, "-m", "mkdocs", "build", "--strict"]
+        result = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=root, timeout=TIMEOUT)
+    else:
+        [result] = build_with_zensical(root, ("build" if host == "zensical build" else "pages",), timeout=TIMEOUT)
+    assert time.monotonic() - started < TIMEOUT * 2 / 3
+    assert result.returncode == 1, result.stderr
+    message = (
+        f"circuits/wires.py:{line}: calculators: loading the data table of the package 'circuits' (its rows and "
+        f"sources) did not finish within {IMPORT_LIMIT} s"
+    )
+    if host == "mkdocs-calculators pages":
+        assert result.stderr == f"mkdocs-calculators: {message}\n"
+    else:
+        summary = [SUMMARY] if host == "zensical build" else []
+        assert errors(result.stderr) == [message, *summary], result.stderr
+    assert_clean(result.stdout + result.stderr)
