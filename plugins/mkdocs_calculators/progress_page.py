@@ -96,14 +96,26 @@ def blocks_in(html: str) -> list[BlockItem]:
 
 
 def here_line(items: list[BlockItem], progress_url: str) -> str:
-    """The line under a page's title: this reader's state on the page's quizzes and exercises, filled in by script."""
+    """The line under a page's title: this reader's state on the page's quizzes and exercises, filled in by script.
+
+    It is written as progress-view.js words it for a reader who has not started any of them, so that for a new
+    reader filling it changes nothing: a shorter stand-in grew by a line or two on a phone once filled, and pushed
+    the page down (a layout shift of 0.04 on the parallelism lesson).
+    """
     data = escape(json.dumps([item.data() | {"title": item.title} for item in items]))
     return (
         f'<p class="progress-here" data-progress-here="{data}" hidden>'
         '<span class="progress-here-label">Your progress here:</span> '
-        '<span class="progress-here-state">Not started.</span> '
+        f'<span class="progress-here-state">{escape(_not_started(items))}</span> '
         f'<a href="{escape(progress_url)}">All your progress</a></p>'
     )
+
+
+def _not_started(items: list[BlockItem]) -> str:
+    """progress-view.js's words for these blocks when none is started."""
+    if len(items) == 1:
+        return f"{items[0].kind}, not started."
+    return "; ".join(f"{item.kind} \u201c{item.title}\u201d, not started" for item in items) + "."
 
 
 def progress_page_markdown(token: str) -> str:
