@@ -47,11 +47,15 @@ def open_exercises(page: Any, url: str) -> None:
     page.wait_for_selector(f"{ROOFLINE} .cm-content", timeout=30_000)
 
 
-# Where the first exercise's status line and the exercise after it sit on the page, and the code's box.
+# Where an exercise's parts sit, from its own top: a calculator further down that comes near the screen gives up its
+# stand-in height (content-visibility) meanwhile, which moves what follows it but is not the exercise moving.
 PLACES = f"""() => {{
-  const top = (selector) => document.querySelector(selector).getBoundingClientRect().top + scrollY;
-  const code = document.querySelector("{ROOFLINE} .exercise-editor").getBoundingClientRect();
-  return {{ status: top("{ROOFLINE} .exercise-status"), next: top("#exercise-3"), height: code.height }};
+  const exercise = document.querySelector("{ROOFLINE}");
+  const top = exercise.getBoundingClientRect().top;
+  const below = (node) => node.getBoundingClientRect().top - top;
+  const code = exercise.querySelector(".exercise-editor").getBoundingClientRect();
+  return {{ status: below(exercise.querySelector(".exercise-status")), next: below(exercise.nextElementSibling),
+    height: code.height }};
 }}"""
 
 
@@ -123,7 +127,9 @@ def test_the_editor_loads_only_when_a_reader_reaches_an_exercise(browser: Any, b
         page, lambda: [url for url in asked if url.endswith("/editor/codemirror-view.js")], "the editor's request"
     )
     # The editor measures itself in the frames after it is made: the page as it settles is the page as it was.
-    eventually(page, lambda: page.evaluate(PLACES), lambda places: places == before, "where the exercise's parts sit")
+    eventually(
+        page, lambda: page.evaluate(PLACES), lambda places: places == before, f"the exercise's parts (were {before})"
+    )
     assert page.locator("#exercise-3 .cm-content").count() == 0  # still below the screen: not made yet
     context.close()  # type: ignore[attr-defined]
 
