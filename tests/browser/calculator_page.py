@@ -85,7 +85,9 @@ def eventually(
 class Held:
     """Requests matching `pattern` (a URL glob), held unanswered as a slow network would, until `release`: what a page
     does meanwhile is then a state a test can read without racing the answer. Routed on `where`: a page sees its own
-    requests and its workers'; a context sees its service worker's too (which precaches the plugin's scripts)."""
+    requests and its workers'; a context sees its service worker's too (which precaches the plugin's scripts). A
+    page's route never sees a request that the page's service worker answers: a test that holds a page's request
+    blocks service workers (new_context(..., service_workers="block")), or once controlled the page gets it at once."""
 
     def __init__(self, where: Any, pattern: str) -> None:
         self.pattern = pattern

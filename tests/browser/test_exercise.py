@@ -137,7 +137,8 @@ def test_the_editor_loads_only_when_a_reader_reaches_an_exercise(browser: Any, b
 def test_what_is_typed_before_the_editor_arrives_is_kept(browser: Any, base_url: str, network: Network) -> None:
     """A reader who tabs into the pre-rendered code and types while the editor is still loading loses nothing: the
     editor comes with that code, the focus and the caret where they were, and Check checks it."""
-    context = new_context(browser, network, viewport={"width": 390, "height": 844})
+    # No service worker: a request it answers (it precaches the editor) never reaches the page's route that holds it.
+    context = new_context(browser, network, viewport={"width": 390, "height": 844}, service_workers="block")
     page = context.new_page()  # type: ignore[attr-defined]
     editor = Held(page, "**/assets/calculators/editor.js")  # the editor is slow to come
     page.goto(base_url + PAGE)

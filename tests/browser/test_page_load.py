@@ -129,7 +129,8 @@ def test_what_a_reader_types_before_a_calculator_is_live_is_computed(
 ) -> None:
     """A reader who jumps to a calculator and types before its script has arrived gets the result for what they
     typed: the mount reads the form and recomputes."""
-    context = new_context(browser, network, viewport=PHONE)
+    # No service worker: a request it answers (it precaches the scripts) never reaches the page's route that holds it.
+    context = new_context(browser, network, viewport=PHONE, service_workers="block")
     page = context.new_page()
     script = Held(page, "**/assets/calculators/calculator.js")  # a slow network
     page.goto(base_url + LONG_PAGE)
