@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -128,3 +130,18 @@ def page(context: object) -> Iterator[object]:
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     yield page
     assert errors == [], f"errors in the page: {errors}"
+
+
+@contextmanager
+def guarded_page(browser: object, site_url: str) -> Iterator[Any]:
+    """A page of the site at `site_url` in a context of its own, with every request elsewhere failed; on leaving,
+    there must have been no such request and no error in the page."""
+    network = Network(site_url)
+    context = new_context(browser, network)
+    page = context.new_page()  # type: ignore[attr-defined]
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()  # type: ignore[attr-defined]
+    assert network.foreign == []
+    assert errors == []

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, texts, wait_for_texts
-from tests.browser.conftest import Network, new_context
+from tests.browser.conftest import guarded_page
 from tests.build.test_author_code import build_with_package, with_division_by_zero
 from tests.support import serve
 
@@ -31,15 +31,8 @@ def broken_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture
 def page(browser: Any, broken_site: str) -> Iterator[Any]:
     """A page on the broken site, with every request elsewhere failed and every page error recorded."""
-    network = Network(broken_site)
-    context = new_context(browser, network)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert network.foreign == []
-    assert errors == []
+    with guarded_page(browser, broken_site) as page:
+        yield page
 
 
 def test_a_failing_compute_is_said_and_the_next_input_works(page: Any, broken_site: str) -> None:

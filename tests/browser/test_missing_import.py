@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, wait_for_texts, wait_mounted
-from tests.browser.conftest import Network, new_context
+from tests.browser.conftest import guarded_page
 from tests.build.test_author_code import build_with_package
 from tests.build.test_author_code_limits import roofline_with
 from tests.support import serve
@@ -44,15 +44,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def page(browser: Any, site: str) -> Iterator[Any]:
-    network = Network(site)
-    context = new_context(browser, network)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert network.foreign == []
-    assert errors == []
+    with guarded_page(browser, site) as page:
+        yield page
 
 
 def test_the_other_calculator_computes_and_the_one_that_lacks_a_module_says_so(page: Any, site: str) -> None:
