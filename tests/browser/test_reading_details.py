@@ -1,6 +1,7 @@
 """Smaller things a reader meets, each as the reader meets it (issue 23, item 6): results marked stale stay readable,
-a list of chips hides none of them, the chip database scrolls with the page, chart labels stay clear of each other
-and of the lines, and in forced colours a picked-up sort item and the chevrons of collapsible hints still show.
+a list of chips hides none of them, the chip database scrolls with the page, the exercise editor wraps on a phone as
+the code before it did, chart labels stay clear of each other and of the lines, and in forced colours a picked-up sort
+item and the chevrons of collapsible hints still show.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.calculator_page import BOOT_TIMEOUT, wait_mounted
+from tests.browser.calculator_page import BOOT_TIMEOUT, eventually, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_exercise import PAGE as EXERCISES
+from tests.browser.test_exercise import type_code
 
 pytestmark = pytest.mark.browser
 
@@ -97,6 +99,53 @@ def test_the_chip_database_scrolls_with_the_page(browser: Any, base_url: str, ne
     assert (
         box.evaluate("(node) => node.getBoundingClientRect().height") > 800
     )  # as tall as its rows: taller than the screen
+    context.close()  # type: ignore[attr-defined]
+
+
+# Each exercise's code box: its height and whether its code runs off sideways (the pre-rendered <code> scrolls itself,
+# the editor's .cm-scroller does), and whether the page itself scrolls sideways.
+CODE_BOXES = """() => ({
+  boxes: [...document.querySelectorAll(".exercise")].map((exercise) => {
+    const box = exercise.querySelector(".exercise-editor");
+    const scrolls = box.querySelector(".cm-scroller") || box.querySelector("pre > code");
+    return { id: exercise.id, height: Math.round(box.getBoundingClientRect().height * 10) / 10,
+      sideways: scrolls.scrollWidth > scrolls.clientWidth + 1, editor: Boolean(box.querySelector(".cm-content")) };
+  }),
+  pageSideways: document.documentElement.scrollWidth > innerWidth,
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 320])
+@pytest.mark.parametrize("url", [EXERCISES, "/lessons/parallelism/", "/lessons/inference-at-scale/"])
+def test_the_editor_wraps_on_a_phone_as_the_code_before_it(
+    browser: Any, base_url: str, network: Network, url: str, width: int
+) -> None:
+    """On a phone, no exercise's code runs off the side, before its editor loads or after; the editor breaks each long
+    line where the pre-rendered code broke it, so its box keeps the height it had (nothing below it moves); and a long
+    line the reader types wraps too."""
+    context = new_context(browser, network, viewport={"width": width, "height": 844})
+    page = context.new_page()  # type: ignore[attr-defined]
+    page.goto(base_url + url)
+    page.wait_for_selector(".exercise[data-mounted]", state="attached")
+    before = page.evaluate(CODE_BOXES)
+    assert before["boxes"] and not any(box["editor"] for box in before["boxes"])  # all still the pre-rendered code
+    assert not any(box["sideways"] for box in before["boxes"]), before
+    for box in before["boxes"]:
+        page.locator(f"#{box['id']}").scroll_into_view_if_needed()
+        page.wait_for_selector(f"#{box['id']} .cm-content")
+    after = eventually(  # the editor measures itself in the frames after it is made
+        page,
+        lambda: page.evaluate(CODE_BOXES),
+        lambda now: [box["height"] for box in now["boxes"]] == [box["height"] for box in before["boxes"]],
+        "the code boxes' heights in the editor",
+    )
+    assert all(box["editor"] and not box["sideways"] for box in after["boxes"]), after
+    assert not after["pageSideways"]
+    first = f"#{before['boxes'][0]['id']}"
+    type_code(page, first, "x = " + " + ".join(f"value_{n}" for n in range(30)) + "\n")
+    typed = page.evaluate(CODE_BOXES)
+    assert typed["boxes"][0]["height"] > before["boxes"][0]["height"]  # the long line took more rows, not more width
+    assert not typed["boxes"][0]["sideways"] and not typed["pageSideways"], typed
     context.close()  # type: ignore[attr-defined]
 
 

@@ -43,6 +43,8 @@ const theme = EditorView.theme({
   ".cm-scroller": { fontFamily: "var(--md-code-font-family)", lineHeight: "1.5" },
   ".cm-content": { caretColor: "var(--md-code-fg-color)", padding: "0.6em 0" },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--md-code-fg-color)" },
+  // Two digits wide from the start (calculators.css sets the pre-rendered code's left edge to match).
+  ".cm-lineNumbers .cm-gutterElement": { minWidth: "calc(2ch + 8px)" },
   ".cm-gutters": {
     backgroundColor: "var(--md-code-bg-color)",
     color: "var(--calc-muted, inherit)",
@@ -75,6 +77,7 @@ export function createEditor({ parent, code, labelledBy, describedBy, onChange }
       doc: code,
       extensions: [
         lineNumbers(),
+        EditorView.lineWrapping, // a long line wraps rather than running off a phone's screen (as the code before it)
         history(),
         drawSelection(),
         indentOnInput(),
