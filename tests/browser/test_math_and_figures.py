@@ -42,6 +42,10 @@ def test_formulas_are_typeset_with_no_math_script(page: Any, base_url: str, netw
     # A page without math links no KaTeX stylesheet.
     page.goto(base_url + "/lessons/roofline-quiz/")
     assert page.locator("link[href*='katex']").count() == 0
+    # Chapter 27's systolic array in math too: its pass length and how busy the array is.
+    page.goto(base_url + CHAPTER)
+    annotations = page.eval_on_selector_all("article .katex annotation", "els => els.map(e => e.textContent)")
+    assert "M + 2N - 2" in annotations and "\\frac{M}{M + 2N - 2}" in annotations, annotations
 
 
 def test_formulas_read_offline_after_one_visit(page: Any, context: Any, base_url: str) -> None:

@@ -8,6 +8,8 @@ import pytest
 from calckit.api import run
 from calculators.systolic import busy_pes, leaving, pass_cycles, working_row
 
+from .page_text import assert_says
+
 # The chapter's table: for each cycle, what each array row's three PEs work on (None idle), and what leaves.
 CHAPTER = {
     0: ([[0, None, None], [None] * 3, [None] * 3], []),
@@ -31,8 +33,15 @@ def test_the_pass_and_its_utilization() -> None:
     assert pass_cycles(3, 3) == 7
     assert sum(busy_pes(3, 3, t) for t in range(7)) == 27  # 27 of 63 PE-slots work
     assert busy_pes(3, 3, 3) == 7  # "cycle 3 has seven PEs working"
-    assert round(100 * 2048 / pass_cycles(128, 2048)) == 89
-    assert round(100 * 128 / pass_cycles(128, 128)) == 34
+    long, short = (round(100 * rows / pass_cycles(128, rows)) for rows in (2048, 128))
+    assert (long, short) == (89, 34)
+    assert_says(
+        "chapters/27-asics-and-accelerators.md",
+        "Out of 7 cycles × 9 PEs = 63 PE-slots, only 27 do work",
+        "cycle 3 has seven PEs working",
+        "the pass takes $M + 2N - 2$ cycles",
+        f"a stream of 2,048 rows keeps it {long}% busy, a stream of 128 rows only {short}%",
+    )
 
 
 def test_the_calculator_says_what_happens_at_a_cycle() -> None:
