@@ -3,7 +3,8 @@
 What a student relies on: answers given on a lesson show on the "Your progress" page and under the lesson's title;
 an export taken to a fresh browser profile brings them back; a file that is not an export, or is another book's, is
 refused and changes nothing; a reset of everything can be undone; two tabs add their answers up instead of the last
-one's save winning; progress saved before keys carried the site is kept.
+one's save winning, for exercises too (a pass made or reset in one tab holds in the other); progress saved before
+keys carried the site is kept.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import pytest
 
 from tests.browser.calculator_page import wait_mounted
 from tests.browser.conftest import Network, new_context
+from tests.browser.test_exercise import PAGE as EXERCISES
+from tests.browser.test_exercise import RIGHT, ROOFLINE, case_count, open_exercises, press, result_text, type_code
 from tests.browser.test_quiz import CHECK, PAGE, SORT, answer_key, first_index, open_quiz, question, score
 
 pytestmark = pytest.mark.browser
@@ -181,6 +184,41 @@ def test_two_tabs_merge_their_answers(context: Any, base_url: str) -> None:
     expect(second.locator(f"{CHECK} .quiz-score")).to_have_text(f"Score: 0 of {total}")
     answers = json.loads(second.evaluate(f"localStorage.getItem({json.dumps(STORED)})"))["answers"]
     assert [answer.get("correct") for answer in answers.values() if answer.get("checked")] == [False]
+
+
+def test_two_tabs_share_an_exercises_pass_and_its_reset(context: Any, base_url: str) -> None:
+    """A pass in tab A shows in tab B at once; a reset of everything on the progress page (in A) reaches B too, and
+    B's next keystroke does not bring the pass back."""
+    from playwright.sync_api import expect
+
+    first, second = context.new_page(), context.new_page()
+    open_exercises(first, base_url + EXERCISES)
+    open_exercises(second, base_url + EXERCISES)
+    stored = "calculators-progress:/|" + first.get_attribute(ROOFLINE, "data-exercise-key")
+    status = second.locator(f"{ROOFLINE} .exercise-status")
+    expect(status).to_have_text("")
+    type_code(first, ROOFLINE, RIGHT)
+    press(first, ROOFLINE, "check")
+    assert result_text(first, ROOFLINE) == f"All {case_count(first, ROOFLINE)} cases pass. Well done."
+    expect(status).to_have_text("You passed this exercise in another tab.")  # the storage event
+    open_progress(first, base_url)
+    first.click(".progress-reset")
+    expect(state_of(first, first_key(stored)).locator(".progress-state")).to_have_text("Not started")
+    expect(status).to_have_text("This exercise's pass was reset in another tab.")
+    second.click(f"{ROOFLINE} .cm-content")
+    second.keyboard.press("End")
+    second.keyboard.type("  # mine")
+    expect(second.locator(f"{ROOFLINE} .cm-content")).to_contain_text("# mine")
+    saved = json.loads(second.evaluate(f"localStorage.getItem({json.dumps(stored)})"))
+    assert saved["passed"] is False and "# mine" in saved["code"], saved
+    second.reload()
+    open_exercises(second, base_url + EXERCISES)
+    expect(status).to_have_text("")  # not "You passed this exercise on an earlier visit."
+
+
+def first_key(stored: str) -> str:
+    """A block's key from its storage key (the site's root path and a bar before it)."""
+    return stored.split("|", 1)[1]
 
 
 def test_progress_saved_under_the_old_key_is_kept(page: Any, base_url: str) -> None:

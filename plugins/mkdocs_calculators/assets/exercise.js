@@ -18,7 +18,7 @@
 import { bootRuntime, callPython, setPageGeneration, watchRuntime } from "./runtime.js";
 import { TimeLimitError, gradeOutputs, runExercise, warmExercises } from "./exercise_runtime.js";
 import { keepRuntimeOffline } from "./offline.js";
-import { load as loadProgress, save } from "./progress.js";
+import { load as loadProgress, save, watch as watchProgress } from "./progress.js";
 
 const TIME_LIMIT_MS = 5000;
 const HONEST_ATTEMPTS = 3;
@@ -175,6 +175,18 @@ function mountExercise(root) {
   };
   setStatus(progress.passed ? "You passed this exercise on an earlier visit." : "");
   if (progress.attempts >= HONEST_ATTEMPTS) solution.hidden = false;
+  // Another tab's save of this exercise, or a reset or an import on the progress page, reaches this tab: what is stored
+  // now is the verdict and the count of attempts, so this tab's next save neither brings back a pass that was reset
+  // there nor loses one made there. The code here stays as it is: the reader may be typing in it.
+  const stopProgress = watchProgress(key, () => {
+    if (!root.isConnected) return stopProgress();
+    const stored = load(key, progress.version);
+    if (stored.passed && !progress.passed) setStatus("You passed this exercise in another tab.");
+    else if (!stored.passed && progress.passed) setStatus("This exercise's pass was reset in another tab.");
+    progress.passed = stored.passed;
+    progress.attempts = stored.attempts;
+    solution.hidden = progress.attempts < HONEST_ATTEMPTS;
+  });
 
   const plain = /** @type {HTMLElement} */ (holder.querySelector("code"));
   if (plain.textContent !== code) plain.textContent = code;
