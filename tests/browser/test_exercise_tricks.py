@@ -9,6 +9,9 @@ its storage and caches, the calculators and the verdict as they were; passing ne
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -81,6 +84,71 @@ def test_no_global_that_reaches_beyond_the_worker_is_left(page: Any, base_url: s
     assert printed == [f"{name} undefined" for name in REACHABLE] + [
         f"navigator.{name} undefined" for name in ("storage", "locks", "serviceWorker")
     ]
+
+
+@pytest.fixture
+def other_host() -> Iterator[tuple[str, list[str]]]:
+    """A server on another origin (another port) that answers any path with a module, and the paths it was asked for:
+    what reaches it left the browser (Playwright's own request events also list requests a policy then refuses)."""
+    asked: list[str] = []
+
+    class Module(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            body = b"export const loaded = true;"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript")
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Module)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", asked
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_import_cannot_load_a_script_from_another_host(
+    browser: Any, base_url: str, other_host: tuple[str, list[str]]
+) -> None:
+    """import() is syntax, not a global the lockdown can take away: the policy the exercise workers run under
+    (exercise_runtime.js) refuses a script from anywhere but the site, and nothing is asked of the other host. The
+    page is not behind the tests' guard (which fails requests to other hosts): the other host's server witnesses."""
+    address, asked = other_host
+    context = browser.new_context()
+    page = context.new_page()
+    open_exercises(page, base_url + PAGE)
+    code = (
+        f"{GLOBALS}"
+        f"tried = run_js(\"return import('{address}/module.js').then(() => 'loaded', () => 'refused')\")()\n"
+        "import time\n"
+        "start = time.time()\n"
+        "while time.time() - start < 1:\n"
+        "    pass\n"
+        "print('asked')\n"
+    )
+    assert "asked" in run(page, code)
+    page.wait_for_timeout(1500)  # a request the policy let through would have reached the server by now
+    assert asked == []
+    # The same code in a worker without the policy does reach it: the server and the probe work.
+    page.evaluate(
+        """(address) => new Promise((done) => {
+            const source = URL.createObjectURL(new Blob([`import("${address}/unpoliced.js").then(() => postMessage(1),
+              () => postMessage(0))`], { type: "text/javascript" }));
+            const worker = new Worker(source, { type: "module" });
+            worker.onmessage = () => { worker.terminate(); done(); };
+        })""",
+        address,
+    )
+    assert asked == ["/unpoliced.js"]
+    context.close()
 
 
 def test_exercise_code_cannot_delete_the_sites_caches_or_storage(page: Any, base_url: str) -> None:

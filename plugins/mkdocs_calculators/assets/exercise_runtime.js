@@ -9,7 +9,7 @@
  */
 import { verdict } from "./grading.js";
 
-/** @typedef {{worker: Worker, ready: Promise<void>, reply: Promise<any>}} Interpreter */
+/** @typedef {{worker: Promise<Worker>, ready: Promise<void>, reply: Promise<any>}} Interpreter */
 
 /** A run that went past its time limit: its worker was ended. */
 export class TimeLimitError extends Error {}
@@ -17,9 +17,53 @@ export class TimeLimitError extends Error {}
 /** @type {Interpreter | null} */
 let spare = null;
 
+/**
+ * The policy the exercise workers run under: scripts from this site only, WebAssembly compiled, requests to this site
+ * only. The worker's lockdown takes away every global that reaches further, but `import()` is syntax, not a global:
+ * without this policy, reader code could load a script from any host (the worker's own globals would still be locked).
+ * worker-src covers the blob and the modules it imports (a module worker fetches its static imports as a worker's);
+ * script-src what the worker's code loads with import() later, Pyodide's own files and nothing from elsewhere. JavaScript
+ * that reader code evaluates ('unsafe-eval', through a JsProxy's Function constructor) runs in the locked-down scope and
+ * gains nothing by it; the tests that probe the lockdown from Python go that way, as a reader would.
+ */
+export const WORKER_POLICY =
+  "default-src 'none'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'self' blob:";
+
+/** @type {Promise<typeof Worker> | null} */
+let policed = null;
+
+/**
+ * A Worker constructor whose workers run under WORKER_POLICY. A worker loaded from the site's own address takes its
+ * policy from the response's headers, which a static host does not let the book set; a worker loaded from a blob:
+ * address inherits the policy of the document that makes it. So the workers are made by a blank, same-origin frame
+ * that carries the policy in a meta element, each from a blob that imports exercise_worker.js. The frame hangs from
+ * the root element, outside the body that instant navigation replaces, so it outlives page changes.
+ * @returns {Promise<typeof Worker>}
+ */
+function policedWorker() {
+  policed ??= new Promise((resolve, reject) => {
+    const frame = document.createElement("iframe");
+    frame.hidden = true;
+    frame.setAttribute("aria-hidden", "true");
+    frame.tabIndex = -1;
+    frame.title = "exercise sandbox";
+    const policy = WORKER_POLICY.replaceAll("'", "&#39;");
+    frame.srcdoc = `<!doctype html><meta http-equiv="Content-Security-Policy" content="${policy}"><title>exercises</title>`;
+    frame.addEventListener("load", () => {
+      const made = /** @type {any} */ (frame.contentWindow)?.Worker;
+      if (made) resolve(made);
+      else reject(new Error("the exercise sandbox could not be made"));
+    });
+    document.documentElement.append(frame);
+  });
+  return policed;
+}
+
 /** Start a worker; `ready` settles when it has booted and locked itself down, `reply` with its one reply. */
 function start() {
-  const worker = new Worker(new URL("./exercise_worker.js", import.meta.url), { type: "module", name: "exercise" });
+  const script = new URL("./exercise_worker.js", import.meta.url).href;
+  const source = URL.createObjectURL(new Blob([`import ${JSON.stringify(script)};`], { type: "text/javascript" }));
+  const worker = policedWorker().then((PolicedWorker) => new PolicedWorker(source, { type: "module", name: "exercise" }));
   /** @type {(value: any) => void} */
   let answer = () => {};
   /** @type {(error: Error) => void} */
@@ -28,20 +72,21 @@ function start() {
     answer = resolve;
     refuse = reject;
   });
-  const ready = new Promise((resolve, reject) => {
-    worker.addEventListener("message", ({ data }) => {
+  worker.catch(refuse);
+  const ready = worker.then((created) => new Promise((resolve, reject) => {
+    created.addEventListener("message", ({ data }) => {
       if (data?.type === "ready") resolve(undefined);
       else if (data?.type === "failed") reject(new Error(String(data.error)));
       else if (data?.type === "done") answer(data.reply);
     });
-    worker.addEventListener("error", (event) => {
+    created.addEventListener("error", (event) => {
       event.preventDefault();
       const error = new Error(event.message || "the exercise worker could not be loaded");
       reject(error);
       refuse(error);
     });
-  });
-  ready.catch(() => {});
+  }));
+  ready.finally(() => URL.revokeObjectURL(source)).catch(() => {});
   reply.catch(() => {});
   return { worker, ready, reply };
 }
@@ -68,7 +113,7 @@ export async function runExercise(job, limitMs, { onBooting, onRunning } = {}) {
     await mine.ready;
     booting = false;
     onRunning?.();
-    mine.worker.postMessage(job);
+    (await mine.worker).postMessage(job);
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const late = new Promise((_, reject) => {
@@ -81,7 +126,7 @@ export async function runExercise(job, limitMs, { onBooting, onRunning } = {}) {
     }
   } finally {
     booting = false;
-    mine.worker.terminate();
+    mine.worker.then((worker) => worker.terminate(), () => {});
     warmExercises(); // the next run's interpreter, started once this one has stopped using the processor
   }
 }
