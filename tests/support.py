@@ -132,6 +132,13 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # keep test output clean
         pass
 
+    def send_head(self) -> io.BytesIO | BinaryIO | None:
+        # Never "304 Not Modified": the standard handler compares If-Modified-Since with the file's time in whole
+        # seconds, so a file a test rewrites within the second the browser last fetched it (a new sw.js, whose update
+        # check then found "no change" and never came again) kept its old body. Static hosts compare content (ETag).
+        del self.headers["If-Modified-Since"]
+        return super().send_head()
+
     def end_headers(self) -> None:
         max_age = getattr(self.server, "max_age", None)  # a test's own server may have none
         if max_age is not None:
