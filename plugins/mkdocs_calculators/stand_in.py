@@ -27,6 +27,7 @@ ROOT = 20.0  # px in a rem: Material's html font-size (125%)
 TEXT = 16.0  # px: the body text (.md-typeset is 0.8rem)
 LINE = 1.6  # Material's line height
 CHAR = 0.5  # an average character's width, in em of its font (Roboto, mixed case, digits and spaces)
+TABLE_WRAP = 1.03  # a few of a long table's cells wrap to one more line than an average width says (the chips table)
 SLACK = 1.02  # above rather than below the real height: see the module's docstring
 
 
@@ -151,7 +152,7 @@ def _table(table: dict[str, Any], width: float) -> float:
     rows = sum(row_lines) + head
     return (
         1.2 * TEXT
-        + rows * font * LINE
+        + rows * font * LINE * TABLE_WRAP
         + (len(row_lines) + 1) * (font + 1)
         + _lines(table["caption"], font, width) * font * LINE
         + 0.4 * font
