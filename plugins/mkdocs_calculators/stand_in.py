@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from calckit.spec import Calculator, Input, Value
 
-__all__ = ["NARROW", "WIDE", "Layout", "stand_in_rem"]
+__all__ = ["NARROW", "WIDE", "Layout", "height_px", "stand_in_rem"]
 
 ROOT = 20.0  # px in a rem: Material's html font-size (125%)
 TEXT = 16.0  # px: the body text (.md-typeset is 0.8rem)
