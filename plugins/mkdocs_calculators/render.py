@@ -11,6 +11,8 @@ import math
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from .stand_in import NARROW, WIDE, stand_in_rem
+
 if TYPE_CHECKING:
     from calckit.spec import Calculator, Choice, Input, Value
 
@@ -206,12 +208,16 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
             f'aria-label="{escape(result["chart"]["description"])}" data-spec="{escape(spec_json)}">'
             f'<p class="calc-chart-fallback">{escape(result["chart"]["description"])}</p></div></figure>'
         )
+    # Off screen, a height close to its own stands in for it (calculators.css), at a wide screen's width and a phone's.
+    stand_in = (
+        f"--calc-stand-in: {stand_in_rem(calculator, inputs, result, WIDE)}rem; "
+        f"--calc-stand-in-narrow: {stand_in_rem(calculator, inputs, result, NARROW)}rem"
+    )
     return (
         # data-search-exclude keeps the form's labels and hints out of the search index. Material's parser matches
         # elements by tag, so the excluded root is the only <section> in it: a <div> would end at the first </div>.
         f'<section class="calc" id="{uid}" data-calculator="{escape(calculator.name)}" data-search-exclude '
-        f'role="group" '
-        f'aria-labelledby="{uid}-title">'
+        f'role="group" aria-labelledby="{uid}-title" style="{stand_in}">'
         f'<form class="calc-form" id="{uid}-form" novalidate>'
         f'<p class="calc-title" id="{uid}-title">{escape(calculator.title)} calculator</p>'
         f'<p class="calc-description">{escape(calculator.description)}</p>'

@@ -1,0 +1,192 @@
+"""How tall a calculator will be, estimated at build from what it renders: its stand-in height while it is off screen.
+
+Off screen, a calculator is skipped by style and layout (`content-visibility: auto` in calculators.css) and a height
+stands in for it until the reader nears it. One height for all (200rem, above the tallest) made the page shrink by
+thousands of px as each one rendered, so the scrollbar's thumb jumped; a height close to each one's own keeps the page
+still. Slightly above rather than below: a stand-in too small lets more calculators near the screen at load (each laid
+out, then pushed away), and audits that lay out a skipped calculator find its buttons spilling over what follows.
+
+The estimate follows the stylesheet's boxes (line heights, margins, the grids' column counts at the content column's
+width), at a wide layout (the content column of a 1280 px screen, 648 px inside the calculator) and a phone's (390 px:
+318 px). Text is wrapped at an average character width. Figures are px at Material's 20 px root (16 px body text) and
+the result is in rem, so that it follows the root size as the page does.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from calckit.spec import Calculator, Input, Value
+
+__all__ = ["NARROW", "WIDE", "Layout", "height_px", "stand_in_rem"]
+
+ROOT = 20.0  # px in a rem: Material's html font-size (125%)
+TEXT = 16.0  # px: the body text (.md-typeset is 0.8rem)
+LINE = 1.6  # Material's line height
+CHAR = 0.5  # an average character's width, in em of its font (Roboto, mixed case, digits and spaces)
+TABLE_WRAP = 1.03  # a few of a long table's cells wrap to one more line than an average width says (the chips table)
+SLACK = 1.02  # above rather than below the real height: see the module's docstring
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The width inside a calculator's padding, px, for one screen width."""
+
+    name: str
+    width: float
+
+
+WIDE = Layout("wide", 648.0)  # a 1280 px screen (and any from 1220 px: Material's content column stops growing)
+NARROW = Layout("narrow", 318.0)  # a 390 px phone
+
+
+def _lines(text: str, font: float, width: float) -> int:
+    """Lines a text wraps to: a word that does not fit moves to the next line, which wastes part of each line."""
+    if not text:
+        return 0
+    per_line = max(1, int(width / (CHAR * font)))
+    lines, used = 1, 0
+    for word in text.split():
+        need = len(word) + (1 if used else 0)
+        if used and used + need > per_line:
+            lines, used = lines + 1, len(word)
+        else:
+            used += need
+    return lines
+
+
+def _columns(width: float, minimum: float, gap: float) -> int:
+    """Columns of `repeat(auto-fit, minmax(minimum, 1fr))` in a grid `width` wide."""
+    return max(1, int((width + gap) // (minimum + gap)))
+
+
+def _field(spec: Input, width: float, mounted: bool) -> float:
+    """The height of one field of the form, px."""
+    hint = (
+        spec.help if spec.kind in ("choice", "choices") else spec.range_text + (f". {spec.help}" if spec.help else ".")
+    )
+    small = 0.85 * TEXT
+    messages = 0.1 * small + _lines(hint, small, width) * small * LINE if hint else 0.0
+    control = 2.4 * TEXT + 0.4 * TEXT  # a text field or list: 2.4em tall, 0.2em above and below
+    if spec.kind == "choices":
+        columns = _columns(width, 12 * ROOT, TEXT)
+        groups: dict[str, int] = {}
+        for choice in spec.choices:
+            groups[choice.group] = groups.get(choice.group, 0) + 1
+        boxes = sum(
+            (0.3 * 0.8 * TEXT + 0.8 * TEXT * LINE if group else 0.0) + math.ceil(count / columns) * (2.2 + 0.2) * TEXT
+            for group, count in groups.items()
+        )
+        filtered = control + 0.4 * TEXT if len(spec.choices) > 10 else 0.0
+        return _lines(spec.label, TEXT, width) * TEXT * LINE + filtered + boxes + messages
+    label = spec.label + (f" ({spec.unit})" if spec.unit else "")
+    height = _lines(label, TEXT * 1.05, width) * TEXT * LINE + control + messages  # the label is bold: wider
+    if spec.kind == "choice" and len(spec.choices) > 10:
+        height += control + 0.4 * TEXT
+    if spec.slider:
+        height += 1.8 * TEXT + 4
+    if spec.player and mounted:
+        height += 2.75 * ROOT + 0.8 * ROOT  # Previous, Play, Next: shown once the script runs
+    return height
+
+
+def _fields(calculator: Calculator, inputs: dict[str, Value], width: float, mounted: bool) -> float:
+    """The fields grid, px: fields flow into rows of the grid's columns; a list of tick boxes takes a row of its own."""
+    columns = _columns(width, 13 * ROOT, 1.2 * TEXT)
+    column = (width - (columns - 1) * 1.2 * TEXT) / columns
+    rows: list[float] = []
+    row: list[float] = []
+    for spec in calculator.inputs:
+        if spec.shown_when is not None and inputs.get(spec.shown_when[0]) not in spec.shown_when[1]:
+            continue  # hidden until another field asks for it
+        if spec.kind == "choices":
+            if row:
+                rows.append(max(row))
+                row = []
+            rows.append(_field(spec, width, mounted))
+            continue
+        row.append(_field(spec, column, mounted))
+        if len(row) == columns:
+            rows.append(max(row))
+            row = []
+    if row:
+        rows.append(max(row))
+    return sum(rows) + max(0, len(rows) - 1) * 0.6 * TEXT
+
+
+def _outputs(result: dict[str, Any], width: float) -> float:
+    """The results' grid (label over figure), px."""
+    outputs = result["outputs"]
+    if not outputs:
+        return 0.0
+    columns = _columns(width, 10 * ROOT, 1.2 * TEXT)
+    column = (width - (columns - 1) * 1.2 * TEXT) / columns
+    rows = []
+    for start in range(0, len(outputs), columns):
+        cells = outputs[start : start + columns]
+        rows.append(
+            max(
+                _lines(out["label"], 0.85 * TEXT, column) * 0.85 * TEXT * LINE
+                + _lines(out["text"], 1.25 * TEXT * 1.1, column) * 1.25 * TEXT * LINE
+                + (
+                    0.1 * 0.85 * TEXT + _lines(out["note"], 0.85 * TEXT, column) * 0.85 * TEXT * LINE
+                    if out.get("note")
+                    else 0
+                )
+                for out in cells
+            )
+        )
+    return 1.4 * TEXT + sum(rows) + (len(rows) - 1) * 0.4 * TEXT
+
+
+def _table(table: dict[str, Any], width: float) -> float:
+    """A result table, px: wider than the calculator, it scrolls sideways, so its rows wrap only a little."""
+    font = 0.8 * TEXT
+    columns = len(table["columns"])
+    cell = max(width / max(1, columns), 7.5 * font) - 1.6 * font
+    row_lines = [max(_lines(str(text), font, cell) for text in row) for row in table["rows"]]
+    head = max(_lines(str(text), font, cell) for text in table["columns"])
+    rows = sum(row_lines) + head
+    return (
+        1.2 * TEXT
+        + rows * font * LINE * TABLE_WRAP
+        + (len(row_lines) + 1) * (font + 1)
+        + _lines(table["caption"], font, width) * font * LINE
+        + 0.4 * font
+    )
+
+
+def _chart(chart: dict[str, Any], width: float, mounted: bool) -> float:
+    """A chart, px: Vega's drawing once mounted (its plot, axes and legend), its description before."""
+    if mounted:
+        return 0.5 * TEXT + float(chart.get("height", 280)) + 60
+    small = 0.85 * TEXT
+    return 0.5 * TEXT + max(280.0, 4 * small + _lines(chart["description"], small, width - 2 * small) * small * LINE)
+
+
+def height_px(
+    calculator: Calculator, inputs: dict[str, Value], result: dict[str, Any], layout: Layout, mounted: bool
+) -> float:
+    """A calculator's height, px at a 20 px root, before its script runs (`mounted` False) or after."""
+    width = layout.width
+    height = 2 + 2 * TEXT  # border and padding
+    height += _lines(f"{calculator.title} calculator", TEXT * 1.05, width) * TEXT * LINE
+    height += TEXT + _lines(calculator.description, TEXT, width) * TEXT * LINE
+    height += _fields(calculator, inputs, width, mounted)
+    height += 0.8 * TEXT + 0.8 * TEXT * LINE + 2 * 0.3 * 0.8 * TEXT + 4  # Reset to defaults
+    height += _outputs(result, width)
+    height += 2 * TEXT + _lines(result["summary"], TEXT, width) * TEXT * LINE
+    if result.get("table"):
+        height += _table(result["table"], width)
+    if result.get("chart"):
+        height += _chart(result["chart"], width, mounted)
+    return height
+
+
+def stand_in_rem(calculator: Calculator, inputs: dict[str, Value], result: dict[str, Any], layout: Layout) -> int:
+    """The stand-in height, whole rem: the taller of its heights before and after its script runs, with some slack."""
+    tallest = max(height_px(calculator, inputs, result, layout, mounted) for mounted in (False, True))
+    return math.ceil(tallest * SLACK / ROOT)

@@ -1,0 +1,84 @@
+"""mkdocs_calculators.stand_in: the height a calculator stands in at off screen, estimated at build from its parts.
+
+The browser test (tests/browser/test_stand_in_heights.py) holds every calculator of the site to its real height in
+Chromium; these hold the estimate's parts to the stylesheet's geometry and to heights measured there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from calckit.api import run
+from calculators import CALCULATORS
+from mkdocs_calculators.render import render_calculator
+from mkdocs_calculators.stand_in import NARROW, WIDE, _columns, _lines, height_px, stand_in_rem
+
+BY_NAME = dict(CALCULATORS)
+
+# Heights in Chromium (px, 20 px root) of calculators at their defaults on the reference page, live and drawn:
+# (wide: 1280 px screen, narrow: 390 px).
+MEASURED = {
+    "roofline": (1219, 1889),
+    "energy": (807, 1331),
+}
+
+
+def test_the_fields_grid_has_two_columns_wide_and_one_on_a_phone() -> None:
+    """repeat(auto-fit, minmax(13rem, 1fr)) with a 1.2em gap, as Chromium lays it out in 648 and 318 px."""
+    assert _columns(WIDE.width, 260, 19.2) == 2
+    assert _columns(NARROW.width, 260, 19.2) == 1
+    assert _columns(887, 260, 19.2) == 3  # a 959 px screen, where the table of contents is gone
+
+
+def test_text_wraps_by_words() -> None:
+    assert _lines("", 16, 300) == 0
+    assert _lines("Peak compute", 16, 300) == 1
+    assert _lines("word " * 20, 16, 300) == 3  # 37 characters a line at 8 px: 7 five-letter words and their spaces
+    assert _lines("a" * 30 + " " + "b" * 30, 16, 300) == 2  # the second word does not fit beside the first
+
+
+@pytest.mark.parametrize("name", sorted(MEASURED))
+def test_the_estimate_is_a_little_above_the_height_measured_in_chromium(name: str) -> None:
+    calculator = BY_NAME[name]
+    inputs = calculator.defaults
+    result = run(name, inputs)
+    for layout, measured in zip((WIDE, NARROW), MEASURED[name], strict=True):
+        stand_in = stand_in_rem(calculator, inputs, result, layout) * 20
+        assert measured <= stand_in <= 1.2 * measured, (layout.name, stand_in, measured)
+
+
+def test_each_part_adds_its_height() -> None:
+    """A phone's one column is taller than two; a chart, a longer description and another field each add height."""
+    calculator = BY_NAME["roofline"]
+    inputs = calculator.defaults
+    result = run("roofline", inputs)
+    wide = height_px(calculator, inputs, result, WIDE, mounted=True)
+    assert height_px(calculator, inputs, result, NARROW, mounted=True) > 1.3 * wide
+    assert result.get("chart")
+    assert wide - height_px(calculator, inputs, {**result, "chart": None}, WIDE, mounted=True) > 280
+    longer = dataclasses.replace(calculator, description=calculator.description + " More words to read." * 10)
+    assert height_px(longer, inputs, result, WIDE, mounted=True) > wide + 2 * 25
+    extra = tuple(dataclasses.replace(calculator.inputs[2], key=f"extra_{n}") for n in range(2))
+    more = dataclasses.replace(calculator, inputs=(*calculator.inputs, *extra))
+    assert height_px(more, inputs, result, WIDE, mounted=True) > wide + 60
+
+
+def test_the_markup_carries_both_stand_ins() -> None:
+    calculator = BY_NAME["energy"]
+    inputs = calculator.defaults
+    result = run("energy", inputs)
+    html = render_calculator("calc-1", calculator, inputs, result)
+    wide, narrow = stand_in_rem(calculator, inputs, result, WIDE), stand_in_rem(calculator, inputs, result, NARROW)
+    assert f'style="--calc-stand-in: {wide}rem; --calc-stand-in-narrow: {narrow}rem"' in html
+    assert 40 <= wide < narrow <= 180
+
+
+def test_every_calculator_stands_in_below_the_old_200rem() -> None:
+    for calculator in CALCULATORS.values():
+        inputs = calculator.defaults
+        result = run(calculator.name, inputs)
+        assert 30 <= stand_in_rem(calculator, inputs, result, WIDE) <= stand_in_rem(
+            calculator, inputs, result, NARROW
+        ), calculator.name
