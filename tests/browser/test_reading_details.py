@@ -120,31 +120,46 @@ CODE_BOXES = """() => ({
 def test_the_editor_wraps_on_a_phone_as_the_code_before_it(
     browser: Any, base_url: str, network: Network, url: str, width: int
 ) -> None:
-    """On a phone, no exercise's code runs off the side, before its editor loads or after; the editor breaks each long
-    line where the pre-rendered code broke it, so its box keeps the height it had (nothing below it moves); and a long
-    line the reader types wraps too."""
-    context = new_context(browser, network, viewport={"width": width, "height": 844})
+    """On a phone, no exercise's code runs off the side, at first paint, once the script has made it editable, or in
+    the editor; each code box keeps the height it had at first paint through both (the editor breaks each long line
+    where the pre-rendered code broke it, so nothing below it moves); and a long line the reader types wraps too.
+    First paint is the page without scripts: its HTML and its head's stylesheets, before exercise.js has run."""
+    viewport = {"width": width, "height": 844}
+    plain = new_context(browser, network, viewport=viewport, java_script_enabled=False)
+    painted = plain.new_page()  # type: ignore[attr-defined]
+    painted.goto(base_url + url)
+    first = painted.evaluate(CODE_BOXES)
+    plain.close()  # type: ignore[attr-defined]
+    assert first["boxes"] and not any(box["sideways"] for box in first["boxes"]), first
+    heights = [box["height"] for box in first["boxes"]]
+
+    context = new_context(browser, network, viewport=viewport)
     page = context.new_page()  # type: ignore[attr-defined]
     page.goto(base_url + url)
-    page.wait_for_selector(".exercise[data-mounted]", state="attached")
-    before = page.evaluate(CODE_BOXES)
-    assert before["boxes"] and not any(box["editor"] for box in before["boxes"])  # all still the pre-rendered code
-    assert not any(box["sideways"] for box in before["boxes"]), before
-    for box in before["boxes"]:
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.exercise')].every((exercise) => exercise.dataset.mounted)"
+    )
+    mounted = eventually(  # exercise.js has made each one editable, and its stylesheet has arrived
+        page,
+        lambda: page.evaluate(CODE_BOXES),
+        lambda now: [box["height"] for box in now["boxes"]] == heights,
+        f"the mounted code boxes' heights (at first paint: {heights})",
+    )
+    assert not any(box["editor"] or box["sideways"] for box in mounted["boxes"]), mounted
+    for box in mounted["boxes"]:
         page.locator(f"#{box['id']}").scroll_into_view_if_needed()
         page.wait_for_selector(f"#{box['id']} .cm-content")
     after = eventually(  # the editor measures itself in the frames after it is made
         page,
         lambda: page.evaluate(CODE_BOXES),
-        lambda now: [box["height"] for box in now["boxes"]] == [box["height"] for box in before["boxes"]],
-        "the code boxes' heights in the editor",
+        lambda now: [box["height"] for box in now["boxes"]] == heights,
+        f"the code boxes' heights in the editor (at first paint: {heights})",
     )
     assert all(box["editor"] and not box["sideways"] for box in after["boxes"]), after
     assert not after["pageSideways"]
-    first = f"#{before['boxes'][0]['id']}"
-    type_code(page, first, "x = " + " + ".join(f"value_{n}" for n in range(30)) + "\n")
+    type_code(page, f"#{first['boxes'][0]['id']}", "x = " + " + ".join(f"value_{n}" for n in range(30)) + "\n")
     typed = page.evaluate(CODE_BOXES)
-    assert typed["boxes"][0]["height"] > before["boxes"][0]["height"]  # the long line took more rows, not more width
+    assert typed["boxes"][0]["height"] > heights[0]  # the long line took more rows, not more width
     assert not typed["boxes"][0]["sideways"] and not typed["pageSideways"], typed
     context.close()  # type: ignore[attr-defined]
 
