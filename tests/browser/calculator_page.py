@@ -36,6 +36,16 @@ def wait_mounted(page: Page, selector: str) -> None:
     page.wait_for_selector(f"{selector}[data-mounted]", state="attached")
 
 
+def follow_instantly(page: Any, link: str, url: str) -> None:
+    """Click `link`, which Material's instant navigation follows, and wait until the page it leads to is in place.
+    The address changes at the click, before the next page is fetched, so a test that waited for the address alone
+    would read, or click in, the page it is leaving: mark that page's content and wait until it has been replaced."""
+    page.evaluate("document.querySelector('[data-md-component=container]').dataset.left = ''")
+    page.click(link)
+    page.wait_for_url(url)
+    page.wait_for_function("() => !document.querySelector('[data-md-component=container][data-left]')")
+
+
 def open_page(page: Page, url: str, calculator: str = "#calc-1") -> None:
     """Go to `url` and wait until `calculator` is live (the component module has mounted it)."""
     page.goto(url)

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from calckit.api import run
-from tests.browser.calculator_page import expected, texts, wait_mounted
+from tests.browser.calculator_page import expected, follow_instantly, texts, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_quiz import CHECK, answer_key, first_index, open_quiz, question, verdict
 
@@ -105,10 +105,8 @@ def assert_unavailable(page: Any, before: dict[str, str], reason: str) -> None:
     assert texts(page, "#calc-1") == before == expected("roofline")
     assert page.errors == []
     # The rest of the page: instant navigation away and back, the other calculator's results still there.
-    page.click("a.md-header__button.md-logo")
-    page.wait_for_url("**/")
-    page.click("article a[href$='roofline/']")
-    page.wait_for_url(f"**{PAGE}")
+    follow_instantly(page, "a.md-header__button.md-logo", "**/")
+    follow_instantly(page, "article a[href$='roofline/']", f"**{PAGE}")
     wait_mounted(page, "#calc-1")
     assert texts(page, "#calc-1") == before
 

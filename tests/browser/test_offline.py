@@ -23,7 +23,7 @@ import pytest
 
 from calckit.api import run
 from mkdocs_calculators.service_worker import write_service_worker
-from tests.browser.calculator_page import expected, texts, wait_mounted
+from tests.browser.calculator_page import expected, follow_instantly, texts, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.support import NODE_MODULES, ROOT, _Handler, build_site, serve, service_worker_manifest
 
@@ -194,8 +194,9 @@ class TestOffline:
         wait_until_cached(page, book.site, runtime=False)
         context.set_offline(True)
         book.stop()
-        page.click(f"article a[href$='{CALCULATOR_PAGE.rstrip('/').split('/')[-1]}/']")
-        page.wait_for_url(f"{book.url}/{CALCULATOR_PAGE}")
+        follow_instantly(
+            page, f"article a[href$='{CALCULATOR_PAGE.rstrip('/').split('/')[-1]}/']", f"{book.url}/{CALCULATOR_PAGE}"
+        )
         wait_mounted(page, "#calc-1")
         assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
         context.close()

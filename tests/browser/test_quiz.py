@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from calckit.api import run
 from calckit.units import format_number
-from tests.browser.calculator_page import wait_mounted
+from tests.browser.calculator_page import follow_instantly, wait_mounted
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -501,10 +501,8 @@ class TestProgress:
         page.click(f"{question(CHECK, 1)} .quiz-choice[data-choice='{first_index(key, correct=True)}']")
         page.click(f"{question(CHECK, 1)} .quiz-check")
         page.evaluate("window.stayedOnThisDocument = true")
-        page.click("a.md-header__button.md-logo")
-        page.wait_for_url(base_url + "/")
-        page.click(f"nav a[href$='{PAGE.strip('/').split('/')[-1]}/']")
-        page.wait_for_url(base_url + PAGE)
+        follow_instantly(page, "a.md-header__button.md-logo", base_url + "/")
+        follow_instantly(page, f"nav a[href$='{PAGE.strip('/').split('/')[-1]}/']", base_url + PAGE)
         wait_mounted(page, CHECK)
         assert page.evaluate("window.stayedOnThisDocument") is True  # no full reload happened
         assert verdict(page, question(CHECK, 1)) == "✓ Correct."

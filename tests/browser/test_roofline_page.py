@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from calckit.api import run
 from tests.browser import calculator_page
-from tests.browser.calculator_page import BOOT_TIMEOUT, Held, open_page
+from tests.browser.calculator_page import BOOT_TIMEOUT, Held, follow_instantly, open_page
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -162,10 +162,8 @@ class TestNavigation:
         open_page(page, base_url + PAGE)
         page.fill(f"{FIRST}-intensity", "1000")  # type: ignore[attr-defined]
         wait_for_texts(page, expected(intensity=1000))
-        page.click("a.md-header__button.md-logo")  # type: ignore[attr-defined]
-        page.wait_for_url(base_url + "/")  # type: ignore[attr-defined]
-        page.click("article a[href$='roofline/']")  # type: ignore[attr-defined]
-        page.wait_for_url(base_url + PAGE)  # type: ignore[attr-defined]
+        follow_instantly(page, "a.md-header__button.md-logo", base_url + "/")
+        follow_instantly(page, "article a[href$='roofline/']", base_url + PAGE)
         page.fill(f"{FIRST}-intensity", "2")  # type: ignore[attr-defined]
         wait_for_texts(page, expected(intensity=2))
         calculator_workers = [url for url in workers if "assets/calculators/worker.js" in url]
