@@ -130,13 +130,12 @@ class TestLabels:
     def test_labels_placed_after_a_change_in_place_are_those_of_a_fresh_draw(
         self, browser: Any, network: Network, base_url: str, width: int
     ) -> None:
-        """Vega changes a chart in place and rewrites only what changed, so the labels' places must not carry over
-        from the previous numbers: after FP8 replaces BF16, and BF16 FP8, every label stands where a page opened at
-        that precision puts it."""
+        """The labels' places and the plot's layout must not carry over from the previous numbers: after FP8
+        replaces BF16, and BF16 FP8, every label stands where a page opened at that precision puts it (drawn there in
+        one go, or first for its link's default inputs and then changed, as the machine's speed decides)."""
         context, page = self.open(browser, network, width)
         page.goto(base_url + REFERENCE + "?calc-3.chips=" + ALL_CHIPS)
         svg = drawn(page, "#calc-3", len(ALL_CHIPS.split(",")) - _lacking("bf16"))
-        svg.evaluate("s => { s.dataset.first = 'yes'; }")
         for precision in ("fp8", "bf16"):
             draws = int(page.get_attribute("#calc-3 .calc-chart-view", "data-drawn") or 0)
             page.select_option("#calc-3-precision", precision)
@@ -149,7 +148,6 @@ class TestLabels:
             # above can predate the placing of the draw before), and a resize places the labels again after a draw:
             # both charts are read until they agree, not sampled once.
             changed = page.locator("#calc-3 .calc-chart-view svg")
-            assert changed.evaluate("s => s.dataset.first") == "yes"  # changed in place, not drawn anew
             no_overlaps(page, changed)
             fresh = context.new_page()
             fresh.goto(base_url + REFERENCE + f"?calc-3.precision={precision}&calc-3.chips=" + ALL_CHIPS)
@@ -204,8 +202,8 @@ def test_a_recompute_moves_the_point_in_place_and_a_new_scheme_redraws(
     browser: Any, network: Network, base_url: str
 ) -> None:
     """New numbers of the same chart change its data where it stands (the SVG is kept, and its description for
-    screen readers says what CPython says), also when the axis's range changes; Material's other colour scheme
-    draws it anew in that scheme's colours."""
+    screen readers says what CPython says); a new axis range draws it anew (Vega changed in place keeps part of the
+    old range's layout), as does Material's other colour scheme, in that scheme's colours."""
     context = new_context(browser, network)
     page = context.new_page()
     page.goto(base_url + "/lessons/roofline/")
@@ -223,7 +221,8 @@ def test_a_recompute_moves_the_point_in_place_and_a_new_scheme_redraws(
             timeout=DRAW_TIMEOUT,
         )
         svg = page.locator(f"{calculator} .calc-chart-view svg")
-        assert svg.evaluate("s => s.dataset.first") == "yes"  # the same SVG: changed in place, not drawn anew
+        # 1000 FLOP/byte keeps the axes' ranges: the same SVG, changed in place; 0.5 widens the x axis: drawn anew.
+        assert svg.evaluate("s => s.dataset.first") == ("yes" if value == "1000" else None)
         assert page.get_attribute(f"{calculator} .calc-chart-view", "aria-label") == want["chart"]["description"]
         if value == "1000":
             assert point_x(svg) > before + 50  # a decade to the right on the log axis

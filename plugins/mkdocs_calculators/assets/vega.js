@@ -89,28 +89,18 @@ function themeConfig(container) {
 const charts = new Map();
 
 /**
- * The spec with each inline dataset (`data: {values}`) given a name, and each numeric scale domain (`domain: [lo,
- * hi]`) made of two parameters, the values gathered apart: a chart redrawn for new numbers of the same shape then
- * only needs its datasets and parameters changed, not the whole spec compiled and drawn again.
+ * The spec with each inline dataset (`data: {values}`) given a name, the values gathered apart: a chart redrawn for
+ * new data in a spec otherwise the same (its axes' ranges included) then only needs its datasets changed, not the
+ * whole spec compiled and drawn again. A new range is drawn anew: Vega, changed in place, keeps part of the layout it
+ * fitted to the old range (the plot came out a few px narrower than on a page opened at the new numbers).
  * @param {any} spec
- * @returns {{named: any, datasets: Record<string, unknown[]>, params: Record<string, number>}}
+ * @returns {{named: any, datasets: Record<string, unknown[]>}}
  */
-function separateNumbers(spec) {
+function separateData(spec) {
   /** @type {Record<string, unknown[]>} */
   const datasets = {};
-  /** @type {Record<string, number>} */
-  const params = {};
   const walk = (/** @type {any} */ node, /** @type {string} */ key) => {
-    if (Array.isArray(node)) {
-      if (key === "domain" && node.every((value) => typeof value === "number")) {
-        return node.map((value) => {
-          const name = `calculator_domain_${Object.keys(params).length}`;
-          params[name] = value;
-          return { expr: name };
-        });
-      }
-      return node.map((item) => walk(item, ""));
-    }
+    if (Array.isArray(node)) return node.map((item) => walk(item, ""));
     if (!node || typeof node !== "object") return node;
     if (key === "data" && Array.isArray(node.values) && Object.keys(node).length === 1) {
       const name = `calculator_data_${Object.keys(datasets).length}`;
@@ -119,21 +109,16 @@ function separateNumbers(spec) {
     }
     return Object.fromEntries(Object.entries(node).map(([name, value]) => [name, walk(value, name)]));
   };
-  const named = walk(spec, "");
-  const declared = Object.entries(params).map(([name, value]) => ({ name, value }));
-  if (declared.length) named.params = [...(named.params ?? []), ...declared];
-  return { named, datasets, params };
+  return { named: walk(spec, ""), datasets };
 }
 
 /**
- * Give a drawn chart new datasets, parameters and description; false when the view cannot take them (it is then
- * drawn anew).
- * @param {any} view @param {ReturnType<typeof separateNumbers>} numbers @param {string | undefined} description
+ * Give a drawn chart new datasets and description; false when the view cannot take them (it is then drawn anew).
+ * @param {any} view @param {Record<string, unknown[]>} datasets @param {string | undefined} description
  */
-async function updateInPlace(view, { datasets, params }, description) {
+async function updateInPlace(view, datasets, description) {
   const vega = /** @type {any} */ (window).vega;
   try {
-    for (const [name, value] of Object.entries(params)) view.signal(name, value);
     for (const [name, values] of Object.entries(datasets)) {
       view.change(name, vega.changeset().remove(vega.truthy).insert(values));
     }
@@ -402,12 +387,10 @@ export function drawChart(container, spec) {
       const palette = `${mdColorScheme} ${mdColorPrimary} ${mdColorAccent}`;
       if (chart.palette !== palette || !chart.config) [chart.palette, chart.config] = [palette, themeConfig(container)];
       const config = chart.config;
-      const numbers = separateNumbers(latest);
-      const { named, datasets } = numbers;
-      // What the chart looks like apart from its numbers and its description: the same, and only the numbers change.
-      const params = named.params?.map((/** @type {any} */ param) => ({ ...param, value: undefined }));
-      const shape = JSON.stringify([config, { ...named, params, description: undefined }]);
-      if (chart.view && chart.shape === shape && (await updateInPlace(chart.view, numbers, latest.description))) {
+      const { named, datasets } = separateData(latest);
+      // What the chart looks like apart from its data and its description: the same, and only the data change.
+      const shape = JSON.stringify([config, { ...named, description: undefined }]);
+      if (chart.view && chart.shape === shape && (await updateInPlace(chart.view, datasets, latest.description))) {
         declutter(container, chart.view);
       } else {
         const result = await vegaEmbed(container, { ...named, datasets }, { actions: false, renderer: "svg", config });
