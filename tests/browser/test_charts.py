@@ -135,7 +135,7 @@ class TestLabels:
         one go, or first for its link's default inputs and then changed, as the machine's speed decides)."""
         context, page = self.open(browser, network, width)
         page.goto(base_url + REFERENCE + "?calc-3.chips=" + ALL_CHIPS)
-        svg = drawn(page, "#calc-3", len(ALL_CHIPS.split(",")) - _lacking("bf16"))
+        drawn(page, "#calc-3", len(ALL_CHIPS.split(",")) - _lacking("bf16"))
         for precision in ("fp8", "bf16"):
             draws = int(page.get_attribute("#calc-3 .calc-chart-view", "data-drawn") or 0)
             page.select_option("#calc-3-precision", precision)
