@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .numbers import NumberError, read_number
+from .numbers import SPACES, NumberError, plain_text, read_number
 from .units import format_number
 
 __all__ = ["SLACK", "Returned", "Tolerance", "read_answer", "returned", "unit_factor", "verdict"]
@@ -106,7 +106,8 @@ _SPELLINGS = (
     (re.compile("^[uμ]"), "µ"),
 )
 _ANSWER = re.compile(
-    r"([+\-\u2212\u2013]?[\d.,_ \u00a0\u202f]*\d[\d.,_]*(?:[eE][+\-\u2212]?\d+)?|[+\-]?\.\d+)\s*(.*)", re.S
+    rf"([+\-\u2212\u2013]?[\d.,_ \u00a0\u202f]*\d[\d.,_]*(?:[eE][+\-\u2212]?\d+)?|[+\-]?\.\d+)[{SPACES}]*(.*)",
+    re.S | re.ASCII,
 )
 
 
@@ -119,7 +120,7 @@ def _spelled(unit: str) -> str:
 def unit_factor(given: str, unit: str) -> float | None:
     """What a number in unit `given` is multiplied by to be in `unit` (1e-3 for GFLOP/s to TFLOP/s, 1.024 for KiB to
     kB), or None when `given` is not `unit` with another prefix."""
-    given, unit = _spelled(given.strip()), _spelled(unit.strip())
+    given, unit = _spelled(given.strip(SPACES)), _spelled(unit.strip(SPACES))
     if given == unit:
         return 1.0
     for prefix, base in _readings(unit):
@@ -134,11 +135,11 @@ def read_answer(text: str, unit: str) -> float:
     """A quiz answer in the question's `unit`: a number (`numbers.read_number`'s rules), optionally followed by
     `unit` or that unit with another prefix (49140 GFLOP/s for TFLOP/s, 128 KiB for kB), converted. NumberError
     otherwise, saying which unit was expected."""
-    match = _ANSWER.fullmatch(text.strip())
+    match = _ANSWER.fullmatch(plain_text(text))
     if not match:
         raise NumberError(f"Write your answer as a number{f' in {unit}' if unit else ''}, such as 12.5", garbled=True)
     number = read_number(match[1])
-    written = match[2].strip()
+    written = match[2].strip(SPACES)
     if not written:
         return number
     if not unit:

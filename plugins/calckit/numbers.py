@@ -9,6 +9,10 @@ this on `tests/unit/grading_cases.json`).
   thousand.
 - A number too small to tell from zero (`1e-400`) or too large to hold (`1e400`) is refused, not read as 0 or as
   infinity; so are `nan` and `inf`, hexadecimal and the like.
+- Full-width forms (what a CJK keyboard types: `１２．５`) are read as their ASCII twins; digits of other scripts
+  (`٤٥`, `४५`, mathematical `𝟒`) are refused, saying to use 0 to 9: Python's float() would read them and the
+  browser's Number() would not, and a mix of scripts (`4٥`) is more likely a slip than a number.
+- White space at either end is what JavaScript's `trim()` removes, so that both twins strip the same characters.
 """
 
 from __future__ import annotations
@@ -16,15 +20,24 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["NumberError", "read_number"]
+__all__ = ["SPACES", "NumberError", "plain_text", "read_number"]
 
+# JavaScript's white space (what String.prototype.trim removes): Python's str.strip() alone keeps U+FEFF and strips
+# U+001C to U+001F, and the twins must agree on every text.
+SPACES = (
+    " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}  # ！ to ～, the ASCII forms of a CJK keyboard
 _MINUSES = str.maketrans({"\u2212": "-", "\u2013": "-"})  # the minus sign and the en dash that text editors make
-_GROUP_SPACE = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))")
-_UNDERSCORE = re.compile(r"(?<=\d)_(?=\d)")
+# ASCII: in Python \d would also match the digits of every other script (as in the browser's twin, it does not).
+_GROUP_SPACE = re.compile(r"(?<=\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))", re.ASCII)
+_UNDERSCORE = re.compile(r"(?<=\d)_(?=\d)", re.ASCII)
 _EXPONENT = r"(?:[eE][+-]?\d+)?"
-_THOUSANDS = re.compile(rf"[+-]?[1-9]\d{{0,2}}(?:,\d{{3}})+(?:\.\d*)?{_EXPONENT}")
-_DECIMAL_COMMA = re.compile(rf"[+-]?\d+,\d+{_EXPONENT}")
-_PLAIN = re.compile(rf"[+-]?(?:\d+\.?\d*|\.\d+){_EXPONENT}")
+_THOUSANDS = re.compile(rf"[+-]?[1-9]\d{{0,2}}(?:,\d{{3}})+(?:\.\d*)?{_EXPONENT}", re.ASCII)
+_DECIMAL_COMMA = re.compile(rf"[+-]?\d+,\d+{_EXPONENT}", re.ASCII)
+_PLAIN = re.compile(rf"[+-]?(?:\d+\.?\d*|\.\d+){_EXPONENT}", re.ASCII)
+DIGITS_ADVICE = "Write the number with the digits 0 to 9, such as 12.5"
 COMMA_ADVICE = "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400"
 
 
@@ -37,9 +50,18 @@ class NumberError(ValueError):
         super().__init__(advice)
 
 
+def plain_text(text: str) -> str:
+    """`text` as both twins start reading it: full-width forms as ASCII, white space stripped from its ends;
+    NumberError if it has digits of another script."""
+    text = text.translate(_FULL_WIDTH).strip(SPACES)
+    if any(character.isdecimal() and not character.isascii() for character in text):
+        raise NumberError(DIGITS_ADVICE, garbled=True)
+    return text
+
+
 def read_number(text: str) -> float:
     """The number in `text`, or NumberError saying why it is not one (see the module's rules)."""
-    cleaned = _UNDERSCORE.sub("", _GROUP_SPACE.sub("", text.strip().translate(_MINUSES)))
+    cleaned = _UNDERSCORE.sub("", _GROUP_SPACE.sub("", plain_text(text).translate(_MINUSES)))
     if "," in cleaned:
         if _THOUSANDS.fullmatch(cleaned):
             cleaned = cleaned.replace(",", "")

@@ -66,7 +66,11 @@ export function verdict(got, expected, tolerance) {
 }
 
 // The one number reader (calckit/numbers.py): a decimal comma where unambiguous, commas, spaces and underscores
-// between groups of three digits, nothing read as 0 or infinity that is not.
+// between groups of three digits, nothing read as 0 or infinity that is not; full-width forms read as ASCII, and
+// the digits of other scripts refused (JavaScript's \d is ASCII already; Python's is not, so numbers.py says so).
+const FULL_WIDTH = /[\uff01-\uff5e]/g;
+const OTHER_DIGITS = /(?![0-9])\p{Nd}/u;
+export const DIGITS_ADVICE = "Write the number with the digits 0 to 9, such as 12.5";
 const MINUSES = /[\u2212\u2013]/g;
 const GROUP_SPACE = /(?<=\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))/g;
 const UNDERSCORE = /(?<=\d)_(?=\d)/g;
@@ -79,9 +83,19 @@ export const COMMA_ADVICE = "Write the decimals after a point, such as 1.5; a co
 /** A text that is not a number: `message` says what to do (a sentence without its stop). */
 export class NumberError extends Error {}
 
+/**
+ * `text` as both twins start reading it: full-width forms as ASCII, white space trimmed; a NumberError if it has
+ * digits of another script (calckit.numbers.plain_text). @param {string} text
+ */
+function plainText(text) {
+  const plain = text.replace(FULL_WIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).trim();
+  if (OTHER_DIGITS.test(plain)) throw new NumberError(DIGITS_ADVICE);
+  return plain;
+}
+
 /** The number in `text`, or a NumberError saying why it is not one. @param {string} text @returns {number} */
 export function readNumber(text) {
-  let cleaned = text.trim().replace(MINUSES, "-").replace(GROUP_SPACE, "").replace(UNDERSCORE, "");
+  let cleaned = plainText(text).replace(MINUSES, "-").replace(GROUP_SPACE, "").replace(UNDERSCORE, "");
   if (cleaned.includes(",")) {
     if (THOUSANDS.test(cleaned)) cleaned = cleaned.replaceAll(",", "");
     else if (DECIMAL_COMMA.test(cleaned)) cleaned = cleaned.replace(",", ".");
@@ -107,6 +121,7 @@ const SPELLINGS = [
   [/(?<![A-Za-z])([kMGTPE]?)(?:FLOPS|flop\/s|Flop\/s)$/, "$1FLOP/s"],
   [/^[uμ]/, "µ"],
 ];
+// \s is what trim() removes: numbers.SPACES spells the same set out for Python.
 const ANSWER = /^([+\-\u2212\u2013]?[\d.,_ \u00a0\u202f]*\d[\d.,_]*(?:[eE][+\-\u2212]?\d+)?|[+-]?\.\d+)\s*([\s\S]*)$/;
 
 /** @param {string} unit */
@@ -145,7 +160,7 @@ export function unitFactor(given, unit) {
  * expected otherwise (calckit.grading.read_answer). @param {string} text @param {string} unit @returns {number}
  */
 export function readAnswer(text, unit) {
-  const match = ANSWER.exec(text.trim());
+  const match = ANSWER.exec(plainText(text));
   if (!match) throw new NumberError(`Write your answer as a number${unit ? ` in ${unit}` : ""}, such as 12.5`);
   const number = readNumber(match[1]);
   const written = match[2].trim();
