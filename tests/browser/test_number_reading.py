@@ -1,6 +1,7 @@
 """Numbers as readers type them, in a calculator's form and in a shared link: one reader (calckit.numbers) for both,
 so that `1,5` is 1.5 (it was read as 15, with no warning), `1,400` is 1400, and `1,2,3` or `1e-400` get a message
-next to the field rather than a wrong reading."""
+next to the field rather than a wrong reading. The page's own scripts that read a field (a slider, the stepper) read
+it with the package's twin (grading.js), not a rule of their own."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, wait_for_texts
+from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, wait_for_texts, wait_mounted
+from tests.browser.test_math_and_figures import CHAPTER, systolic
 
 pytestmark = pytest.mark.browser
 
@@ -46,3 +48,32 @@ def test_a_shared_link_with_a_decimal_comma(page: Any, base_url: str) -> None:
     open_page(page, base_url + PAGE + "?calc-1.intensity=1%2C5")
     expect(page.locator("#calc-1-intensity")).to_have_value("1,5")
     wait_for_texts(page, expected("roofline", intensity=1.5), "#calc-1")
+
+
+def test_the_slider_follows_the_field_as_the_package_reads_it(page: Any, base_url: str) -> None:
+    """`1,5` moves the intensity's logarithmic slider to log10(1.5); the slider read the field by a rule of its own
+    (every comma dropped) and went to 15 while the results were for 1.5."""
+    open_page(page, base_url + PAGE)
+    slider = page.locator('#calc-1 .calc-slider[data-for="intensity"]')
+    page.fill("#calc-1-intensity", "1,5")
+    wait_for_texts(page, expected("roofline", intensity=1.5), "#calc-1")
+    expect(slider).to_have_value("0.18")  # log10(1.5) = 0.176, on the slider's 0.01 steps
+    page.fill("#calc-1-intensity", "1,400")
+    wait_for_texts(page, expected("roofline", intensity=1400), "#calc-1")
+    expect(slider).to_have_value("3.15")  # log10(1400) = 3.146
+
+
+def test_the_stepper_reads_a_typed_cycle_as_the_package_does(page: Any, base_url: str) -> None:
+    """A cycle typed as `1,000` is a thousand (past the last cycle, so the field says so), and Previous steps back
+    from there to the last cycle; the stepper read it as 1.0 (a comma taken for a point) and went to 0."""
+    page.goto(base_url + CHAPTER)
+    calc = systolic(page)
+    wait_mounted(page, calc)
+    field = page.locator(f"{calc} [data-input=cycle] input[type=text]")
+    player = page.locator(f"{calc} .calc-player")
+    expect(player).to_be_visible()
+    last = player.get_attribute("data-max")
+    field.fill("1,000")
+    expect(player.get_by_role("button", name="Next")).to_be_disabled()
+    player.get_by_role("button", name="Previous").click()
+    expect(field).to_have_value(str(last))

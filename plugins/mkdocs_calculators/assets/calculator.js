@@ -15,6 +15,7 @@ import {
   TimeLimitError,
   watchRuntime,
 } from "./runtime.js";
+import { NumberError, readNumber } from "./grading.js";
 import { drawChart, drawChartWhenVisible } from "./vega.js";
 
 const STAGE_TEXT = {
@@ -316,10 +317,20 @@ function syncSliderFromField(form, field) {
   const slider = /** @type {HTMLInputElement | null} */ (
     form.querySelector(`.calc-slider[data-for="${CSS.escape(field.name)}"]`)
   );
-  const value = Number(field.value.replaceAll(",", ""));
-  if (!slider || !Number.isFinite(value) || value <= 0) return;
+  const value = readable(field.value);
+  if (!slider || value === null || value <= 0) return;
   slider.value = String(slider.dataset.scale === "log" ? Math.log10(value) : value);
   slider.setAttribute("aria-valuetext", describe(field));
+}
+
+/** The number a field holds, read as the package reads it (`1,5` is 1.5), or null. @param {string} text */
+function readable(text) {
+  try {
+    return readNumber(text);
+  } catch (error) {
+    if (error instanceof NumberError) return null; // the package's message shows next to the field
+    throw error;
+  }
 }
 
 /** @param {HTMLFormElement} form */

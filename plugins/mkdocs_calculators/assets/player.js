@@ -7,6 +7,7 @@
  * output named by `data-until` (a pass's count of cycles), or when the calculator refuses the value; Pause, Previous,
  * Next, Escape, the reader's own edit or leaving the page stop it.
  */
+import { NumberError, readNumber } from "./grading.js";
 
 /** @param {HTMLElement[]} elements */
 export function mountPlayers(elements) {
@@ -34,8 +35,12 @@ function mountPlayer(root) {
   let timer = null;
 
   const current = () => {
-    const value = Number(field.value.replace(",", "."));
-    return Number.isFinite(value) ? value : min;
+    try {
+      return readNumber(field.value); // the package's reading: `1,400` is 1400, `1,5` is 1.5
+    } catch (error) {
+      if (error instanceof NumberError) return min; // the package's message shows next to the field
+      throw error;
+    }
   };
   /** @param {number} value */
   function set(value) {
