@@ -24,10 +24,20 @@ from typing import Any
 
 from .grading import Tolerance, returned, verdict
 
-__all__ = ["BLOCKED_MODULES", "FILENAME", "OUTPUT_LIMIT", "call_json", "check_code", "run_cases", "run_code"]
+__all__ = [
+    "BLOCKED_MODULES",
+    "FILENAME",
+    "MESSAGE_LIMIT",
+    "OUTPUT_LIMIT",
+    "call_json",
+    "check_code",
+    "run_cases",
+    "run_code",
+]
 
 FILENAME = "<exercise>"  # how the reader's code is named in its tracebacks
 OUTPUT_LIMIT = 20_000  # characters of printed output kept; the rest is cut, so a print in a loop cannot fill memory
+MESSAGE_LIMIT = 1_000  # characters of an error's message (and 100 of its type's name) that reach the page
 # And calckit and the book's own package (see _blocked): the reference that the code is checked against.
 BLOCKED_MODULES = frozenset({"js", "pyodide", "pyodide_js", "_pyodide", "micropip", "calckit"})
 
@@ -99,7 +109,13 @@ def _error(error: BaseException) -> dict[str, Any]:
             line = frames[-1].lineno
     if isinstance(error, KeyboardInterrupt):
         message = "the code was stopped"
-    return {"type": type(error).__name__, "message": message, "line": line}
+    # The reader's own exception can carry any text (raise ValueError('x' * 10**8)): the page shows only a readable
+    # part, so that one Run cannot send the page a message too long to lay out.
+    return {"type": _cut(type(error).__name__, 100), "message": _cut(message, MESSAGE_LIMIT), "line": line}
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _compile(code: str) -> CodeType | dict[str, Any]:

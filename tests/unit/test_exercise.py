@@ -11,7 +11,7 @@ import pytest
 from calckit import api, book, exercise_checks
 from calckit.api import FUNCTIONS, call_json
 from calckit.exercise import Case, Exercise, ExerciseError, Tolerance, draw_cases
-from calckit.exercise_run import OUTPUT_LIMIT, check_code, run_code
+from calckit.exercise_run import MESSAGE_LIMIT, OUTPUT_LIMIT, check_code, run_code
 from calckit.exercise_run import call_json as run_json
 from calckit.quiz import Vary
 from calculators import CALCULATORS
@@ -239,6 +239,12 @@ class TestRun:
         stdout = run_code("for i in range(100_000):\n    print(i)\n")["stdout"]
         assert len(stdout) < OUTPUT_LIMIT + 100
         assert stdout.endswith(f"[output cut after {OUTPUT_LIMIT:,} characters]")
+
+    def test_an_errors_message_and_type_are_cut(self) -> None:
+        """An exception of the reader's own can carry any text: what reaches the page is cut to a readable size."""
+        error = run_code("raise type('E' * 10_000, (Exception,), {})('x' * 10_000_000)\n")["error"]
+        assert (len(error["type"]), len(error["message"]), error["line"]) == (100, MESSAGE_LIMIT, 1)
+        assert error["message"].endswith("xx...") and error["type"].endswith("EE...")
 
     @pytest.mark.parametrize("module", ["js", "pyodide", "pyodide.ffi", "calculators", "micropip"])
     def test_modules_that_reach_outside_are_refused(self, module: str) -> None:
