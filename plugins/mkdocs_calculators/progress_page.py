@@ -124,7 +124,8 @@ def progress_page_markdown(token: str) -> str:
 
 Every quiz and exercise of the book, chapter by chapter, with how far you got. It is kept in this browser only
 (nothing is sent anywhere), so it works offline. To take it to another device, or to show it to a teacher, export it
-to a file and import that file there.
+to a file and import that file there. An export is a record that you keep, not a certificate: it is plain text, and
+whoever holds it can edit it.
 
 {_SLOT.format(token)}
 """
