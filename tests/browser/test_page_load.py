@@ -144,6 +144,28 @@ def test_what_a_reader_types_before_a_calculator_is_live_is_computed(
     context.close()
 
 
+def test_a_quiz_checked_before_its_script_arrives_keeps_the_page_and_is_checked(
+    browser: Any, base_url: str, network: Network
+) -> None:
+    """A reader who answers and presses Check before the quiz's script has arrived (a slow network) keeps the page and
+    the answer, and gets the verdict once the script is there: the form submitted itself, which reloaded the page as
+    ?answer=49%2C1 with the answer gone."""
+    context = new_context(browser, network, service_workers="block")  # see Held: the page's route must see it
+    page = context.new_page()
+    script = Held(page, "**/assets/calculators/quiz.js")  # a slow network
+    page.goto(base_url + "/lessons/roofline/")
+    answer = page.locator("#quiz-1 input[type=text]").first
+    answer.fill("49,1")  # scrolls to the quiz and focuses it, which asks for its script
+    script.wait_asked(page)
+    page.locator("#quiz-1 .quiz-check").first.click()
+    assert page.get_attribute("#quiz-1", "data-mounted") is None
+    script.release()
+    expect(page.locator("#quiz-1 .quiz-verdict").first).to_have_text("\u2713 Correct.")
+    expect(answer).to_have_value("49,1")
+    assert page.url == base_url + "/lessons/roofline/"
+    context.close()
+
+
 def test_a_quiz_waiting_far_down_the_page_covers_nothing(browser: Any, base_url: str, network: Network) -> None:
     """A quiz not yet mounted holds what it shows in its box: nothing of it spills over the text after it (as with
     content-visibility, whose stand-in size let its Check buttons cover that text: Lighthouse's target-size audit)."""

@@ -48,10 +48,23 @@
       }
     }
     for (const note of document.querySelectorAll(".quiz .quiz-note")) note.textContent = QUIZ_FILE_TEXT;
-    document.addEventListener("submit", (event) => {
-      if (/** @type {HTMLElement} */ (event.target).closest(".quiz")) event.preventDefault();
-    });
   }
+
+  /**
+   * A block's form never submits itself to the server, which would reload the page and lose what the reader wrote:
+   * once mounted, its script handles Check and Enter; before that (a slow network, a reader quicker than the module,
+   * a page opened from a file, a module that cannot load) the submit is stopped here, and a quiz's Check is made again
+   * as soon as its script has mounted it (`mountNow`).
+   */
+  /** @type {Set<HTMLFormElement>} */
+  const heldChecks = new Set();
+  document.addEventListener("submit", (event) => {
+    const form = /** @type {HTMLFormElement} */ (event.target);
+    const block = form.closest("[data-quiz], [data-calculator], [data-exercise]");
+    if (!block || block.hasAttribute("data-mounted")) return;
+    event.preventDefault();
+    if (block.hasAttribute("data-quiz")) heldChecks.add(form);
+  });
 
   /**
    * Components that need no Python load their module only on pages that have them (not from file://, where module
@@ -87,7 +100,14 @@
       if (current !== generation) return;
       loaded ??= import(new URL(module, base).href);
       loaded.then(
-        (component) => component[mount](batch, current),
+        (component) => {
+          component[mount](batch, current);
+          for (const form of heldChecks) {
+            if (!batch.some((element) => element.contains(form))) continue;
+            heldChecks.delete(form);
+            form.requestSubmit();
+          }
+        },
         () => document.documentElement.classList.add(STATIC), // offline, never cached: the page as the build wrote it
       );
     };
@@ -131,6 +151,7 @@
 
   function mountPage() {
     generation += 1;
+    heldChecks.clear(); // those of the page the reader left
     for (const observer of observers) observer.disconnect();
     observers = [];
     if (location.protocol === "file:") {
