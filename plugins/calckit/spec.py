@@ -18,6 +18,8 @@ from .units import format_money, format_number, format_percent, format_si
 
 __all__ = ["Calculator", "Choice", "Input", "Output", "Result", "Table", "Value", "number", "text", "texts"]
 
+TYPED_SHOWN = 40  # characters of a refused value that its message repeats
+
 Value = float | int | str | tuple[str, ...]
 InputKind = Literal["number", "integer", "choice", "choices"]
 OutputFormat = Literal["si", "number", "percent", "money", "text"]
@@ -96,6 +98,8 @@ class Input:
     def _advice(self, typed: object, problem: str) -> str:
         """What a reader sees next to the field: their value as typed, what is wrong, what to do."""
         text = typed.strip() if isinstance(typed, str) else shown(typed)
+        if len(text) > TYPED_SHOWN:  # a pasted page or a link with 5,000 digits: enough of it to recognise
+            text = text[: TYPED_SHOWN - 1] + "\u2026"
         return f"{problem} (you typed {text})." if text else f"{problem}."
 
     @property

@@ -104,6 +104,11 @@ class TestParse:
                 "(you typed 1,2,3).",
             ),
             (LAYERS, "2.5", "Use a whole number (you typed 2.5)."),
+            (  # a link with 5,000 digits: the message repeats enough of it to recognise
+                INTENSITY,
+                "9" * 5000,
+                f"This number is too large to work with: type a smaller one (you typed {'9' * 39}\u2026).",
+            ),
             (PRECISION, "", "Choose a precision from the list."),
             (PRECISION, "nonexistent", "Choose a precision from the list."),
             (CHIPS, "", "Tick at least 2 chips to compare (you ticked none)."),
