@@ -29,6 +29,7 @@ LINE = 1.6  # Material's line height
 CHAR = 0.5  # an average character's width, in em of its font (Roboto, mixed case, digits and spaces)
 TABLE_WRAP = 1.03  # a few of a long table's cells wrap to one more line than an average width says (the chips table)
 SLACK = 1.02  # above rather than below the real height: see the module's docstring
+CHART_BOX = 280.0  # px: the least a chart's box takes, drawn or not (calculators.css, .calc-chart-view's min-height)
 
 
 @dataclass(frozen=True)
@@ -161,10 +162,12 @@ def _table(table: dict[str, Any], width: float) -> float:
 
 def _chart(chart: dict[str, Any], width: float, mounted: bool) -> float:
     """A chart, px: Vega's drawing once mounted (its plot, axes and legend), its description before."""
-    if mounted:
-        return 0.5 * TEXT + float(chart.get("height", 280)) + 60
+    if mounted:  # a short chart keeps its box's least height (chapter 27's systolic array was 36 px short)
+        return 0.5 * TEXT + max(CHART_BOX, float(chart.get("height", 280)) + 60)
     small = 0.85 * TEXT
-    return 0.5 * TEXT + max(280.0, 4 * small + _lines(chart["description"], small, width - 2 * small) * small * LINE)
+    return 0.5 * TEXT + max(
+        CHART_BOX, 4 * small + _lines(chart["description"], small, width - 2 * small) * small * LINE
+    )
 
 
 def height_px(
