@@ -26,8 +26,8 @@ from .exercise import (
     takes_number,
 )
 from .exercise_run import check_code as check_code_here
-from .quiz import Vary, Where, output_spec
-from .quiz_checks import Reader, _got
+from .quiz import Vary, Where
+from .reading import Reader, got
 from .spec import Calculator, Value
 
 __all__ = ["ExerciseReader", "read_exercise"]
@@ -77,9 +77,6 @@ class ExerciseReader(Reader):
     def __init__(self, calculators: Mapping[str, Calculator]) -> None:
         super().__init__(calculators)
         self.varies: tuple[Vary, ...] = ()
-
-    def add(self, where: Where, message: str) -> None:
-        self.problems.append(ExerciseProblem(where, message))
 
     def add_at(self, where: Where, message: str, code_line: int | None = None) -> None:
         self.problems.append(ExerciseProblem(where, message, code_line))
@@ -165,7 +162,7 @@ class ExerciseReader(Reader):
     def hints(self, values: Mapping[str, Any], name: str) -> tuple[str, ...]:
         raw = values.get("hints", [])
         if not isinstance(raw, list) or not all(isinstance(hint, str) and hint.strip() for hint in raw):
-            self.add_at(("hints",), f"{name}: 'hints' must be a list of texts (got {_got(raw)})")
+            self.add_at(("hints",), f"{name}: 'hints' must be a list of texts (got {got(raw)})")
             return ()
         return tuple(hint.strip() for hint in raw)
 
@@ -180,7 +177,7 @@ class ExerciseReader(Reader):
             self.add_at(
                 ("function",),
                 f"{name}: 'function' must be a name and its parameters, such as "
-                f"'mbu(params_b, tokens_per_s)' (got {_got(raw)})",
+                f"'mbu(params_b, tokens_per_s)' (got {got(raw)})",
             )
             return None
         repeated = sorted({parameter for parameter in signature[1] if signature[1].count(parameter) > 1})
@@ -193,7 +190,6 @@ class ExerciseReader(Reader):
         self, values: Mapping[str, Any], name: str
     ) -> tuple[Calculator | None, Any, str, float | None, dict[str, Value], int, list[Any], Tolerance | None]:
         nothing: tuple[Any, ...] = (None, None, "", None, {}, 0, [], None)
-        known = ", ".join(sorted(self.calculators))
         if "check" not in values:
             self.add_at(
                 (),
@@ -206,29 +202,9 @@ class ExerciseReader(Reader):
         fields = self.fields(values["check"], at, label, CHECK_FIELDS, "'calculator', 'output' and the rest")
         if fields is None:
             return nothing
-        raw = fields.get("calculator")
-        if raw is None:
-            self.add_at(at, f"{label} has no 'calculator' (expected one of: {known})")
+        calculator, output = self.calculator_output(fields, at, label, name)
+        if calculator is None:
             return nothing
-        if not isinstance(raw, str) or raw not in self.calculators:
-            self.add_at((*at, "calculator"), f"{name}: unknown calculator {_got(raw)} (expected one of: {known})")
-            return nothing
-        calculator = self.calculators[raw]
-        numbers = ", ".join(output.key for output in calculator.outputs if output.format != "text")
-        key = fields.get("output")
-        output = output_spec(calculator, str(key)) if key is not None else None
-        if key is None:
-            self.add_at(at, f"{label} has no 'output' (expected one of: {numbers})")
-        elif output is None:
-            self.add_at(
-                (*at, "output"),
-                f"{name}: calculator '{calculator.name}' has no output {_got(key)} (expected one of: {numbers})",
-            )
-        elif output.format == "text":
-            self.add_at(
-                (*at, "output"), f"{name}: output '{output.key}' is text, not a number (expected one of: {numbers})"
-            )
-            output = None
         unit, scale = "", None
         if output is not None and output.format == "percent" and "unit" not in fields:
             unit, scale = "", 1.0  # a share, as a fraction: 0.7 for 70%
@@ -239,7 +215,7 @@ class ExerciseReader(Reader):
         count = self.count(fields, name)
         fixed = fields.get("fixed", [])
         if not isinstance(fixed, list):
-            self.add_at((*at, "fixed"), f"{name}: 'fixed' must be a list of cases (got {_got(fixed)})")
+            self.add_at((*at, "fixed"), f"{name}: 'fixed' must be a list of cases (got {got(fixed)})")
             fixed = []
         return calculator, output, unit, scale, given, count, fixed, self.tolerance_of(fields, name)
 
@@ -248,7 +224,7 @@ class ExerciseReader(Reader):
         if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_CASES:
             self.add_at(
                 ("check", "cases"),
-                f"{name}: 'cases' must be a whole number from 0 to {MAX_CASES}, how many to draw (got {_got(raw)})",
+                f"{name}: 'cases' must be a whole number from 0 to {MAX_CASES}, how many to draw (got {got(raw)})",
             )
             return 0
         return raw
@@ -266,7 +242,7 @@ class ExerciseReader(Reader):
             self.add_at(
                 ("check", "tolerance"),
                 f"{name}: 'tolerance' must be a number > 0, absolute ('0.5') or relative ('1e-6 relative' or "
-                f"'0.1%') (got {_got(raw)})",
+                f"'0.1%') (got {got(raw)})",
             )
             return None
         return Tolerance(amount / 100 if text.endswith("%") else amount, relative)
@@ -297,7 +273,7 @@ class ExerciseReader(Reader):
             if raw is None and key not in values:
                 self.add_at((), f"{name} has no '{key}' (expected Python code that defines the function)")
             else:
-                self.add_at((key,), f"{name}: '{key}' must be Python code (got {_got(raw)})")
+                self.add_at((key,), f"{name}: '{key}' must be Python code (got {got(raw)})")
             return ""
         code = raw.rstrip() + "\n"
         try:
@@ -335,7 +311,7 @@ class ExerciseReader(Reader):
             at: Where = ("check", "fixed", index)
             label = f"{name}: fixed case {index + 1}"
             if not isinstance(entry, Mapping):
-                self.add_at(at, f"{label} must be a mapping of the parameters' values (got {_got(entry)})")
+                self.add_at(at, f"{label} must be a mapping of the parameters' values (got {got(entry)})")
                 continue
             values: dict[str, Value] = {}
             for key, value in ((str(key), value) for key, value in entry.items()):
