@@ -15,6 +15,7 @@ from typing import Any
 from . import book as books
 from .book import Book
 from .exercise import cases_for_check
+from .exercise_functions import cases_for_function
 from .quiz_checks import quiz_variant as _quiz_variant
 from .running import OutputError, RaisedElsewhere, TimeLimitExceeded
 from .spec import Value
@@ -138,8 +139,12 @@ def quiz_variant(question: Mapping[str, object], seed: int) -> dict[str, Any]:
 
 def exercise_cases(seed: str, **draw: Any) -> dict[str, Any]:
     """An exercise's cases for one Check and their expected values (`Exercise.drawing_data` and a seed the page
-    picks), for the book the worker serves."""
-    return cases_for_check(**draw, seed=seed, calculators=books.current().calculators)
+    picks), for the book the worker serves: from a calculator's output, or from a function of the book's package
+    (`reference`), which this side calls, never the reader's code."""
+    book = books.current()
+    if "reference" in draw:
+        return cases_for_function(**draw, seed=seed, package=book.package)
+    return cases_for_check(**draw, seed=seed, calculators=book.calculators)
 
 
 # What the browser worker may call, by name: each takes keyword arguments that are plain JSON data.

@@ -1,4 +1,5 @@
-"""Exercises: the reader writes a Python function, checked against a calculator's output on many inputs.
+"""Exercises: the reader writes a Python function, checked against a calculator's output on many inputs, or against
+a function of the book's package (`calckit.exercise_functions`).
 
 An author writes an exercise as plain data (YAML in a page). `read_exercise` turns it into the frozen model below,
 or raises `ExerciseError` listing every problem with where in the data it is (the build turns that into a file and
@@ -41,7 +42,7 @@ __all__ = [
 ]
 
 EXERCISE_FIELDS = ("id", "title", "prompt", "function", "starter", "solution", "hints", "check")
-CHECK_FIELDS = ("calculator", "output", "unit", "inputs", "cases", "vary", "fixed", "tolerance")
+CHECK_FIELDS = ("calculator", "output", "function", "unit", "inputs", "cases", "vary", "fixed", "tolerance")
 DEFAULT_CASES = 20
 MAX_CASES = 200
 DEFAULT_TOLERANCE = "1e-6 relative"
@@ -96,6 +97,11 @@ class Exercise:
     cases: tuple[Case, ...]  # the fixed ones, then those drawn with the exercise's id as the seed (the build's)
     count: int = 0  # how many cases Check draws, after the fixed ones
     vary: tuple[Vary, ...] = ()
+    # A function of the book's package that checks it instead of a calculator ('calculators.matmul.critical_batch'):
+    # then `calculator` and `output` are "", `given` holds its other keyword arguments, and each parameter is drawn
+    # from its `vary`, those in `whole` as whole numbers (calckit.exercise_functions).
+    reference: str = ""
+    whole: tuple[str, ...] = ()
 
     @property
     def signature(self) -> str:
@@ -115,6 +121,16 @@ class Exercise:
         """How to draw the cases of a Check, as plain JSON data: the page carries it, and hands it to the calculators'
         worker (`calckit.api`'s `exercise_cases`) with a fresh seed for each Check. The page carries no expected
         value: the reader's code could not see one, and a reader could not copy one out of the page."""
+        if self.reference:
+            return {
+                "reference": self.reference,
+                "parameters": list(self.parameters),
+                "given": dict(self.given),
+                "count": self.count,
+                "vary": [{"input": way.input, **way.source()} for way in self.vary],
+                "whole": list(self.whole),
+                "fixed": [dict(case.inputs) for case in self.cases if case.fixed],
+            }
         return {
             "calculator": self.calculator,
             "output": self.output,

@@ -37,6 +37,12 @@ RIGHT = (
     "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return min(peak_tflops, bandwidth_tbs * intensity)\n"
 )
 WRONG = "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return bandwidth_tbs * intensity\n"
+CRITICAL = "#exercise-5"  # critical_batch(...), checked against calculators.matmul.critical_batch
+CRITICAL_RIGHT = (
+    "def critical_batch(ridge, d, f, weight_bytes, activation_bytes):\n"
+    "    denominator = 2 * d * f - ridge * activation_bytes * (d + f)\n"
+    "    return ridge * weight_bytes * d * f / denominator if denominator > 0 else None\n"
+)
 
 
 def open_exercises(page: Any, url: str) -> None:
@@ -98,7 +104,7 @@ def exactly(text: str) -> re.Pattern[str]:
 def test_without_scripts_the_prompt_starter_and_hints_are_in_the_page(site: Any) -> None:
     """The build pre-renders each exercise: readable before any script runs (and with none)."""
     html = (site / "lessons/roofline-exercises/index.html").read_text(encoding="utf-8")
-    assert html.count('class="exercise"') == 4
+    assert html.count('class="exercise"') == 5
     assert "<code>attainable(peak_tflops, bandwidth_tbs, intensity)</code>" in html
     assert "def attainable(peak_tflops, bandwidth_tbs, intensity):" in html
     assert "<summary>Hint 1</summary>" in html
@@ -186,6 +192,24 @@ def test_a_wrong_answer_shows_its_first_failing_case(page: Any, base_url: str) -
     assert memory_roof > shown["peak_tflops"]
     assert shown["Expected"] == pytest.approx(shown["peak_tflops"], rel=1e-6)
     assert shown["Got"] == pytest.approx(memory_roof, rel=1e-6)
+
+
+def test_an_exercise_checked_by_a_function_of_the_book(page: Any, base_url: str) -> None:
+    """The critical batch is checked against calculators.matmul.critical_batch, which the calculators' worker calls
+    on each Check's cases: the right code passes every case; code that forgets the weights' bytes fails the first
+    (the lesson's H100 case, 2 bytes per weight), showing the function's value and half of it."""
+    open_exercises(page, base_url + PAGE)
+    page.locator(CRITICAL).scroll_into_view_if_needed()
+    page.wait_for_selector(f"{CRITICAL} .cm-content", timeout=30_000)
+    type_code(page, CRITICAL, CRITICAL_RIGHT)
+    press(page, CRITICAL, "check")
+    assert result_text(page, CRITICAL) == f"All {case_count(page, CRITICAL)} cases pass. Well done."
+    type_code(page, CRITICAL, CRITICAL_RIGHT.replace("ridge * weight_bytes * d * f", "ridge * d * f"))
+    press(page, CRITICAL, "check")
+    assert f"Case 1 of {case_count(page, CRITICAL)} fails" in result_text(page, CRITICAL)
+    shown = failing_case(page, CRITICAL)
+    assert shown["Expected"] == pytest.approx(309.651, abs=1e-3)  # the roofline lesson's 309.7
+    assert shown["Got"] == pytest.approx(shown["Expected"] / 2, rel=1e-6)
 
 
 def test_a_syntax_error_shows_its_line_and_goes_there(page: Any, base_url: str) -> None:
