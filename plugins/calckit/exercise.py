@@ -23,6 +23,7 @@ from typing import Any
 
 from . import grading
 from .authored import AuthoredError, AuthoredProblem
+from .contracts import CalculatorDraw, CaseData, CheckingData, DrawnCases, FunctionDraw, VaryData
 from .quiz import Vary
 from .spec import Calculator, Input, Value
 
@@ -107,17 +108,17 @@ class Exercise:
     def signature(self) -> str:
         return f"{self.function}({', '.join(self.parameters)})"
 
-    def checking_data(self) -> dict[str, Any]:
+    def checking_data(self) -> CheckingData:
         """What `exercise_run.check_code` needs, as plain JSON data: the build's cases with their expected values."""
         return {
             "function": self.function,
             "parameters": list(self.parameters),
             "floats": floats(self.parameters, self.cases),
-            "cases": [{"inputs": dict(case.inputs), "expected": case.expected} for case in self.cases],
+            "cases": case_data(self.cases),
             "tolerance": self.tolerance.as_dict(),
         }
 
-    def drawing_data(self) -> dict[str, Any]:
+    def drawing_data(self) -> CalculatorDraw | FunctionDraw:
         """How to draw the cases of a Check, as plain JSON data: the page carries it, and hands it to the calculators'
         worker (`calckit.api`'s `exercise_cases`) with a fresh seed for each Check. The page carries no expected
         value: the reader's code could not see one, and a reader could not copy one out of the page."""
@@ -127,7 +128,7 @@ class Exercise:
                 "parameters": list(self.parameters),
                 "given": dict(self.given),
                 "count": self.count,
-                "vary": [{"input": way.input, **way.source()} for way in self.vary],
+                "vary": vary_data(self.vary),
                 "whole": list(self.whole),
                 "fixed": [dict(case.inputs) for case in self.cases if case.fixed],
             }
@@ -138,9 +139,19 @@ class Exercise:
             "given": {key: list(value) if isinstance(value, tuple) else value for key, value in self.given.items()},
             "scale": self.scale,
             "count": self.count,
-            "vary": [{"input": way.input, **way.source()} for way in self.vary],
+            "vary": vary_data(self.vary),
             "fixed": [dict(case.inputs) for case in self.cases if case.fixed],
         }
+
+
+def case_data(cases: Iterable[Case]) -> list[CaseData]:
+    """Cases as JSON data, with their expected values: for the build's check of a solution and the worker's reply."""
+    return [{"inputs": dict(case.inputs), "expected": case.expected} for case in cases]
+
+
+def vary_data(varies: Iterable[Vary]) -> list[VaryData]:
+    """How each parameter varies, as JSON data (`Vary.source`, with the parameter's name)."""
+    return [{"input": way.input, **way.source()} for way in varies]  # type: ignore[typeddict-item]
 
 
 def floats(parameters: Iterable[str], cases: Iterable[Case]) -> list[str]:
@@ -160,7 +171,7 @@ def cases_for_check(
     fixed: list[Mapping[str, float | int]],
     seed: str,
     calculators: Mapping[str, Calculator],
-) -> dict[str, Any]:
+) -> DrawnCases:
     """The cases of one Check ({cases: [{inputs, expected}], floats}): the fixed ones, then `count` drawn from `seed`.
 
     Called in the calculators' worker (the trusted side, `calckit.api.exercise_cases`) with `Exercise.drawing_data`
@@ -184,10 +195,7 @@ def cases_for_check(
     )
     drawn = draw_cases(spec, output, parameters, held, count, seed, scale=scale, vary=ways)
     every = [*cases, *drawn]
-    return {
-        "cases": [{"inputs": dict(case.inputs), "expected": case.expected} for case in every],
-        "floats": floats(parameters, every),
-    }
+    return {"cases": case_data(every), "floats": floats(parameters, every)}
 
 
 def _argument(spec: Input, value: Value) -> float | int:

@@ -377,6 +377,7 @@ class ExerciseReader(CheckReader):
             )
             return
         failure = result["failure"]
+        assert failure is not None  # not ok, with no error: a case failed
         inputs = ", ".join(f"{key}={value!r}" for key, value in failure["inputs"].items())
         what = f"case {failure['index'] + 1} ({inputs}): expected {failure['expected']!r}"
         if failure["error"] is not None:

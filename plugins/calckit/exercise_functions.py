@@ -21,7 +21,8 @@ from typing import Any
 
 from . import running
 from .answers import AnswerError, BookFunction, book_function, call_function, expected_value, failure_text
-from .exercise import DEFAULT_CASES, DEFAULT_TOLERANCE, MAX_CASES, Case, ExerciseProblem, Tolerance, floats
+from .contracts import DrawnCases
+from .exercise import DEFAULT_CASES, DEFAULT_TOLERANCE, MAX_CASES, Case, ExerciseProblem, Tolerance, case_data, floats
 from .quiz import Vary, Where
 from .reading import Reader, got
 from .spec import Input
@@ -122,7 +123,7 @@ def cases_for_function(
     fixed: list[Mapping[str, float | int]],
     seed: str,
     package: str,
-) -> dict[str, Any]:
+) -> DrawnCases:
     """The cases of one Check of an exercise checked against `reference` ({cases: [{inputs, expected}], floats}).
 
     Called in the calculators' worker (the trusted side, `calckit.api.exercise_cases`) with `Exercise.drawing_data`
@@ -135,10 +136,7 @@ def cases_for_function(
         for way in vary
     ]
     cases = function_cases(_Here(reference, package), parameters, given, ways, whole, count, seed, fixed)
-    return {
-        "cases": [{"inputs": dict(case.inputs), "expected": case.expected} for case in cases],
-        "floats": floats(parameters, cases),
-    }
+    return {"cases": case_data(cases), "floats": floats(parameters, cases)}
 
 
 def _stand_in(key: str, spec: object) -> Input:

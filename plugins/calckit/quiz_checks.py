@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .contracts import VariantData
 from .errors import InputError
 from .quiz import (
     KINDS,
@@ -65,7 +66,7 @@ def read_question(data: object, calculators: Mapping[str, Calculator]) -> Questi
     return question
 
 
-def quiz_variant(question: Mapping[str, object], seed: int, calculators: Mapping[str, Calculator]) -> dict[str, Any]:
+def quiz_variant(question: Mapping[str, object], seed: int, calculators: Mapping[str, Calculator]) -> VariantData:
     """A "new numbers" variant of a numeric question given as its `source()`: the worker's entry for quizzes."""
     parsed = read_question(question, calculators)
     if not isinstance(parsed, NumericQuestion):

@@ -9,14 +9,17 @@ Whatever ran it, a result is checked against the calculator's declaration (`calc
 `Result`, every output given, a finite real number where a number is declared (not a bool, None, text or a list),
 text where text is. Where a number has no figure for some inputs ("Never", "—"), a text may stand in for it, with a
 note beside it that says why (`Result.notes`). A value that breaks it is an `OutputError` naming the output, rather
-than a TypeError in the formatting code far from the author's line. This module imports no other of calckit's, so
-that spec, which runs computes through it, and the exercise checks can both depend on it.
+than a TypeError in the formatting code far from the author's line. This module imports no other of calckit's (its
+types aside), so that spec, which runs computes through it, and the exercise checks can both depend on it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .contracts import CheckResult  # types alone: this module imports none of calckit's at run time
 
 __all__ = [
     "CodeFailure",
@@ -77,7 +80,7 @@ class RaisedElsewhere(CodeFailure):
         super().__init__(cause)
 
 
-CodeRunner = Callable[[str, "Mapping[str, Any]"], "dict[str, Any]"]
+CodeRunner = Callable[[str, "Mapping[str, Any]"], "CheckResult"]
 FunctionRunner = Callable[[str, "Mapping[str, Any]"], object]  # a function of the book by its dotted name, keywords
 _runner: Runner | None = None
 _code_runner: CodeRunner | None = None
@@ -94,7 +97,7 @@ def use_runner(
     _runner, _code_runner, _function_runner = runner, code_runner, function_runner
 
 
-def check_code(code: str, data: Mapping[str, Any], here: CodeRunner) -> dict[str, Any]:
+def check_code(code: str, data: Mapping[str, Any], here: CodeRunner) -> CheckResult:
     """An exercise's solution checked on its cases wherever the book's code runs: `here`
     (calckit.exercise_run.check_code) unless the build installed a runner with a time limit."""
     return (_code_runner or here)(code, data)

@@ -34,6 +34,7 @@ from calckit.exercise_run import FILENAME as EXERCISE_FILENAME
 from calckit.running import CodeFailure, RaisedElsewhere, TimeLimitExceeded
 
 if TYPE_CHECKING:
+    from calckit.contracts import CheckResult
     from calckit.spec import Calculator, Value
 
 __all__ = ["DEFAULT_LIMIT", "ComputeProcess", "failure_message", "limit_problem", "start_book_code", "stop_book_code"]
@@ -110,8 +111,8 @@ class ComputeProcess:
         """What calculator `name`'s compute returns for `values`, run in the child."""
         return self._call(("compute", name, dict(values), self.limit))
 
-    def check_code(self, code: str, data: Mapping[str, Any]) -> dict[str, Any]:
-        result: dict[str, Any] = self._call(("check_code", code, dict(data), self.limit))  # type: ignore[assignment]
+    def check_code(self, code: str, data: Mapping[str, Any]) -> CheckResult:
+        result: CheckResult = self._call(("check_code", code, dict(data), self.limit))  # type: ignore[assignment]
         return result
 
     def call_function(self, path: str, arguments: Mapping[str, Any]) -> object:

@@ -16,6 +16,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from calckit.contracts import ExercisePageData
     from calckit.exercise import Exercise
     from calckit.spec import Calculator
 
@@ -60,7 +61,7 @@ def render_exercise(
     """The exercise with id `uid` in the page; `key` is where the reader's code is saved; `calculators_page` is the
     address of the calculator reference from this page; `calculator` is the one that checks it (None when a function
     of the book's package does, `exercise.reference`)."""
-    data = {
+    data: ExercisePageData = {
         "function": exercise.function,
         "parameters": list(exercise.parameters),
         "draw": exercise.drawing_data(),

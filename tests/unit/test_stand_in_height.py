@@ -79,6 +79,6 @@ def test_every_calculator_stands_in_below_the_old_200rem() -> None:
     for calculator in CALCULATORS.values():
         inputs = calculator.defaults
         result = run(calculator.name, inputs)
-        assert 30 <= stand_in_rem(calculator, inputs, result, WIDE) <= stand_in_rem(
-            calculator, inputs, result, NARROW
+        assert (
+            30 <= stand_in_rem(calculator, inputs, result, WIDE) <= stand_in_rem(calculator, inputs, result, NARROW)
         ), calculator.name
