@@ -8,12 +8,10 @@ cycle in its live summary, and plays to the end of the pass and round again.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.calculator_page import wait_mounted
+from tests.browser.calculator_page import present, wait_mounted
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -24,14 +22,14 @@ BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
 KATEX_FONT = "document.fonts.ready.then(() => document.fonts.check('16px KaTeX_Main'))"
 
 
-def test_formulas_are_typeset_with_no_math_script(page: Any, base_url: str, network: Network) -> None:
+def test_formulas_are_typeset_with_no_math_script(page: Page, base_url: str, network: Network) -> None:
     page.goto(base_url + LESSON)
     formulas = page.locator("article .katex")
     assert formulas.count() >= 15
     # MathML for screen readers beside the drawn formula, which they skip.
     assert page.locator("article .katex .katex-mathml math").count() == formulas.count()
     assert page.locator("article .katex .katex-html[aria-hidden='true']").count() == formulas.count()
-    annotation = page.locator("article .math-display annotation").first.text_content()
+    annotation = present(page.locator("article .math-display annotation").first.text_content())
     assert annotation.startswith("I(B) = \\frac{2BDF}{2BD + 2DF + 2BF}")
     page.wait_for_function(KATEX_FONT)
     katex = [url for url in network.requests if "katex" in url.lower()]
@@ -48,7 +46,7 @@ def test_formulas_are_typeset_with_no_math_script(page: Any, base_url: str, netw
     assert "M + 2N - 2" in annotations and "\\frac{M}{M + 2N - 2}" in annotations, annotations
 
 
-def test_formulas_read_offline_after_one_visit(page: Any, context: Any, base_url: str) -> None:
+def test_formulas_read_offline_after_one_visit(page: Page, context: BrowserContext, base_url: str) -> None:
     page.goto(base_url + "/")
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=BOOT_TIMEOUT)
     page.wait_for_function(
@@ -73,7 +71,7 @@ def test_formulas_read_offline_after_one_visit(page: Any, context: Any, base_url
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_long_formula_scrolls_in_its_box_on_a_phone(
-    browser: Any, network: Network, base_url: str, scheme: str
+    browser: Browser, network: Network, base_url: str, scheme: str
 ) -> None:
     context = new_context(browser, network, viewport={"width": 390, "height": 800}, color_scheme=scheme)
     try:
@@ -94,11 +92,11 @@ def test_a_long_formula_scrolls_in_its_box_on_a_phone(
         context.close()
 
 
-def systolic(page: Any) -> str:
+def systolic(page: Page) -> str:
     return f"#{page.get_attribute('[data-calculator=systolic]', 'id')}"
 
 
-def test_the_systolic_stepper_steps_by_keyboard_and_plays(page: Any, base_url: str) -> None:
+def test_the_systolic_stepper_steps_by_keyboard_and_plays(page: Page, base_url: str) -> None:
     page.goto(base_url + CHAPTER)
     calc = systolic(page)
     wait_mounted(page, calc)
@@ -136,15 +134,16 @@ def test_the_systolic_stepper_steps_by_keyboard_and_plays(page: Any, base_url: s
     assert field.input_value() == stopped
 
 
-def test_the_chapters_figures_have_text_alternatives(page: Any, base_url: str) -> None:
+def test_the_chapters_figures_have_text_alternatives(page: Page, base_url: str) -> None:
     for path, title in (
         (CHAPTER, "A 3 by 3 weight-stationary systolic array"),
         (LESSON, "The memory levels of an H100"),
     ):
         page.goto(base_url + path)
         figure = page.locator("figure.figure-svg svg[role=img]").first
-        assert page.locator(f"#{figure.get_attribute('aria-labelledby').split()[0]}").text_content().startswith(title)
-        assert len(page.locator(f"#{figure.get_attribute('aria-labelledby').split()[1]}").text_content()) > 200
+        labelled_by = present(figure.get_attribute("aria-labelledby")).split()
+        assert present(page.locator(f"#{labelled_by[0]}").text_content()).startswith(title)
+        assert len(present(page.locator(f"#{labelled_by[1]}").text_content())) > 200
         # Drawn in the text's colour: what the theme sets for light and dark.
         assert figure.evaluate("svg => getComputedStyle(svg).color") == page.evaluate(
             "getComputedStyle(document.querySelector('article')).color"

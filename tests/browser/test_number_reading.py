@@ -4,10 +4,8 @@ next to the field rather than a wrong reading."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, wait_for_texts
 
@@ -16,7 +14,7 @@ pytestmark = pytest.mark.browser
 PAGE = "/lessons/roofline/"
 
 
-def test_a_decimal_comma_is_read_as_a_point(page: Any, base_url: str) -> None:
+def test_a_decimal_comma_is_read_as_a_point(page: Page, base_url: str) -> None:
     open_page(page, base_url + PAGE)
     page.fill("#calc-1-intensity", "1,5")
     wait_for_texts(page, expected("roofline", intensity=1.5), "#calc-1")
@@ -33,7 +31,7 @@ def test_a_decimal_comma_is_read_as_a_point(page: Any, base_url: str) -> None:
     ],
 )
 def test_a_number_that_would_be_misread_is_refused_next_to_its_field(
-    page: Any, base_url: str, typed: str, message: str
+    page: Page, base_url: str, typed: str, message: str
 ) -> None:
     open_page(page, base_url + PAGE)
     page.fill("#calc-1-intensity", typed)
@@ -42,7 +40,7 @@ def test_a_number_that_would_be_misread_is_refused_next_to_its_field(
     )
 
 
-def test_a_shared_link_with_a_decimal_comma(page: Any, base_url: str) -> None:
+def test_a_shared_link_with_a_decimal_comma(page: Page, base_url: str) -> None:
     open_page(page, base_url + PAGE + "?calc-1.intensity=1%2C5")
     expect(page.locator("#calc-1-intensity")).to_have_value("1,5")
     wait_for_texts(page, expected("roofline", intensity=1.5), "#calc-1")

@@ -175,7 +175,9 @@ class TestGoodExercise:
         """The page carries how a Check draws its cases (the fixed one, then 5 drawn), never an expected value: the
         calculators' worker computes them for each Check, and those are CPython's roofline outputs."""
         page = good_build.html()
-        data = json.loads(html.unescape(re.search(r'data-exercise-data="([^"]*)"', page)[1]))  # type: ignore[index]
+        found = re.search(r'data-exercise-data="([^"]*)"', page)
+        assert found is not None
+        data = json.loads(html.unescape(found[1]))
         assert data["function"] == "attainable"
         assert data["parameters"] == ["peak_tflops", "bandwidth_tbs", "intensity"]
         draw = data["draw"]
@@ -200,7 +202,9 @@ class TestGoodExercise:
             in page
         )
         assert "compares it with the book's own <code>calculators.matmul.critical_batch</code> on 5 cases" in page
-        data = json.loads(html.unescape(re.search(r'data-exercise-data="([^"]*)"', page)[1]))  # type: ignore[index]
+        found = re.search(r'data-exercise-data="([^"]*)"', page)
+        assert found is not None
+        data = json.loads(html.unescape(found[1]))
         draw = data["draw"]
         assert draw["reference"] == "calculators.matmul.critical_batch" and "calculator" not in draw
         assert draw["whole"] == ["d", "f", "weight_bytes", "activation_bytes"]

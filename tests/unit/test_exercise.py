@@ -424,7 +424,7 @@ class TestFunctionCheck:
         assert len(exercise.cases) == 7 and exercise.cases[0].fixed and not exercise.cases[1].fixed
         assert exercise.cases[0].expected == pytest.approx(309.6512874339642)  # the roofline lesson's 309.7
         for case in exercise.cases:
-            assert case.expected == critical_batch(**case.inputs)  # type: ignore[arg-type]
+            assert case.expected == critical_batch(**case.inputs)
             assert all(isinstance(case.inputs[key], int) for key in ("d", "f", "weight_bytes", "activation_bytes"))
             assert 50 <= case.inputs["ridge"] <= 700
         assert exercise.whole == ("d", "f", "weight_bytes", "activation_bytes")
