@@ -2,11 +2,12 @@
 book's package.
 
 `calculator: roofline` and `output: attainable` name a calculator's output (a quiz's numeric answer, an exercise's
-check; `calckit.reading.Reader.named_answer` reads either form). `function: calculators.matmul.critical_batch` names a
-function of the book's package (an exercise's check), called with keyword arguments: the exercise's parameters and the
-arguments the author holds. This module finds that function and turns what it returns into an expected value, the
-same at build and in the calculators' worker, the trusted side, which computes the expected values of each Check:
-the reader's code runs elsewhere and never sees them. A name outside the book's package is refused, there too.
+check: `calckit.reading.Reader.calculator_output` reads them for both). `function: calculators.matmul.critical_batch`
+names a function of the book's package (an exercise's check, `calckit.exercise_functions`), called with keyword
+arguments: the exercise's parameters and the arguments the author holds. This module finds that function and turns
+what it returns into an expected value, the same at build and in the calculators' worker, the trusted side, which
+computes the expected values of each Check: the reader's code runs elsewhere and never sees them. A name outside the
+book's package is refused, there too.
 """
 
 from __future__ import annotations

@@ -144,6 +144,16 @@ class Exercise:
         }
 
 
+def varies_from(data: Iterable[Mapping[str, Any]]) -> tuple[Vary, ...]:
+    """`vary_data` read back: what the calculators' worker is handed for a Check."""
+    return tuple(
+        Vary(way["input"], choices=tuple(way["choices"]))
+        if "choices" in way
+        else Vary(way["input"], float(way["min"]), float(way["max"]), float(way["step"]))
+        for way in data
+    )
+
+
 def case_data(cases: Iterable[Case]) -> list[CaseData]:
     """Cases as JSON data, with their expected values: for the build's check of a solution and the worker's reply."""
     return [{"inputs": dict(case.inputs), "expected": case.expected} for case in cases]
@@ -187,13 +197,7 @@ def cases_for_check(
         if case is None:  # it passed the build's checks: only a changed calculator refuses it
             raise ValueError(f"calculator '{calculator}' refuses the fixed case {dict(inputs)}")
         cases.append(Case(case.inputs, case.expected, fixed=True))
-    ways = tuple(
-        Vary(way["input"], choices=tuple(way["choices"]))
-        if "choices" in way
-        else Vary(way["input"], float(way["min"]), float(way["max"]), float(way["step"]))
-        for way in vary
-    )
-    drawn = draw_cases(spec, output, parameters, held, count, seed, scale=scale, vary=ways)
+    drawn = draw_cases(spec, output, parameters, held, count, seed, scale=scale, vary=varies_from(vary))
     every = [*cases, *drawn]
     return {"cases": case_data(every), "floats": floats(parameters, every)}
 

@@ -22,7 +22,17 @@ from typing import Any
 from . import running
 from .answers import AnswerError, BookFunction, book_function, call_function, expected_value, failure_text
 from .contracts import DrawnCases
-from .exercise import DEFAULT_CASES, DEFAULT_TOLERANCE, MAX_CASES, Case, ExerciseProblem, Tolerance, case_data, floats
+from .exercise import (
+    DEFAULT_CASES,
+    DEFAULT_TOLERANCE,
+    MAX_CASES,
+    Case,
+    ExerciseProblem,
+    Tolerance,
+    case_data,
+    floats,
+    varies_from,
+)
 from .quiz import Vary, Where
 from .reading import Reader, got
 from .spec import Input
@@ -108,9 +118,10 @@ class _Here:
         self.directory = Path(str(module.__file__)).parent if getattr(module, "__file__", None) else None
 
     def __call__(self, arguments: Mapping[str, Any]) -> object:
-        return running.call_function(
-            self.path, arguments, lambda path, keywords: call_function(path, keywords, self.package)
-        )
+        return running.call_function(self.path, arguments, self.call_here)
+
+    def call_here(self, path: str, arguments: Mapping[str, Any]) -> object:
+        return call_function(path, arguments, self.package)
 
 
 def cases_for_function(
@@ -129,13 +140,8 @@ def cases_for_function(
     Called in the calculators' worker (the trusted side, `calckit.api.exercise_cases`) with `Exercise.drawing_data`
     and a seed the page picks for each Check; the function is looked up in the book's package `package` only."""
     book_function(reference, package)  # refused unless it is the book's
-    ways = [
-        Vary(way["input"], choices=tuple(way["choices"]))
-        if "choices" in way
-        else Vary(way["input"], float(way["min"]), float(way["max"]), float(way["step"]))
-        for way in vary
-    ]
-    cases = function_cases(_Here(reference, package), parameters, given, ways, whole, count, seed, fixed)
+    here = _Here(reference, package)
+    cases = function_cases(here, parameters, given, varies_from(vary), whole, count, seed, fixed)
     return {"cases": case_data(cases), "floats": floats(parameters, cases)}
 
 
