@@ -46,7 +46,7 @@ def manifest(site: Path) -> dict[str, object]:
 
 def entries(site: Path, group: str) -> dict[str, str]:
     listed = manifest(site)[group]
-    assert isinstance(listed, dict), f"{group} is not a mapping in the manifest"
+    assert isinstance(listed, list), f"{group} is not a list of [file, hash] pairs in the manifest"
     return dict(listed)
 
 
