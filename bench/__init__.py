@@ -14,7 +14,7 @@ T6  Build time. `mkdocs build --strict` with the calculators plugin against the 
 T2  Cold first interaction. In a fresh browser context (empty HTTP cache, no service worker), the roofline page is
     opened and, as soon as its first calculator is mounted, its intensity field gets a new value and an input event;
     the time runs, on the page's clock, from that dispatch until a MutationObserver sees every output and the
-    summary equal to what CPython's `calculators.run` gives. Against it: a bare Pyodide boot, a module worker served
+    summary equal to what CPython's `calckit.api.run` gives. Against it: a bare Pyodide boot, a module worker served
     beside the site that does nothing but `await loadPyodide()`, timed on the page from `new Worker` to its reply
     (also in a fresh context). After one untimed bare boot (the browser's first), three of each, alternating; the
     figure is median(calculator) / median(bare). Target: 0.25, which needs Pyodide's memory snapshot. When the

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO, ClassVar
+from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,14 +118,20 @@ def build_with_zensical(
     return results
 
 
+# The types a static host serves these as (the standard handler guesses some from the system's tables).
+_EXTENSIONS = {
+    **http.server.SimpleHTTPRequestHandler.extensions_map,
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".wasm": "application/wasm",
+    ".json": "application/json",
+}
+
+
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".js": "text/javascript",
-        ".mjs": "text/javascript",
-        ".wasm": "application/wasm",
-        ".json": "application/json",
-    }
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.extensions_map = _EXTENSIONS  # before the base class's __init__, which serves the request
+        super().__init__(*args, **kwargs)
 
     server: _Server
 

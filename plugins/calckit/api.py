@@ -14,7 +14,9 @@ from typing import Any
 
 from . import book as books
 from .book import Book
+from .contracts import DrawnCases, FailureData, RunReply, VariantData
 from .exercise import cases_for_check
+from .exercise_functions import cases_for_function
 from .quiz_checks import quiz_variant as _quiz_variant
 from .running import OutputError, RaisedElsewhere, TimeLimitExceeded
 from .spec import Value
@@ -22,7 +24,7 @@ from .spec import Value
 __all__ = ["FUNCTIONS", "call_json", "describe_failure", "exercise_cases", "inputs_text", "quiz_variant", "run"]
 
 
-def run(name: str, inputs: Mapping[str, object], book: Book | None = None) -> dict[str, Any]:
+def run(name: str, inputs: Mapping[str, object], book: Book | None = None) -> RunReply:
     """{ok: True, outputs, summary, chart} for good inputs; {ok: False, errors} listing every bad field; and
     {ok: False, errors: [], failure} when the calculator itself raised for inputs it had accepted (a defect in its
     code, said with the cause and its place rather than as a traceback).
@@ -59,7 +61,7 @@ def run(name: str, inputs: Mapping[str, object], book: Book | None = None) -> di
     }
 
 
-def describe_failure(book: Book, name: str, values: Mapping[str, Value], error: Exception) -> dict[str, str]:
+def describe_failure(book: Book, name: str, values: Mapping[str, Value], error: Exception) -> FailureData:
     """What a calculator that raised tells its readers and authors: the exception, and where in the book's package.
 
     `message` reads "calculator 'x' failed for these inputs (a=1, b=0): ZeroDivisionError: float division by zero
@@ -131,15 +133,19 @@ def _shown(value: Value) -> str:
     return str(value)
 
 
-def quiz_variant(question: Mapping[str, object], seed: int) -> dict[str, Any]:
+def quiz_variant(question: Mapping[str, object], seed: int) -> VariantData:
     """A "new numbers" variant of a numeric question (its `source()`), for the book the worker serves."""
     return _quiz_variant(question, seed, books.current().calculators)
 
 
-def exercise_cases(seed: str, **draw: Any) -> dict[str, Any]:
+def exercise_cases(seed: str, **draw: Any) -> DrawnCases:
     """An exercise's cases for one Check and their expected values (`Exercise.drawing_data` and a seed the page
-    picks), for the book the worker serves."""
-    return cases_for_check(**draw, seed=seed, calculators=books.current().calculators)
+    picks), for the book the worker serves: from a calculator's output, or from a function of the book's package
+    (`reference`), which this side calls, never the reader's code."""
+    book = books.current()
+    if "reference" in draw:
+        return cases_for_function(**draw, seed=seed, package=book.package)
+    return cases_for_check(**draw, seed=seed, calculators=book.calculators)
 
 
 # What the browser worker may call, by name: each takes keyword arguments that are plain JSON data.

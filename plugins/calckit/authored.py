@@ -1,8 +1,8 @@
 """What quizzes and exercises share as blocks an author writes: where in the author's data a problem is, and the one
 error that lists every problem found.
 
-The readers (`quiz_checks`, `exercise_checks`) collect problems as they go and raise `AuthoredError` with all of them;
-the build turns each `where` into a file and line.
+The readers (`quiz_checks`, `exercise_checks`, on `reading`'s shared base) collect problems as they go and raise
+`AuthoredError` with all of them; the build turns each `where` into a file and line.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .contracts import FieldErrorData
+
 __all__ = ["InputError"]
 
 
@@ -29,7 +31,7 @@ class InputError(ValueError):
         """The sentence placed next to the field, for a reader: the advice, or the rule without the field's name."""
         return self.advice or f"Must be {self.rule} (got {shown(self.value)})."
 
-    def as_dict(self) -> dict[str, str]:
+    def as_dict(self) -> FieldErrorData:
         return {"field": self.field, "rule": self.rule, "message": self.message, "hint": self.hint}
 
 

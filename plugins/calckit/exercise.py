@@ -1,4 +1,5 @@
-"""Exercises: the reader writes a Python function, checked against a calculator's output on many inputs.
+"""Exercises: the reader writes a Python function, checked against a calculator's output on many inputs, or against
+a function of the book's package (`calckit.exercise_functions`).
 
 An author writes an exercise as plain data (YAML in a page). `read_exercise` turns it into the frozen model below,
 or raises `ExerciseError` listing every problem with where in the data it is (the build turns that into a file and
@@ -22,6 +23,7 @@ from typing import Any
 
 from . import grading
 from .authored import AuthoredError, AuthoredProblem
+from .contracts import CalculatorDraw, CaseData, CheckingData, DrawnCases, FunctionDraw, VaryData
 from .quiz import Vary
 from .spec import Calculator, Input, Value
 
@@ -41,7 +43,7 @@ __all__ = [
 ]
 
 EXERCISE_FIELDS = ("id", "title", "prompt", "function", "starter", "solution", "hints", "check")
-CHECK_FIELDS = ("calculator", "output", "unit", "inputs", "cases", "vary", "fixed", "tolerance")
+CHECK_FIELDS = ("calculator", "output", "function", "unit", "inputs", "cases", "vary", "fixed", "tolerance")
 DEFAULT_CASES = 20
 MAX_CASES = 200
 DEFAULT_TOLERANCE = "1e-6 relative"
@@ -96,25 +98,40 @@ class Exercise:
     cases: tuple[Case, ...]  # the fixed ones, then those drawn with the exercise's id as the seed (the build's)
     count: int = 0  # how many cases Check draws, after the fixed ones
     vary: tuple[Vary, ...] = ()
+    # A function of the book's package that checks it instead of a calculator ('calculators.matmul.critical_batch'):
+    # then `calculator` and `output` are "", `given` holds its other keyword arguments, and each parameter is drawn
+    # from its `vary`, those in `whole` as whole numbers (calckit.exercise_functions).
+    reference: str = ""
+    whole: tuple[str, ...] = ()
 
     @property
     def signature(self) -> str:
         return f"{self.function}({', '.join(self.parameters)})"
 
-    def checking_data(self) -> dict[str, Any]:
+    def checking_data(self) -> CheckingData:
         """What `exercise_run.check_code` needs, as plain JSON data: the build's cases with their expected values."""
         return {
             "function": self.function,
             "parameters": list(self.parameters),
             "floats": floats(self.parameters, self.cases),
-            "cases": [{"inputs": dict(case.inputs), "expected": case.expected} for case in self.cases],
+            "cases": case_data(self.cases),
             "tolerance": self.tolerance.as_dict(),
         }
 
-    def drawing_data(self) -> dict[str, Any]:
+    def drawing_data(self) -> CalculatorDraw | FunctionDraw:
         """How to draw the cases of a Check, as plain JSON data: the page carries it, and hands it to the calculators'
         worker (`calckit.api`'s `exercise_cases`) with a fresh seed for each Check. The page carries no expected
         value: the reader's code could not see one, and a reader could not copy one out of the page."""
+        if self.reference:
+            return {
+                "reference": self.reference,
+                "parameters": list(self.parameters),
+                "given": dict(self.given),
+                "count": self.count,
+                "vary": vary_data(self.vary),
+                "whole": list(self.whole),
+                "fixed": [dict(case.inputs) for case in self.cases if case.fixed],
+            }
         return {
             "calculator": self.calculator,
             "output": self.output,
@@ -122,9 +139,29 @@ class Exercise:
             "given": {key: list(value) if isinstance(value, tuple) else value for key, value in self.given.items()},
             "scale": self.scale,
             "count": self.count,
-            "vary": [{"input": way.input, **way.source()} for way in self.vary],
+            "vary": vary_data(self.vary),
             "fixed": [dict(case.inputs) for case in self.cases if case.fixed],
         }
+
+
+def varies_from(data: Iterable[Mapping[str, Any]]) -> tuple[Vary, ...]:
+    """`vary_data` read back: what the calculators' worker is handed for a Check."""
+    return tuple(
+        Vary(way["input"], choices=tuple(way["choices"]))
+        if "choices" in way
+        else Vary(way["input"], float(way["min"]), float(way["max"]), float(way["step"]))
+        for way in data
+    )
+
+
+def case_data(cases: Iterable[Case]) -> list[CaseData]:
+    """Cases as JSON data, with their expected values: for the build's check of a solution and the worker's reply."""
+    return [{"inputs": dict(case.inputs), "expected": case.expected} for case in cases]
+
+
+def vary_data(varies: Iterable[Vary]) -> list[VaryData]:
+    """How each parameter varies, as JSON data (`Vary.source`, with the parameter's name)."""
+    return [{"input": way.input, **way.source()} for way in varies]  # type: ignore[typeddict-item]
 
 
 def floats(parameters: Iterable[str], cases: Iterable[Case]) -> list[str]:
@@ -144,7 +181,7 @@ def cases_for_check(
     fixed: list[Mapping[str, float | int]],
     seed: str,
     calculators: Mapping[str, Calculator],
-) -> dict[str, Any]:
+) -> DrawnCases:
     """The cases of one Check ({cases: [{inputs, expected}], floats}): the fixed ones, then `count` drawn from `seed`.
 
     Called in the calculators' worker (the trusted side, `calckit.api.exercise_cases`) with `Exercise.drawing_data`
@@ -160,18 +197,9 @@ def cases_for_check(
         if case is None:  # it passed the build's checks: only a changed calculator refuses it
             raise ValueError(f"calculator '{calculator}' refuses the fixed case {dict(inputs)}")
         cases.append(Case(case.inputs, case.expected, fixed=True))
-    ways = tuple(
-        Vary(way["input"], choices=tuple(way["choices"]))
-        if "choices" in way
-        else Vary(way["input"], float(way["min"]), float(way["max"]), float(way["step"]))
-        for way in vary
-    )
-    drawn = draw_cases(spec, output, parameters, held, count, seed, scale=scale, vary=ways)
+    drawn = draw_cases(spec, output, parameters, held, count, seed, scale=scale, vary=varies_from(vary))
     every = [*cases, *drawn]
-    return {
-        "cases": [{"inputs": dict(case.inputs), "expected": case.expected} for case in every],
-        "floats": floats(parameters, every),
-    }
+    return {"cases": case_data(every), "floats": floats(parameters, every)}
 
 
 def _argument(spec: Input, value: Value) -> float | int:

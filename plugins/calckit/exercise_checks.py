@@ -4,7 +4,6 @@ the starter or the solution where Python found one. `read_exercise` is the way i
 from __future__ import annotations
 
 import ast
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,31 +11,29 @@ from . import running
 from .errors import InputError
 from .exercise import (
     CHECK_FIELDS,
-    DEFAULT_CASES,
-    DEFAULT_TOLERANCE,
     EXERCISE_FIELDS,
-    MAX_CASES,
     Case,
     Exercise,
     ExerciseError,
-    ExerciseProblem,
     Tolerance,
     case_for,
     draw_cases,
     takes_number,
 )
+from .exercise_functions import CheckReader
 from .exercise_run import check_code as check_code_here
-from .quiz import Vary, Where, output_spec
-from .quiz_checks import Reader, _got
+from .quiz import Vary, Where
+from .reading import got
 from .spec import Calculator, Value
 
 __all__ = ["ExerciseReader", "read_exercise"]
 
 
-def read_exercise(data: object, calculators: Mapping[str, Calculator]) -> Exercise:
-    """The exercise in the author's data, checked against the book's `calculators`; ExerciseError listing every
-    problem otherwise."""
-    reader = ExerciseReader(calculators)
+def read_exercise(data: object, calculators: Mapping[str, Calculator], package: str | None = None) -> Exercise:
+    """The exercise in the author's data, checked against the book's `calculators` or a function of its `package`
+    (the import name of the book's package; without it, a check that names a function is refused); ExerciseError
+    listing every problem otherwise."""
+    reader = ExerciseReader(calculators, package)
     exercise = reader.exercise(data)
     if reader.problems or exercise is None:
         raise ExerciseError(reader.problems)
@@ -71,18 +68,12 @@ def _defined(tree: ast.Module, name: str) -> tuple[ast.FunctionDef, tuple[str, .
     return None
 
 
-class ExerciseReader(Reader):
+class ExerciseReader(CheckReader):
     """Reads an author's exercise data into the model, collecting every problem rather than stopping at the first."""
 
-    def __init__(self, calculators: Mapping[str, Calculator]) -> None:
-        super().__init__(calculators)
+    def __init__(self, calculators: Mapping[str, Calculator], package: str | None = None) -> None:
+        super().__init__(calculators, package)
         self.varies: tuple[Vary, ...] = ()
-
-    def add(self, where: Where, message: str) -> None:
-        self.problems.append(ExerciseProblem(where, message))
-
-    def add_at(self, where: Where, message: str, code_line: int | None = None) -> None:
-        self.problems.append(ExerciseProblem(where, message, code_line))
 
     def exercise(self, data: object) -> Exercise | None:
         if data is None:
@@ -102,24 +93,14 @@ class ExerciseReader(Reader):
         prompt = self.text(values, "prompt", (), name)
         hints = self.hints(values, name)
         signature = self.function(values, name)
+        check = values.get("check")
+        if isinstance(check, Mapping) and "function" in check:
+            return self.by_function(values, ident, name, (title, prompt, hints), signature)
         calculator, output, unit, scale, given, count, fixed_raw, tolerance = self.check(values, name)
         parameters = signature[1] if signature else ()
         if calculator is not None and signature is not None:
             self.parameters(signature[1], calculator, name)
-        for way in self.varies:
-            if way.input not in parameters:
-                self.add_at(
-                    ("check", "vary", way.input),
-                    f"{name}: check: vary '{way.input}' is not a parameter of the function "
-                    f"(expected one of: {', '.join(parameters)})",
-                )
-        for key in given:
-            if key in parameters:
-                self.add_at(
-                    ("check", "inputs", key),
-                    f"{name}: check: input '{key}' is a parameter of the function, so each case sets it "
-                    "(remove it from 'inputs')",
-                )
+        self.parameters_set(parameters, given, name)
         starter = self.code(values, "starter", name, signature)
         solution = self.code(values, "solution", name, signature)
         if self.problems or ident is None or signature is None or calculator is None or output is None:
@@ -162,10 +143,77 @@ class ExerciseReader(Reader):
         self.solution_passes(exercise, name)
         return None if self.problems else exercise
 
+    def parameters_set(self, parameters: tuple[str, ...], given: Mapping[str, Any], name: str) -> None:
+        """Each case sets the parameters: `vary` changes only them, and `inputs` holds only the others."""
+        for way in self.varies:
+            if way.input not in parameters:
+                self.add_at(
+                    ("check", "vary", way.input),
+                    f"{name}: check: vary '{way.input}' is not a parameter of the function "
+                    f"(expected one of: {', '.join(parameters)})",
+                )
+        for key in given:
+            if key in parameters:
+                self.add_at(
+                    ("check", "inputs", key),
+                    f"{name}: check: input '{key}' is a parameter of the function, so each case sets it "
+                    "(remove it from 'inputs')",
+                )
+
+    def by_function(
+        self,
+        values: Mapping[str, Any],
+        ident: str | None,
+        name: str,
+        texts: tuple[str, str, tuple[str, ...]],
+        signature: tuple[str, tuple[str, ...]] | None,
+    ) -> Exercise | None:
+        """The exercise whose check names a function of the book's package (calckit.exercise_functions)."""
+        label = f"{name}: check"
+        fields = self.fields(values["check"], ("check",), label, CHECK_FIELDS, "'function' and the rest")
+        parameters = signature[1] if signature else ()
+        check = self.function_check(fields or {}, name, parameters)
+        self.varies = check.varies if check else ()
+        self.parameters_set(parameters, check.given if check else {}, name)
+        starter = self.code(values, "starter", name, signature)
+        solution = self.code(values, "solution", name, signature)
+        if self.problems or ident is None or signature is None or check is None:
+            return None
+        cases = self.function_check_cases(check, parameters, ident, name)
+        if cases is None:
+            return None
+        if not cases:
+            self.add_at(("check",), f"{name}: no cases to check (set 'cases' above 0, or list 'fixed' ones)")
+            return None
+        title, prompt, hints = texts
+        exercise = Exercise(
+            ident,
+            title,
+            prompt,
+            signature[0],
+            parameters,
+            starter,
+            solution,
+            hints,
+            "",
+            "",
+            check.unit,
+            1.0,
+            check.given,
+            check.tolerance,
+            cases,
+            check.count,
+            check.varies,
+            reference=check.function.path,
+            whole=check.whole,
+        )
+        self.solution_passes(exercise, name)
+        return None if self.problems else exercise
+
     def hints(self, values: Mapping[str, Any], name: str) -> tuple[str, ...]:
         raw = values.get("hints", [])
         if not isinstance(raw, list) or not all(isinstance(hint, str) and hint.strip() for hint in raw):
-            self.add_at(("hints",), f"{name}: 'hints' must be a list of texts (got {_got(raw)})")
+            self.add_at(("hints",), f"{name}: 'hints' must be a list of texts (got {got(raw)})")
             return ()
         return tuple(hint.strip() for hint in raw)
 
@@ -180,7 +228,7 @@ class ExerciseReader(Reader):
             self.add_at(
                 ("function",),
                 f"{name}: 'function' must be a name and its parameters, such as "
-                f"'mbu(params_b, tokens_per_s)' (got {_got(raw)})",
+                f"'mbu(params_b, tokens_per_s)' (got {got(raw)})",
             )
             return None
         repeated = sorted({parameter for parameter in signature[1] if signature[1].count(parameter) > 1})
@@ -193,7 +241,6 @@ class ExerciseReader(Reader):
         self, values: Mapping[str, Any], name: str
     ) -> tuple[Calculator | None, Any, str, float | None, dict[str, Value], int, list[Any], Tolerance | None]:
         nothing: tuple[Any, ...] = (None, None, "", None, {}, 0, [], None)
-        known = ", ".join(sorted(self.calculators))
         if "check" not in values:
             self.add_at(
                 (),
@@ -206,29 +253,9 @@ class ExerciseReader(Reader):
         fields = self.fields(values["check"], at, label, CHECK_FIELDS, "'calculator', 'output' and the rest")
         if fields is None:
             return nothing
-        raw = fields.get("calculator")
-        if raw is None:
-            self.add_at(at, f"{label} has no 'calculator' (expected one of: {known})")
+        calculator, output = self.calculator_output(fields, at, label, name)
+        if calculator is None:
             return nothing
-        if not isinstance(raw, str) or raw not in self.calculators:
-            self.add_at((*at, "calculator"), f"{name}: unknown calculator {_got(raw)} (expected one of: {known})")
-            return nothing
-        calculator = self.calculators[raw]
-        numbers = ", ".join(output.key for output in calculator.outputs if output.format != "text")
-        key = fields.get("output")
-        output = output_spec(calculator, str(key)) if key is not None else None
-        if key is None:
-            self.add_at(at, f"{label} has no 'output' (expected one of: {numbers})")
-        elif output is None:
-            self.add_at(
-                (*at, "output"),
-                f"{name}: calculator '{calculator.name}' has no output {_got(key)} (expected one of: {numbers})",
-            )
-        elif output.format == "text":
-            self.add_at(
-                (*at, "output"), f"{name}: output '{output.key}' is text, not a number (expected one of: {numbers})"
-            )
-            output = None
         unit, scale = "", None
         if output is not None and output.format == "percent" and "unit" not in fields:
             unit, scale = "", 1.0  # a share, as a fraction: 0.7 for 70%
@@ -239,37 +266,9 @@ class ExerciseReader(Reader):
         count = self.count(fields, name)
         fixed = fields.get("fixed", [])
         if not isinstance(fixed, list):
-            self.add_at((*at, "fixed"), f"{name}: 'fixed' must be a list of cases (got {_got(fixed)})")
+            self.add_at((*at, "fixed"), f"{name}: 'fixed' must be a list of cases (got {got(fixed)})")
             fixed = []
         return calculator, output, unit, scale, given, count, fixed, self.tolerance_of(fields, name)
-
-    def count(self, fields: Mapping[str, Any], name: str) -> int:
-        raw = fields.get("cases", DEFAULT_CASES)
-        if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_CASES:
-            self.add_at(
-                ("check", "cases"),
-                f"{name}: 'cases' must be a whole number from 0 to {MAX_CASES}, how many to draw (got {_got(raw)})",
-            )
-            return 0
-        return raw
-
-    def tolerance_of(self, fields: Mapping[str, Any], name: str) -> Tolerance | None:
-        raw = fields.get("tolerance", DEFAULT_TOLERANCE)
-        text = str(raw).strip() if isinstance(raw, str | int | float) and not isinstance(raw, bool) else ""
-        relative = text.endswith(("%", "relative"))
-        number = text.removesuffix("%").removesuffix("relative").removesuffix("absolute").strip()
-        try:
-            amount = float(number)
-        except ValueError:
-            amount = -1.0
-        if not 0 < amount < math.inf:
-            self.add_at(
-                ("check", "tolerance"),
-                f"{name}: 'tolerance' must be a number > 0, absolute ('0.5') or relative ('1e-6 relative' or "
-                f"'0.1%') (got {_got(raw)})",
-            )
-            return None
-        return Tolerance(amount / 100 if text.endswith("%") else amount, relative)
 
     def parameters(self, parameters: tuple[str, ...], calculator: Calculator, name: str) -> None:
         specs = {spec.key: spec for spec in calculator.inputs}
@@ -297,7 +296,7 @@ class ExerciseReader(Reader):
             if raw is None and key not in values:
                 self.add_at((), f"{name} has no '{key}' (expected Python code that defines the function)")
             else:
-                self.add_at((key,), f"{name}: '{key}' must be Python code (got {_got(raw)})")
+                self.add_at((key,), f"{name}: '{key}' must be Python code (got {got(raw)})")
             return ""
         code = raw.rstrip() + "\n"
         try:
@@ -335,7 +334,7 @@ class ExerciseReader(Reader):
             at: Where = ("check", "fixed", index)
             label = f"{name}: fixed case {index + 1}"
             if not isinstance(entry, Mapping):
-                self.add_at(at, f"{label} must be a mapping of the parameters' values (got {_got(entry)})")
+                self.add_at(at, f"{label} must be a mapping of the parameters' values (got {got(entry)})")
                 continue
             values: dict[str, Value] = {}
             for key, value in ((str(key), value) for key, value in entry.items()):
@@ -378,6 +377,7 @@ class ExerciseReader(Reader):
             )
             return
         failure = result["failure"]
+        assert failure is not None  # not ok, with no error: a case failed
         inputs = ", ".join(f"{key}={value!r}" for key, value in failure["inputs"].items())
         what = f"case {failure['index'] + 1} ({inputs}): expected {failure['expected']!r}"
         if failure["error"] is not None:

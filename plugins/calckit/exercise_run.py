@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import CodeType
 from typing import Any
 
+from .contracts import CaseFailureData, CheckResult, CodeError, RaisedData, Returned, RunCasesResult, RunCodeResult
 from .grading import Tolerance, returned, verdict
 
 __all__ = [
@@ -96,7 +97,7 @@ def _no_input(prompt: object = "") -> str:
     raise EOFError("input() has nothing to read here: give the function its values as arguments")
 
 
-def _error(error: BaseException) -> dict[str, Any]:
+def _error(error: BaseException) -> CodeError:
     """The reader-facing description of an exception: its type, message, and the line of the reader's code."""
     line: int | None = None
     if isinstance(error, SyntaxError) and error.filename == FILENAME:
@@ -118,14 +119,14 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _compile(code: str) -> CodeType | dict[str, Any]:
+def _compile(code: str) -> CodeType | CodeError:
     try:
         return compile(code, FILENAME, "exec")
     except (SyntaxError, ValueError) as error:  # ValueError: a NUL character in the source
         return _error(error)
 
 
-def _execute(code: str, output: _Output) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def _execute(code: str, output: _Output) -> tuple[dict[str, Any], CodeError | None]:
     """The namespace the code left, and its error (None if it ran to the end)."""
     namespace = _namespace()
     compiled = _compile(code)
@@ -139,7 +140,7 @@ def _execute(code: str, output: _Output) -> tuple[dict[str, Any], dict[str, Any]
     return namespace, None
 
 
-def run_code(code: str) -> dict[str, Any]:
+def run_code(code: str) -> RunCodeResult:
     """Run the code once: {ok, stdout, error}, the error being {type, message, line} or None."""
     output = _Output()
     _, error = _execute(code, output)
@@ -148,7 +149,7 @@ def run_code(code: str) -> dict[str, Any]:
 
 def run_cases(
     code: str, function: str, parameters: Sequence[str], floats: Sequence[str], cases: Sequence[Mapping[str, Any]]
-) -> dict[str, Any]:
+) -> RunCasesResult:
     """Run the code, then call its function on each case's inputs, in order, up to the first that raises.
 
     This is all that a reader's code is given: the inputs, never the expected values (they stay on the trusted side,
@@ -166,7 +167,7 @@ def run_cases(
         return {"ok": False, "stdout": output.text(), "error": error, "results": []}
     call: Callable[..., object] = target  # type: ignore[assignment]
     real = set(floats)
-    results: list[dict[str, Any]] = []
+    results: list[Returned | RaisedData] = []
     for case in cases:
         arguments = [float(case[name]) if name in real else case[name] for name in parameters]
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
@@ -178,7 +179,7 @@ def run_cases(
     return {"ok": True, "stdout": output.text(), "error": None, "results": results}
 
 
-def check_code(code: str, exercise: Mapping[str, Any]) -> dict[str, Any]:
+def check_code(code: str, exercise: Mapping[str, Any]) -> CheckResult:
     """Run the code on the exercise's cases ({inputs, expected}) and grade it: what the build does to the solution.
 
     `exercise` is {function, parameters, floats, cases, tolerance} (see `Exercise.checking_data`). Returns {ok,
@@ -188,26 +189,40 @@ def check_code(code: str, exercise: Mapping[str, Any]) -> dict[str, Any]:
     cases: list[Mapping[str, Any]] = list(exercise["cases"])
     floats = list(exercise.get("floats", ()))
     ran = run_cases(code, exercise["function"], exercise["parameters"], floats, [case["inputs"] for case in cases])
-    result: dict[str, Any] = {"ok": False, "passed": 0, "total": len(cases), "stdout": ran["stdout"]}
+    result: CheckResult = {
+        "ok": False,
+        "passed": 0,
+        "total": len(cases),
+        "stdout": ran["stdout"],
+        "error": ran["error"],
+        "failure": None,
+    }
     if ran["error"] is not None:
-        return {**result, "error": ran["error"], "failure": None}
+        return result
     tolerance = Tolerance(**exercise["tolerance"])
     for index, (case, got) in enumerate(zip(cases, ran["results"], strict=False)):
         expected = None if case["expected"] is None else float(case["expected"])
         inputs = {key: float(value) if key in floats else value for key, value in case["inputs"].items()}
-        failure = {"index": index, "inputs": inputs, "expected": expected, "got": None, "reason": "", "error": None}
+        failure: CaseFailureData = {
+            "index": index,
+            "inputs": inputs,
+            "expected": expected,
+            "got": None,
+            "reason": "",
+            "error": None,
+        }
         if got["kind"] == "raised":
-            failure.update(reason="raised an error", error=got["error"])
+            failure["reason"], failure["error"] = "raised an error", got["error"]
         elif reason := verdict(got, expected, tolerance):
-            failure.update(got=got["shown"], reason=reason)
+            failure["got"], failure["reason"] = got["shown"], reason
         else:
             result["passed"] = index + 1
             continue
-        return {**result, "error": None, "failure": failure}
-    return {**result, "ok": True, "error": None, "failure": None}
+        return {**result, "failure": failure}
+    return {**result, "ok": True}
 
 
 def call_json(function: str, arguments_json: str) -> str:
     """The exercise worker's only entry: `run_code` ("run") or `run_cases` ("cases") with JSON keyword arguments."""
-    functions: dict[str, Callable[..., dict[str, Any]]] = {"run": run_code, "cases": run_cases}
+    functions: dict[str, Callable[..., RunCodeResult | RunCasesResult]] = {"run": run_code, "cases": run_cases}
     return json.dumps(functions[function](**json.loads(arguments_json)), allow_nan=False, ensure_ascii=False)

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .contracts import Returned, ToleranceData
 from .numbers import SPACES, NumberError, plain_text, read_number
 from .units import format_number
 
@@ -36,14 +37,13 @@ class Tolerance:
         limit = self.amount * abs(answer) if self.relative else self.amount
         return abs(given - answer) <= limit + SLACK * max(abs(given), abs(answer), 1e-300)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ToleranceData:
         return {"amount": self.amount, "relative": self.relative}
 
 
-# What a reader's function returned, as plain JSON data: {"kind": "number", "value": 1.5}, {"kind": "none"},
-# {"kind": "nonfinite"} (inf or nan, which JSON cannot carry) or {"kind": "other", "type": "str"}; with "shown",
-# its repr for the reader.
-Returned = dict[str, Any]
+# What a reader's function returned, as plain JSON data (calckit.contracts.Returned): {"kind": "number", "value": 1.5},
+# {"kind": "none"}, {"kind": "nonfinite"} (inf or nan, which JSON cannot carry) or {"kind": "other", "type": "str"};
+# with "shown", its repr for the reader.
 
 
 def returned(value: object) -> Returned:

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from . import grading
 from .authored import AuthoredError, AuthoredProblem, Where
+from .contracts import ChoiceGrading, NumericGrading, QuizGrading, QuizToleranceData, SortGrading, VariantData
 from .errors import InputError
 from .spec import Calculator, Input, Output, Value
 from .units import format_number
@@ -80,7 +81,7 @@ class ChoiceQuestion:
         """Right when exactly the correct choices are picked."""
         return set(chosen) == set(self.correct)
 
-    def grading_data(self) -> dict[str, Any]:
+    def grading_data(self) -> ChoiceGrading:
         return {
             "id": self.id,
             "kind": self.kind,
@@ -127,7 +128,7 @@ class SortQuestion:
     def grade(self, placed: Mapping[int, str]) -> bool:
         return all(self.grade_items(placed))
 
-    def grading_data(self) -> dict[str, Any]:
+    def grading_data(self) -> SortGrading:
         return {
             "id": self.id,
             "kind": self.kind,
@@ -158,7 +159,7 @@ class Tolerance(grading.Tolerance):
     def source(self) -> float | str:
         return f"{float(f'{self.amount * 100:.12g}')!r}%" if self.relative else self.amount
 
-    def as_dict(self, unit: str = "") -> dict[str, Any]:
+    def as_dict(self, unit: str = "") -> QuizToleranceData:
         return {"amount": self.amount, "relative": self.relative, "text": self.text(unit)}
 
 
@@ -199,7 +200,7 @@ class Variant:
     answer: float
     answer_text: str
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> VariantData:
         return {
             "seed": self.seed,
             "inputs": _plain(self.inputs),
@@ -306,7 +307,7 @@ class NumericQuestion:
             data["vary"] = {vary.input: vary.source() for vary in self.vary}
         return data
 
-    def grading_data(self) -> dict[str, Any]:
+    def grading_data(self) -> NumericGrading:
         inputs = self.inputs_for(self.given)
         return {
             "id": self.id,
@@ -333,7 +334,7 @@ class Quiz:
     intro: str = ""
 
 
-def grading_data(quiz: Quiz) -> dict[str, Any]:
+def grading_data(quiz: Quiz) -> QuizGrading:
     """What the browser grades from, as JSON-ready data: the answer keys and explanations, in question order."""
     return {"id": quiz.id, "questions": [question.grading_data() for question in quiz.questions]}
 

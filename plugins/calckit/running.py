@@ -9,14 +9,17 @@ Whatever ran it, a result is checked against the calculator's declaration (`calc
 `Result`, every output given, a finite real number where a number is declared (not a bool, None, text or a list),
 text where text is. Where a number has no figure for some inputs ("Never", "—"), a text may stand in for it, with a
 note beside it that says why (`Result.notes`). A value that breaks it is an `OutputError` naming the output, rather
-than a TypeError in the formatting code far from the author's line. This module imports no other of calckit's, so
-that spec, which runs computes through it, and the exercise checks can both depend on it.
+than a TypeError in the formatting code far from the author's line. This module imports no other of calckit's (its
+types aside), so that spec, which runs computes through it, and the exercise checks can both depend on it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .contracts import CheckResult  # types alone: this module imports none of calckit's at run time
 
 __all__ = [
     "CodeFailure",
@@ -24,6 +27,7 @@ __all__ = [
     "OutputError",
     "RaisedElsewhere",
     "TimeLimitExceeded",
+    "call_function",
     "check_code",
     "compute",
     "use_runner",
@@ -76,22 +80,33 @@ class RaisedElsewhere(CodeFailure):
         super().__init__(cause)
 
 
-CodeRunner = Callable[[str, "Mapping[str, Any]"], "dict[str, Any]"]
+CodeRunner = Callable[[str, "Mapping[str, Any]"], "CheckResult"]
+FunctionRunner = Callable[[str, "Mapping[str, Any]"], object]  # a function of the book by its dotted name, keywords
 _runner: Runner | None = None
 _code_runner: CodeRunner | None = None
+_function_runner: FunctionRunner | None = None
 
 
-def use_runner(runner: Runner | None, code_runner: CodeRunner | None = None) -> None:
-    """Run every compute through `runner(calculator, values)`, and every exercise solution's check through
-    `code_runner(code, data)`, from now on (None: in this interpreter again)."""
-    global _runner, _code_runner
-    _runner, _code_runner = runner, code_runner
+def use_runner(
+    runner: Runner | None, code_runner: CodeRunner | None = None, function_runner: FunctionRunner | None = None
+) -> None:
+    """Run every compute through `runner(calculator, values)`, every exercise solution's check through
+    `code_runner(code, data)`, and every call of a book's function that checks an exercise through
+    `function_runner(path, arguments)`, from now on (None: in this interpreter again)."""
+    global _runner, _code_runner, _function_runner
+    _runner, _code_runner, _function_runner = runner, code_runner, function_runner
 
 
-def check_code(code: str, data: Mapping[str, Any], here: CodeRunner) -> dict[str, Any]:
+def check_code(code: str, data: Mapping[str, Any], here: CodeRunner) -> CheckResult:
     """An exercise's solution checked on its cases wherever the book's code runs: `here`
     (calckit.exercise_run.check_code) unless the build installed a runner with a time limit."""
     return (_code_runner or here)(code, data)
+
+
+def call_function(path: str, arguments: Mapping[str, Any], here: FunctionRunner) -> object:
+    """What the book's function `path` returns for these keyword arguments, wherever the book's code runs: `here`
+    (calckit.answers.call_function for the book in use) unless the build installed a runner with a time limit."""
+    return (_function_runner or here)(path, arguments)
 
 
 def compute(calculator: Computes, values: Mapping[str, Any]) -> object:

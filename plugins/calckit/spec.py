@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from . import running
+from .contracts import TableData
 from .errors import InputError, shown
 from .numbers import NumberError, read_number
 from .units import format_money, format_number, format_percent, format_si
@@ -208,7 +209,7 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
     caption: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> TableData:
         return {"caption": self.caption, "columns": list(self.columns), "rows": [list(row) for row in self.rows]}
 
 

@@ -7,6 +7,8 @@ It reads requests from stdin and writes replies to stdout, each a pickle with a 
     ("table", limit)                        -> None          call its data table's rows and sources, if it has one
     ("compute", name, values, limit)        -> object        what calculator `name`'s compute returns
     ("check_code", code, data, limit)       -> dict          calckit.exercise_run.check_code (an exercise's solution)
+    ("call", path, arguments, limit)        -> object        what the book's function `path` returns (an exercise's
+                                                             expected value)
 
 A reply is ("ok", value) or ("raised", "Type: message", "calculators/x.py:22"). Past `limit` seconds faulthandler
 writes where the code is (every thread's stack) to stderr, even when it is stuck in C, for the build to quote; the
@@ -79,6 +81,11 @@ def main() -> None:
                 from calckit import book
 
                 value = book.calculator(arguments[0]).compute(arguments[1])
+            elif kind == "call":
+                from calckit import book
+                from calckit.answers import call_function
+
+                value = call_function(arguments[0], arguments[1], book.current().package)
             else:
                 from calckit.exercise_run import check_code
 

@@ -3,11 +3,12 @@ build or `mkdocs serve`.
 
 An exception cannot stop code that is stuck in C (`10**10**8`, `time.sleep(10**6)`), nor can a signal reach a build
 that `mkdocs serve` runs off the main thread: ending a process can. So one persistent child (compute_child.py) imports
-the book's package and runs every compute, and each exercise's solution, that the build asks for, through
-`calckit.running.use_runner`. A call past the limit ends the child, raises `TimeLimitExceeded` with the line the code
-was on (from faulthandler's dump in the child), and the next call starts a new child. A few hundred small calls
-cost tens of milliseconds in all (pickles over a pipe). The build imports the package itself only once the child's
-import has finished within its limit (`imported`): code at a module's top level may hang too.
+the book's package and runs every compute, each exercise's solution, and each call of a book's function that checks
+an exercise, that the build asks for, through `calckit.running.use_runner`. A call past the limit ends the child,
+raises `TimeLimitExceeded` with the line the code was on (from faulthandler's dump in the child), and the next call
+starts a new child. A few hundred small calls cost tens of milliseconds in all (pickles over a pipe). The build
+imports the package itself only once the child's import has finished within its limit (`imported`): code at a
+module's top level may hang too.
 
 Every host that runs the book's code at build sets it up the same way, through `start_book_code` and
 `stop_book_code`: the MkDocs plugin, the Markdown extension (Zensical), and the `mkdocs-calculators` command.
@@ -33,6 +34,7 @@ from calckit.exercise_run import FILENAME as EXERCISE_FILENAME
 from calckit.running import CodeFailure, RaisedElsewhere, TimeLimitExceeded
 
 if TYPE_CHECKING:
+    from calckit.contracts import CheckResult
     from calckit.spec import Calculator, Value
 
 __all__ = ["DEFAULT_LIMIT", "ComputeProcess", "failure_message", "limit_problem", "start_book_code", "stop_book_code"]
@@ -109,9 +111,13 @@ class ComputeProcess:
         """What calculator `name`'s compute returns for `values`, run in the child."""
         return self._call(("compute", name, dict(values), self.limit))
 
-    def check_code(self, code: str, data: Mapping[str, Any]) -> dict[str, Any]:
-        result: dict[str, Any] = self._call(("check_code", code, dict(data), self.limit))  # type: ignore[assignment]
+    def check_code(self, code: str, data: Mapping[str, Any]) -> CheckResult:
+        result: CheckResult = self._call(("check_code", code, dict(data), self.limit))  # type: ignore[assignment]
         return result
+
+    def call_function(self, path: str, arguments: Mapping[str, Any]) -> object:
+        """What the book's function `path` returns for these keyword arguments, run in the child."""
+        return self._call(("call", path, dict(arguments), self.limit))
 
     def _call(self, request: tuple[Any, ...]) -> object:
         with self._lock:
@@ -258,7 +264,7 @@ def start_book_code(package: str, limit: float) -> tuple[ComputeProcess | None, 
         return None, ""
     code = ComputeProcess(package, Path(folders[0]), limit)
     code.start()
-    use_runner(code.runner, code.check_code)
+    use_runner(code.runner, code.check_code, code.call_function)
     hung = code.imported()
     if hung is None:
         return code, ""

@@ -16,6 +16,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from calckit.contracts import ExercisePageData
     from calckit.exercise import Exercise
     from calckit.spec import Calculator
 
@@ -36,13 +37,31 @@ def _text(text: str) -> str:
     )
 
 
-def render_exercise(uid: str, exercise: Exercise, key: str, calculators_page: str, calculator: Calculator) -> str:
-    """The exercise with id `uid` in the page; `key` is where the reader's code is saved; `calculators_page` is the
-    address of the calculator reference from this page; `calculator` is the one that checks it."""
+def _task(exercise: Exercise, calculators_page: str, calculator: Calculator | None) -> str:
+    """What the function returns and what checks it: 'returning the attainable compute, in TFLOP/s. Check compares
+    it with the Roofline calculator'."""
     from calckit.quiz import output_spec
 
+    unit = f", in {escape(exercise.unit)}" if exercise.unit and exercise.unit != "%" else ""
+    if calculator is None:
+        return (
+            f"returning a number{unit}. <strong>Check</strong> compares it with the book's own "
+            f"<code>{escape(exercise.reference)}</code>"
+        )
     output = output_spec(calculator, exercise.output)
-    data = {
+    label = output.label if output else exercise.output
+    label = escape(label[0].lower() + label[1:] if label[1:2].islower() else label)  # 'attainable compute', 'MBU'
+    reference = f'<a href="{escape(calculators_page)}#{escape(calculator.name)}">{escape(calculator.title)}</a>'
+    return f"returning the {label}{unit}. <strong>Check</strong> compares it with the {reference} calculator"
+
+
+def render_exercise(
+    uid: str, exercise: Exercise, key: str, calculators_page: str, calculator: Calculator | None
+) -> str:
+    """The exercise with id `uid` in the page; `key` is where the reader's code is saved; `calculators_page` is the
+    address of the calculator reference from this page; `calculator` is the one that checks it (None when a function
+    of the book's package does, `exercise.reference`)."""
+    data: ExercisePageData = {
         "function": exercise.function,
         "parameters": list(exercise.parameters),
         "draw": exercise.drawing_data(),
@@ -59,11 +78,6 @@ def render_exercise(uid: str, exercise: Exercise, key: str, calculators_page: st
         f'<details class="exercise-hint"><summary>Hint {number}</summary>{_text(hint)}</details>'
         for number, hint in enumerate(exercise.hints, 1)
     )
-    unit = f", in {escape(exercise.unit)}" if exercise.unit and exercise.unit != "%" else ""
-    label = output.label if output else exercise.output
-    label = escape(label[0].lower() + label[1:] if label[1:2].islower() else label)  # 'attainable compute', 'MBU'
-
-    reference = f'<a href="{escape(calculators_page)}#{escape(calculator.name)}">{escape(calculator.title)}</a>'
     count = len(exercise.cases)
     return (
         f'<div class="exercise" id="{uid}" role="group" aria-labelledby="{uid}-title" '
@@ -71,8 +85,8 @@ def render_exercise(uid: str, exercise: Exercise, key: str, calculators_page: st
         f'data-exercise-data="{escape(encoded)}">'
         f'<p class="exercise-title" id="{uid}-title">Exercise: {escape(exercise.title)}</p>'
         f'<div class="exercise-prompt">{_text(exercise.prompt)}</div>'
-        f'<p class="exercise-task">Write <code>{escape(exercise.signature)}</code>, returning the {label}{unit}. '
-        f"<strong>Check</strong> compares it with the {reference} calculator on {count} "
+        f'<p class="exercise-task">Write <code>{escape(exercise.signature)}</code>, '
+        f"{_task(exercise, calculators_page, calculator)} on {count} "
         f"case{'s' if count != 1 else ''}, {escape(exercise.tolerance.text)}.</p>"
         f'<p class="exercise-code-label" id="{uid}-code">Your code</p>'
         '<div class="exercise-editor"><pre><code class="language-python">'

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import math
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .stand_in import NARROW, WIDE, stand_in_rem
 
 if TYPE_CHECKING:
+    from calckit.contracts import RunReply, TableData
     from calckit.spec import Calculator, Choice, Input, Value
 
 __all__ = ["input_value_text", "render_calculator", "render_problems", "render_table"]
@@ -148,7 +149,7 @@ def _checkboxes(spec: Input, value: tuple[str, ...]) -> str:
     return "".join(html)
 
 
-def render_table(table: dict[str, Any]) -> str:
+def render_table(table: TableData) -> str:
     """A result table; the first column names each row. Scrolls inside its own box on narrow screens."""
     head = "".join(f'<th scope="col">{escape(column)}</th>' for column in table["columns"])
     rows = "".join(
@@ -188,7 +189,7 @@ def _slider(field_id: str, spec: Input, value: Value) -> str:
     )
 
 
-def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value], result: dict[str, Any]) -> str:
+def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value], result: RunReply) -> str:
     """The form for `inputs` with `result` (from `calckit.api.run`) already in place."""
     fields = "".join(_field(uid, spec, inputs[spec.key], inputs) for spec in calculator.inputs)
     outputs = "".join(
@@ -196,18 +197,19 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
         f'<dt>{escape(out["label"])}</dt><dd><output for="{uid}-form">{escape(out["text"])}</output>'
         # A value that is no result (above 100%, or no figure for these inputs) says so beside it, in plain type.
         f'<span class="calc-note"{"" if out.get("note") else " hidden"}>{escape(out.get("note", ""))}</span></dd></div>'
-        for out in result["outputs"]
+        for out in result.get("outputs", [])
     )
     chart = ""
-    if result.get("chart"):
+    if spec := result.get("chart"):
         # In an attribute, not a <script type="application/json">: Material's instant navigation re-runs the scripts
         # of a new page without their type, so JSON there would be executed.
-        spec_json = json.dumps(result["chart"], separators=(",", ":"), allow_nan=False)
+        spec_json = json.dumps(spec, separators=(",", ":"), allow_nan=False)
         chart = (
             f'<figure class="calc-chart"><div class="calc-chart-view" role="img" '
-            f'aria-label="{escape(result["chart"]["description"])}" data-spec="{escape(spec_json)}">'
-            f'<p class="calc-chart-fallback">{escape(result["chart"]["description"])}</p></div></figure>'
+            f'aria-label="{escape(spec["description"])}" data-spec="{escape(spec_json)}">'
+            f'<p class="calc-chart-fallback">{escape(spec["description"])}</p></div></figure>'
         )
+    table = result.get("table")
     # Off screen, a height close to its own stands in for it (calculators.css), at a wide screen's width and a phone's.
     stand_in = (
         f"--calc-stand-in: {stand_in_rem(calculator, inputs, result, WIDE)}rem; "
@@ -225,8 +227,8 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
         '<button type="reset" class="calc-reset md-button">Reset to defaults</button>'
         "</form>"
         f'<div class="calc-results"><dl class="calc-outputs">{outputs}</dl>'
-        f'<p class="calc-summary" aria-live="polite" aria-atomic="true">{escape(result["summary"])}</p>'
-        f'<div class="calc-table-slot">{render_table(result["table"]) if result.get("table") else ""}</div>'
+        f'<p class="calc-summary" aria-live="polite" aria-atomic="true">{escape(result.get("summary", ""))}</p>'
+        f'<div class="calc-table-slot">{render_table(table) if table else ""}</div>'
         '<p class="calc-stale-note" hidden>These results are for the last valid inputs.</p></div>'
         f"{chart}"
         '<p class="calc-status" role="status"></p>'

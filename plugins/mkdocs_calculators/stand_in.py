@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from calckit.contracts import RunReply, TableData
     from calckit.spec import Calculator, Input, Value
 
 __all__ = ["NARROW", "WIDE", "Layout", "height_px", "stand_in_rem"]
@@ -118,9 +119,9 @@ def _fields(calculator: Calculator, inputs: dict[str, Value], width: float, moun
     return sum(rows) + max(0, len(rows) - 1) * 0.6 * TEXT
 
 
-def _outputs(result: dict[str, Any], width: float) -> float:
+def _outputs(result: RunReply, width: float) -> float:
     """The results' grid (label over figure), px."""
-    outputs = result["outputs"]
+    outputs = result.get("outputs", [])
     if not outputs:
         return 0.0
     columns = _columns(width, 10 * ROOT, 1.2 * TEXT)
@@ -143,7 +144,7 @@ def _outputs(result: dict[str, Any], width: float) -> float:
     return 1.4 * TEXT + sum(rows) + (len(rows) - 1) * 0.4 * TEXT
 
 
-def _table(table: dict[str, Any], width: float) -> float:
+def _table(table: TableData, width: float) -> float:
     """A result table, px: wider than the calculator, it scrolls sideways, so its rows wrap only a little."""
     font = 0.8 * TEXT
     columns = len(table["columns"])
@@ -171,7 +172,7 @@ def _chart(chart: dict[str, Any], width: float, mounted: bool) -> float:
 
 
 def height_px(
-    calculator: Calculator, inputs: dict[str, Value], result: dict[str, Any], layout: Layout, mounted: bool
+    calculator: Calculator, inputs: dict[str, Value], result: RunReply, layout: Layout, mounted: bool
 ) -> float:
     """A calculator's height, px at a 20 px root, before its script runs (`mounted` False) or after."""
     width = layout.width
@@ -181,15 +182,15 @@ def height_px(
     height += _fields(calculator, inputs, width, mounted)
     height += 0.8 * TEXT + 0.8 * TEXT * LINE + 2 * 0.3 * 0.8 * TEXT + 4  # Reset to defaults
     height += _outputs(result, width)
-    height += 2 * TEXT + _lines(result["summary"], TEXT, width) * TEXT * LINE
-    if result.get("table"):
-        height += _table(result["table"], width)
-    if result.get("chart"):
-        height += _chart(result["chart"], width, mounted)
+    height += 2 * TEXT + _lines(result.get("summary", ""), TEXT, width) * TEXT * LINE
+    if table := result.get("table"):
+        height += _table(table, width)
+    if chart := result.get("chart"):
+        height += _chart(chart, width, mounted)
     return height
 
 
-def stand_in_rem(calculator: Calculator, inputs: dict[str, Value], result: dict[str, Any], layout: Layout) -> int:
+def stand_in_rem(calculator: Calculator, inputs: dict[str, Value], result: RunReply, layout: Layout) -> int:
     """The stand-in height, whole rem: the taller of its heights before and after its script runs, with some slack."""
     tallest = max(height_px(calculator, inputs, result, layout, mounted) for mounted in (False, True))
     return math.ceil(tallest * SLACK / ROOT)

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from playwright.sync_api import Page
 
 from calckit.api import run
 
 BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
+
+T = TypeVar("T")
+
+
+def present(value: T | None, what: str = "a value") -> T:
+    """`value`, which the test needs (an element's text, an attribute, a box): None fails the test here, saying what
+    was missing, rather than as a TypeError further on."""
+    assert value is not None, f"{what} is missing"
+    return value
 
 
 def texts(page: Page, calculator: str) -> dict[str, str]:
@@ -36,7 +45,7 @@ def wait_mounted(page: Page, selector: str) -> None:
     page.wait_for_selector(f"{selector}[data-mounted]", state="attached")
 
 
-def follow_instantly(page: Any, link: str, url: str) -> None:
+def follow_instantly(page: Page, link: str, url: str) -> None:
     """Click `link`, which Material's instant navigation follows, and wait until the page it leads to is in place.
     The address changes at the click, before the next page is fetched, so a test that waited for the address alone
     would read, or click in, the page it is leaving: mark that page's content and wait until it has been replaced."""
@@ -61,7 +70,7 @@ def wait_for_texts(page: Page, wanted: dict[str, str], calculator: str) -> None:
     )
 
 
-def frames(page: Any, count: int = 2) -> None:
+def frames(page: Page, count: int = 2) -> None:
     """Wait for `count` animation frames: what the page had queued for its next renderings (IntersectionObserver
     notices, requestAnimationFrame callbacks, layout shifts) has been delivered."""
     page.evaluate(
@@ -71,7 +80,7 @@ def frames(page: Any, count: int = 2) -> None:
     )
 
 
-def wait_until(page: Any, condition: Callable[[], object], what: str, timeout: float = BOOT_TIMEOUT) -> None:
+def wait_until(page: Page, condition: Callable[[], object], what: str, timeout: float = BOOT_TIMEOUT) -> None:
     """Let Playwright deliver the page's events (requests, routes, workers) until `condition()` holds."""
     deadline = time.monotonic() + timeout / 1000
     while not condition():
@@ -80,7 +89,7 @@ def wait_until(page: Any, condition: Callable[[], object], what: str, timeout: f
 
 
 def eventually(
-    page: Any, read: Callable[[], Any], holds: Callable[[Any], bool], what: str, timeout: float = 30_000
+    page: Page, read: Callable[[], Any], holds: Callable[[Any], bool], what: str, timeout: float = 30_000
 ) -> Any:
     """Read until `holds(value)`, as Playwright's expect() does for its own matchers, and return that value; fail
     with the last value read when it never holds. For what the page settles on a little after a signal a test can
@@ -104,7 +113,7 @@ class Held:
         self.routes: list[Any] = []
         where.route(pattern, lambda route: self.routes.append(route))  # registered last, so tried first
 
-    def wait_asked(self, page: Any, count: int = 1) -> None:
+    def wait_asked(self, page: Page, count: int = 1) -> None:
         wait_until(page, lambda: len(self.routes) >= count, f"the page asked for {self.pattern}")
 
     def release(self) -> None:

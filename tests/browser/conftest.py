@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.support import ROOT, build_site, serve
 
@@ -67,7 +67,7 @@ def base_url(served_site: tuple[str, Path]) -> str:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Browser]:
     _need_chromium()
     from playwright.sync_api import sync_playwright
 
@@ -89,15 +89,15 @@ class Network:
         self.requests: list[str] = []
         self.foreign: list[str] = []
 
-    def route(self, route: object) -> None:
-        url = route.request.url  # type: ignore[attr-defined]
+    def route(self, route: Route) -> None:
+        url = route.request.url
         self.requests.append(url)
         scheme, netloc = urlsplit(url)[:2]
         if scheme in ("http", "https", "ws", "wss") and netloc != self.local:
             self.foreign.append(url)
-            route.abort()  # type: ignore[attr-defined]
+            route.abort()
         else:
-            route.continue_()  # type: ignore[attr-defined]
+            route.continue_()
 
     def count(self, suffix: str) -> int:
         return sum(1 for url in self.requests if urlsplit(url).path.endswith(suffix))
@@ -108,23 +108,23 @@ def network(base_url: str) -> Network:
     return Network(base_url)
 
 
-def new_context(browser: object, network: Network, **options: object) -> object:
-    context = browser.new_context(**options)  # type: ignore[attr-defined]
+def new_context(browser: Browser, network: Network, **options: Any) -> BrowserContext:
+    context = browser.new_context(**options)
     context.route("**/*", network.route)
     return context
 
 
 @pytest.fixture
-def context(browser: object, network: Network) -> Iterator[object]:
+def context(browser: Browser, network: Network) -> Iterator[BrowserContext]:
     context = new_context(browser, network)
     yield context
-    context.close()  # type: ignore[attr-defined]
+    context.close()
     assert network.foreign == [], f"requests left 127.0.0.1: {network.foreign}"
 
 
 @pytest.fixture
-def page(context: object) -> Iterator[object]:
-    page = context.new_page()  # type: ignore[attr-defined]
+def page(context: BrowserContext) -> Iterator[Page]:
+    page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
@@ -133,15 +133,15 @@ def page(context: object) -> Iterator[object]:
 
 
 @contextmanager
-def guarded_page(browser: object, site_url: str) -> Iterator[Any]:
+def guarded_page(browser: Browser, site_url: str) -> Iterator[Page]:
     """A page of the site at `site_url` in a context of its own, with every request elsewhere failed; on leaving,
     there must have been no such request and no error in the page."""
     network = Network(site_url)
     context = new_context(browser, network)
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
-    context.close()  # type: ignore[attr-defined]
+    context.close()
     assert network.foreign == []
     assert errors == []

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
 
 from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, wait_for_texts
 from tests.browser.conftest import Network, new_context
@@ -47,7 +48,7 @@ def faulty_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def page(browser: Any, faulty_site: str) -> Iterator[tuple[Any, list[str]]]:
+def page(browser: Browser, faulty_site: str) -> Iterator[tuple[Any, list[str]]]:
     """A page on the faulty site, every request elsewhere failed, and the console's errors kept."""
     network = Network(faulty_site)
     context = new_context(browser, network)
@@ -60,7 +61,7 @@ def page(browser: Any, faulty_site: str) -> Iterator[tuple[Any, list[str]]]:
     assert network.foreign == []
 
 
-def _note_says(page: Any, calculator: str, text: str) -> None:
+def _note_says(page: Page, calculator: str, text: str) -> None:
     page.wait_for_function(
         "([selector, text]) => document.querySelector(selector)?.textContent.includes(text)",
         arg=[f"{calculator} .calc-stale-note", text],

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
 
 from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, texts, wait_for_texts
 from tests.browser.conftest import guarded_page
@@ -29,13 +30,13 @@ def broken_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def page(browser: Any, broken_site: str) -> Iterator[Any]:
+def page(browser: Browser, broken_site: str) -> Iterator[Any]:
     """A page on the broken site, with every request elsewhere failed and every page error recorded."""
     with guarded_page(browser, broken_site) as page:
         yield page
 
 
-def test_a_failing_compute_is_said_and_the_next_input_works(page: Any, broken_site: str) -> None:
+def test_a_failing_compute_is_said_and_the_next_input_works(page: Page, broken_site: str) -> None:
     open_page(page, broken_site + "/")
     before = texts(page, "#calc-1")
     field = page.locator("#calc-1-intensity")

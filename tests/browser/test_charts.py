@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from calckit.api import run
 from calculators import CALCULATORS
-from tests.browser.calculator_page import eventually, wait_mounted
+from tests.browser.calculator_page import eventually, present, wait_mounted
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -65,13 +65,14 @@ CONTRASTS = """svg => {
 }"""
 
 
-def first(page: Any, name: str) -> str:
+def first(page: Page, name: str) -> str:
     """The selector of the page's first calculator called `name`."""
     wait_mounted(page, f".calc[data-calculator={name}]")
-    return "#" + page.eval_on_selector(f".calc[data-calculator={name}]", "el => el.id")  # type: ignore[no-any-return]
+    uid: str = page.eval_on_selector(f".calc[data-calculator={name}]", "el => el.id")
+    return "#" + uid
 
 
-def drawn(page: Any, calculator: str, points: int) -> Any:
+def drawn(page: Page, calculator: str, points: int) -> Any:
     """The chart's SVG once it shows `points` points (after the worker's results for a link's inputs, if any). Its
     labels are placed just after (vega.js, declutter): read them with `placed`."""
     page.eval_on_selector(
@@ -86,26 +87,27 @@ def drawn(page: Any, calculator: str, points: int) -> Any:
     return page.locator(f"{calculator} .calc-chart-view svg")
 
 
-def no_overlaps(page: Any, svg: Any) -> None:
+def no_overlaps(page: Page, svg: Any) -> None:
     """No label of the chart over another, once its labels are placed."""
     eventually(page, lambda: svg.evaluate(OVERLAPS), lambda hits: hits == [], "labels over one another")
 
 
 def visible_labels(svg: Any) -> list[str]:
-    return svg.evaluate(  # type: ignore[no-any-return]
+    labels: list[str] = svg.evaluate(
         "svg => [...svg.querySelectorAll('.mark-text.role-mark text')]"
         ".filter(t => t.getAttribute('visibility') !== 'hidden').map(t => t.textContent)"
     )
+    return labels
 
 
 @pytest.mark.parametrize("width", [1280, 390])
 class TestLabels:
-    def open(self, browser: Any, network: Network, width: int) -> Any:
+    def open(self, browser: Browser, network: Network, width: int) -> Any:
         context = new_context(browser, network, viewport={"width": width, "height": 900})
         return context, context.new_page()
 
     def test_h100_and_h200_labels_do_not_overlap(
-        self, browser: Any, network: Network, base_url: str, width: int
+        self, browser: Browser, network: Network, base_url: str, width: int
     ) -> None:
         context, page = self.open(browser, network, width)
         page.goto(base_url + CHAPTER)
@@ -117,7 +119,7 @@ class TestLabels:
         context.close()
 
     def test_with_every_chip_ticked_no_label_overlaps_another(
-        self, browser: Any, network: Network, base_url: str, width: int
+        self, browser: Browser, network: Network, base_url: str, width: int
     ) -> None:
         context, page = self.open(browser, network, width)
         page.goto(base_url + REFERENCE + "?calc-3.chips=" + ALL_CHIPS)
@@ -128,7 +130,7 @@ class TestLabels:
         context.close()
 
     def test_labels_placed_after_a_change_in_place_are_those_of_a_fresh_draw(
-        self, browser: Any, network: Network, base_url: str, width: int
+        self, browser: Browser, network: Network, base_url: str, width: int
     ) -> None:
         """The labels' places and the plot's layout must not carry over from the previous numbers: after FP8
         replaces BF16, and BF16 FP8, every label stands where a page opened at that precision puts it (drawn there in
@@ -152,9 +154,13 @@ class TestLabels:
             fresh = context.new_page()
             fresh.goto(base_url + REFERENCE + f"?calc-3.precision={precision}&calc-3.chips=" + ALL_CHIPS)
             fresh_svg = drawn(fresh, "#calc-3", len(ALL_CHIPS.split(",")) - _lacking(precision))
+
+            def places(changed: Locator = changed, fresh_svg: Locator = fresh_svg) -> tuple[Any, Any]:
+                return changed.evaluate(PLACES), fresh_svg.evaluate(PLACES)
+
             eventually(
                 fresh,
-                lambda changed=changed, fresh_svg=fresh_svg: (changed.evaluate(PLACES), fresh_svg.evaluate(PLACES)),
+                places,
                 lambda pair: pair[0] == pair[1],
                 f"{precision} labels as a fresh draw places them",
             )
@@ -176,7 +182,9 @@ def _lacking(precision: str) -> int:
 
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
-def test_every_meaningful_mark_has_3_to_1_contrast(browser: Any, network: Network, base_url: str, scheme: str) -> None:
+def test_every_meaningful_mark_has_3_to_1_contrast(
+    browser: Browser, network: Network, base_url: str, scheme: str
+) -> None:
     """The roof, the ridge rule, the workload's point, the comparison's points, lines of equal ridge and labels."""
     context = new_context(browser, network, color_scheme="dark" if scheme == "slate" else "light")
     page = context.new_page()
@@ -199,7 +207,7 @@ def point_x(svg: Any) -> float:
 
 
 def test_a_recompute_moves_the_point_in_place_and_a_new_scheme_redraws(
-    browser: Any, network: Network, base_url: str
+    browser: Browser, network: Network, base_url: str
 ) -> None:
     """New numbers of the same chart change its data where it stands (the SVG is kept, and its description for
     screen readers says what CPython says); a new axis range draws it anew (Vega changed in place keeps part of the
@@ -223,7 +231,9 @@ def test_a_recompute_moves_the_point_in_place_and_a_new_scheme_redraws(
         svg = page.locator(f"{calculator} .calc-chart-view svg")
         # 1000 FLOP/byte keeps the axes' ranges: the same SVG, changed in place; 0.5 widens the x axis: drawn anew.
         assert svg.evaluate("s => s.dataset.first") == ("yes" if value == "1000" else None)
-        assert page.get_attribute(f"{calculator} .calc-chart-view", "aria-label") == want["chart"]["description"]
+        assert (
+            page.get_attribute(f"{calculator} .calc-chart-view", "aria-label") == present(want["chart"])["description"]
+        )
         if value == "1000":
             assert point_x(svg) > before + 50  # a decade to the right on the log axis
     ticks = svg.evaluate("s => [...s.querySelectorAll('.role-axis-label text')].map(t => t.textContent)")

@@ -9,6 +9,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import Browser
 
 from tests.browser.conftest import Network, new_context
 from tests.support import NODE_MODULES
@@ -30,11 +31,11 @@ def test_the_sitemap_lists_the_book(site: Path) -> None:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_reads_cleanly(browser: object, network: Network, base_url: str, site: Path, scheme: str) -> None:
+def test_every_page_reads_cleanly(browser: Browser, network: Network, base_url: str, site: Path, scheme: str) -> None:
     """On each page, in light and dark: no console error, and nothing axe rates serious or critical."""
     axe = (NODE_MODULES / "axe-core/axe.min.js").read_text(encoding="utf-8")
     context = new_context(browser, network, color_scheme=scheme)
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
@@ -50,15 +51,15 @@ def test_every_page_reads_cleanly(browser: object, network: Network, base_url: s
         )
         if violations:
             problems[path] = violations
-    context.close()  # type: ignore[attr-defined]
+    context.close()
     assert problems == {}
     assert errors == []
     assert network.foreign == []
 
 
-def test_no_sideways_scrolling_on_a_phone(browser: object, network: Network, base_url: str, site: Path) -> None:
+def test_no_sideways_scrolling_on_a_phone(browser: Browser, network: Network, base_url: str, site: Path) -> None:
     context = new_context(browser, network, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     wide = {}
     for path in pages(site):
         page.goto(base_url + path)
@@ -66,7 +67,7 @@ def test_no_sideways_scrolling_on_a_phone(browser: object, network: Network, bas
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > 390:
             wide[path] = width
-    context.close()  # type: ignore[attr-defined]
+    context.close()
     assert wide == {}
     assert network.foreign == []
 
@@ -83,10 +84,10 @@ def _contrast(foreground: str, background: str) -> float:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_chart_text_is_readable(browser: object, network: Network, base_url: str, scheme: str) -> None:
+def test_chart_text_is_readable(browser: Browser, network: Network, base_url: str, scheme: str) -> None:
     """Axis labels keep 4.5:1 contrast on the page's background, in the reader's colour scheme and after toggling."""
     context = new_context(browser, network, color_scheme=scheme)
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     page.goto(base_url + "/lessons/roofline/")
     label = "#calc-1 .calc-chart-view svg .role-axis-label text"
     page.locator("#calc-1 .calc-chart-view").scroll_into_view_if_needed()  # charts draw as they come into view
@@ -102,5 +103,5 @@ def test_chart_text_is_readable(browser: object, network: Network, base_url: str
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     fill = page.eval_on_selector(label, "text => getComputedStyle(text).fill")
     assert _contrast(fill, background) >= 4.5, (fill, background)
-    context.close()  # type: ignore[attr-defined]
+    context.close()
     assert network.foreign == []

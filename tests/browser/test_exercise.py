@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.calculator_page import (
     Held,
     eventually,
     expected,
     frames,
+    present,
     wait_for_texts,
     wait_mounted,
     wait_until,
@@ -37,9 +38,15 @@ RIGHT = (
     "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return min(peak_tflops, bandwidth_tbs * intensity)\n"
 )
 WRONG = "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return bandwidth_tbs * intensity\n"
+CRITICAL = "#exercise-5"  # critical_batch(...), checked against calculators.matmul.critical_batch
+CRITICAL_RIGHT = (
+    "def critical_batch(ridge, d, f, weight_bytes, activation_bytes):\n"
+    "    denominator = 2 * d * f - ridge * activation_bytes * (d + f)\n"
+    "    return ridge * weight_bytes * d * f / denominator if denominator > 0 else None\n"
+)
 
 
-def open_exercises(page: Any, url: str) -> None:
+def open_exercises(page: Page, url: str) -> None:
     """Open the page and scroll to the first exercise, which loads its editor (it loads when a reader reaches it)."""
     page.goto(url)
     page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached", timeout=30_000)
@@ -59,7 +66,7 @@ PLACES = f"""() => {{
 }}"""
 
 
-def type_code(page: Any, exercise: str, code: str) -> None:
+def type_code(page: Page, exercise: str, code: str) -> None:
     """Replace the editor's code as a reader would: select all, then type (auto-indent is undone by typing lines)."""
     page.click(f"{exercise} .cm-content")
     page.keyboard.press("Control+a")
@@ -67,27 +74,27 @@ def type_code(page: Any, exercise: str, code: str) -> None:
     page.keyboard.insert_text(code)
 
 
-def result_text(page: Any, exercise: str, timeout: int = BOOT_TIMEOUT) -> str:
+def result_text(page: Page, exercise: str, timeout: int = BOOT_TIMEOUT) -> str:
     page.wait_for_selector(f"{exercise} .exercise-result > *", timeout=timeout)
-    return page.text_content(f"{exercise} .exercise-result")  # type: ignore[no-any-return]
+    return present(page.text_content(f"{exercise} .exercise-result"))
 
 
-def press(page: Any, exercise: str, button: str) -> None:
+def press(page: Page, exercise: str, button: str) -> None:
     page.evaluate(f"document.querySelector('{exercise} .exercise-result').replaceChildren()")
     page.click(f"{exercise} .exercise-{button}")
 
 
-def case_count(page: Any, exercise: str) -> int:
+def case_count(page: Page, exercise: str) -> int:
     """How many cases a Check runs: the author's fixed ones, then as many drawn afresh for each Check."""
-    draw = json.loads(page.get_attribute(exercise, "data-exercise-data"))["draw"]
+    draw = json.loads(present(page.get_attribute(exercise, "data-exercise-data")))["draw"]
     return int(draw["count"]) + len(draw["fixed"])
 
 
-def failing_case(page: Any, exercise: str) -> dict[str, float]:
+def failing_case(page: Page, exercise: str) -> dict[str, float]:
     """The failing case's table, as {name: number} (the parameters, Expected and Got)."""
     cells = page.locator(f"{exercise} .exercise-case tr")
     rows = [(row.locator("th").text_content(), row.locator("td").text_content()) for row in cells.all()]
-    return {name: float(value) for name, value in rows}
+    return {present(name): float(present(value)) for name, value in rows}
 
 
 def exactly(text: str) -> re.Pattern[str]:
@@ -98,18 +105,20 @@ def exactly(text: str) -> re.Pattern[str]:
 def test_without_scripts_the_prompt_starter_and_hints_are_in_the_page(site: Any) -> None:
     """The build pre-renders each exercise: readable before any script runs (and with none)."""
     html = (site / "lessons/roofline-exercises/index.html").read_text(encoding="utf-8")
-    assert html.count('class="exercise"') == 4
+    assert html.count('class="exercise"') == 5
     assert "<code>attainable(peak_tflops, bandwidth_tbs, intensity)</code>" in html
     assert "def attainable(peak_tflops, bandwidth_tbs, intensity):" in html
     assert "<summary>Hint 1</summary>" in html
     assert "min(peak_tflops, memory_roof)" not in html.split("data-exercise-data")[0]  # the solution is not shown
 
 
-def test_the_editor_loads_only_when_a_reader_reaches_an_exercise(browser: Any, base_url: str, network: Network) -> None:
+def test_the_editor_loads_only_when_a_reader_reaches_an_exercise(
+    browser: Browser, base_url: str, network: Network
+) -> None:
     """On a phone, an exercise below the fold costs no editor byte until it is scrolled to; then its editor takes the
     place of the pre-rendered code without moving anything on the page."""
     context = new_context(browser, network, viewport={"width": 390, "height": 844})
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     asked: list[str] = []  # by the page itself (its service worker may cache the editor for reading offline)
     page.on("request", lambda request: asked.append(request.url) if not request.service_worker else None)
     page.goto(base_url + PAGE)
@@ -131,15 +140,15 @@ def test_the_editor_loads_only_when_a_reader_reaches_an_exercise(browser: Any, b
         page, lambda: page.evaluate(PLACES), lambda places: places == before, f"the exercise's parts (were {before})"
     )
     assert page.locator("#exercise-3 .cm-content").count() == 0  # still below the screen: not made yet
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_what_is_typed_before_the_editor_arrives_is_kept(browser: Any, base_url: str, network: Network) -> None:
+def test_what_is_typed_before_the_editor_arrives_is_kept(browser: Browser, base_url: str, network: Network) -> None:
     """A reader who tabs into the pre-rendered code and types while the editor is still loading loses nothing: the
     editor comes with that code, the focus and the caret where they were, and Check checks it."""
     # No service worker: a request it answers (it precaches the editor) never reaches the page's route that holds it.
     context = new_context(browser, network, viewport={"width": 390, "height": 844}, service_workers="block")
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     editor = Held(page, "**/assets/calculators/editor.js")  # the editor is slow to come
     page.goto(base_url + PAGE)
     page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")  # exercises mount at once, off screen too
@@ -158,10 +167,10 @@ def test_what_is_typed_before_the_editor_arrives_is_kept(browser: Any, base_url:
     expect(content).to_have_text(exactly(RIGHT.replace("\n", "", 1).rstrip("\n")))
     press(page, ROOFLINE, "check")
     assert result_text(page, ROOFLINE).startswith("All ")
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_a_right_answer_passes_and_is_remembered(page: Any, base_url: str) -> None:
+def test_a_right_answer_passes_and_is_remembered(page: Page, base_url: str) -> None:
     """Check runs every case and says so; the code and the pass are still there on the next visit."""
     open_exercises(page, base_url + PAGE)
     type_code(page, ROOFLINE, RIGHT)
@@ -173,7 +182,7 @@ def test_a_right_answer_passes_and_is_remembered(page: Any, base_url: str) -> No
     expect(page.locator(f"{ROOFLINE} .exercise-status")).to_have_text("You passed this exercise on an earlier visit.")
 
 
-def test_a_wrong_answer_shows_its_first_failing_case(page: Any, base_url: str) -> None:
+def test_a_wrong_answer_shows_its_first_failing_case(page: Page, base_url: str) -> None:
     """Forgetting the flat roof fails on a case above the ridge: its inputs, the calculator's value and what came
     back are shown, and the cases before it (below the ridge) pass."""
     open_exercises(page, base_url + PAGE)
@@ -188,7 +197,25 @@ def test_a_wrong_answer_shows_its_first_failing_case(page: Any, base_url: str) -
     assert shown["Got"] == pytest.approx(memory_roof, rel=1e-6)
 
 
-def test_a_syntax_error_shows_its_line_and_goes_there(page: Any, base_url: str) -> None:
+def test_an_exercise_checked_by_a_function_of_the_book(page: Page, base_url: str) -> None:
+    """The critical batch is checked against calculators.matmul.critical_batch, which the calculators' worker calls
+    on each Check's cases: the right code passes every case; code that forgets the weights' bytes fails the first
+    (the lesson's H100 case, 2 bytes per weight), showing the function's value and half of it."""
+    open_exercises(page, base_url + PAGE)
+    page.locator(CRITICAL).scroll_into_view_if_needed()
+    page.wait_for_selector(f"{CRITICAL} .cm-content", timeout=30_000)
+    type_code(page, CRITICAL, CRITICAL_RIGHT)
+    press(page, CRITICAL, "check")
+    assert result_text(page, CRITICAL) == f"All {case_count(page, CRITICAL)} cases pass. Well done."
+    type_code(page, CRITICAL, CRITICAL_RIGHT.replace("ridge * weight_bytes * d * f", "ridge * d * f"))
+    press(page, CRITICAL, "check")
+    assert f"Case 1 of {case_count(page, CRITICAL)} fails" in result_text(page, CRITICAL)
+    shown = failing_case(page, CRITICAL)
+    assert shown["Expected"] == pytest.approx(309.651, abs=1e-3)  # the roofline lesson's 309.7
+    assert shown["Got"] == pytest.approx(shown["Expected"] / 2, rel=1e-6)
+
+
+def test_a_syntax_error_shows_its_line_and_goes_there(page: Page, base_url: str) -> None:
     """Run reports Python's error with the line; the line is a button that puts the cursor on it."""
     open_exercises(page, base_url + PAGE)
     type_code(page, ROOFLINE, "x = 1\n\ndef attainable(peak_tflops, bandwidth_tbs, intensity)\n    return 1\n")
@@ -202,7 +229,7 @@ def test_a_syntax_error_shows_its_line_and_goes_there(page: Any, base_url: str) 
     )
 
 
-def test_run_shows_what_the_code_printed(page: Any, base_url: str) -> None:
+def test_run_shows_what_the_code_printed(page: Page, base_url: str) -> None:
     """stdout comes back; an error raised after it is shown with its own line."""
     open_exercises(page, base_url + PAGE)
     type_code(page, ROOFLINE, "print('ridge', 197 / 0.819)\nprint(1 / 0)\n")
@@ -212,7 +239,7 @@ def test_run_shows_what_the_code_printed(page: Any, base_url: str) -> None:
     assert text.endswith("Line 2: ZeroDivisionError: division by zero")
 
 
-def test_the_code_cannot_reach_the_page_or_the_network(page: Any, base_url: str, network: Network) -> None:
+def test_the_code_cannot_reach_the_page_or_the_network(page: Page, base_url: str, network: Network) -> None:
     """`js` is refused, and the worker itself has no fetch once booted."""
     open_exercises(page, base_url + PAGE)
     type_code(page, ROOFLINE, "import js\n")
@@ -224,7 +251,7 @@ def test_the_code_cannot_reach_the_page_or_the_network(page: Any, base_url: str,
     assert not [url for url in network.requests if "example.com" in url]
 
 
-def test_an_endless_loop_is_stopped_and_the_next_run_works(page: Any, base_url: str) -> None:
+def test_an_endless_loop_is_stopped_and_the_next_run_works(page: Page, base_url: str) -> None:
     """`while True: pass` is stopped after the time limit, with a message; the next Check works."""
     workers: list[Any] = []
     page.on("worker", lambda worker: workers.append(worker.url))
@@ -241,12 +268,15 @@ def test_an_endless_loop_is_stopped_and_the_next_run_works(page: Any, base_url: 
     assert result_text(page, ROOFLINE).startswith("All ")
     # Each run had an interpreter of its own, ended after it; the calculators' worker was never ended. Exercise
     # workers start from a blob that imports exercise_worker.js (exercise_runtime.js: the policy they run under).
-    exercise_workers = lambda: [url.startswith("blob:") for url in workers].count(True)  # noqa: E731
+
+    def exercise_workers() -> int:
+        return [url.startswith("blob:") for url in workers].count(True)
+
     wait_until(page, lambda: exercise_workers() >= 3, "a worker event for each run's interpreter")
     assert [url.endswith("/calculators/worker.js") for url in workers].count(True) == 1
 
 
-def test_a_calculator_waiting_behind_a_loop_answers_after_the_restart(page: Any, base_url: str) -> None:
+def test_a_calculator_waiting_behind_a_loop_answers_after_the_restart(page: Page, base_url: str) -> None:
     """A calculator edited while the reader's loop runs gets its result at once: the loop is in another worker."""
     open_exercises(page, base_url + PAGE)
     type_code(page, ROOFLINE, RIGHT)
@@ -259,7 +289,7 @@ def test_a_calculator_waiting_behind_a_loop_answers_after_the_restart(page: Any,
     assert result_text(page, ROOFLINE).startswith("Stopped after 5 seconds")
 
 
-def test_reset_asks_first(page: Any, base_url: str) -> None:
+def test_reset_asks_first(page: Page, base_url: str) -> None:
     """Reset asks before throwing the code away; keeping it changes nothing, confirming brings the starter back."""
     open_exercises(page, base_url + PAGE)
     type_code(page, ROOFLINE, WRONG)
@@ -273,7 +303,7 @@ def test_reset_asks_first(page: Any, base_url: str) -> None:
     expect(content).to_contain_text("# Two ceilings")
 
 
-def test_a_solution_is_offered_after_honest_attempts(page: Any, base_url: str) -> None:
+def test_a_solution_is_offered_after_honest_attempts(page: Page, base_url: str) -> None:
     """Three failing checks of changed code show the button; checking the same code again does not count."""
     open_exercises(page, base_url + PAGE)
     solution = f"{ROOFLINE} .exercise-show-solution"
@@ -292,7 +322,7 @@ def test_a_solution_is_offered_after_honest_attempts(page: Any, base_url: str) -
     expect(page.locator(f"{ROOFLINE} .exercise-solution-code")).to_contain_text("min(peak_tflops, memory_roof)")
 
 
-def test_keyboard_only(page: Any, base_url: str) -> None:
+def test_keyboard_only(page: Page, base_url: str) -> None:
     """Tab reaches the editor; typing indents after a colon; Escape then Tab leaves it for Run, and Enter runs."""
     open_exercises(page, base_url + PAGE)
     page.focus(f"{ROOFLINE} .cm-content")
@@ -313,10 +343,10 @@ def test_keyboard_only(page: Any, base_url: str) -> None:
     assert result_text(page, ROOFLINE).startswith("All ")
 
 
-def test_offline_after_one_visit(browser: Any, base_url: str, site: Path, network: Network) -> None:
+def test_offline_after_one_visit(browser: Browser, base_url: str, site: Path, network: Network) -> None:
     """Visited once online, the exercises page reloads with the network off, and Check still runs Python."""
     context = new_context(browser, network)
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     open_exercises(page, base_url + PAGE)
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
     page.reload()
@@ -325,16 +355,16 @@ def test_offline_after_one_visit(browser: Any, base_url: str, site: Path, networ
     press(page, ROOFLINE, "run")
     result_text(page, ROOFLINE)  # the runtime is in the cache once it has booted under the service worker
     wait_until_cached(page, site)  # and the rest of it, cached in the background
-    context.set_offline(True)  # type: ignore[attr-defined]
+    context.set_offline(True)
     page.reload()
     open_exercises(page, base_url + PAGE)
     type_code(page, ROOFLINE, RIGHT)
     press(page, ROOFLINE, "check")
     assert result_text(page, ROOFLINE).startswith("All ")
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_pages_without_an_exercise_load_no_editor(page: Any, base_url: str, network: Network) -> None:
+def test_pages_without_an_exercise_load_no_editor(page: Page, base_url: str, network: Network) -> None:
     """Home (nothing interactive) loads no editor byte, service worker included (it precaches the plugin's small
     scripts, exercise.js among them, as it does quiz.js); the roofline lesson (calculators, no exercise) asks for no
     editor and no exercise script itself (its service worker may cache the whole runtime for offline reading)."""
@@ -351,10 +381,10 @@ def test_pages_without_an_exercise_load_no_editor(page: Any, base_url: str, netw
     assert asked and not [url for url in asked if any(part in url for part in editor)]
 
 
-def test_phone_and_dark_mode(browser: Any, base_url: str, network: Network) -> None:
+def test_phone_and_dark_mode(browser: Browser, base_url: str, network: Network) -> None:
     """At 390 px in the dark scheme, the exercise fits the screen and the editor takes the theme's code colours."""
     context = new_context(browser, network, viewport={"width": 390, "height": 844}, color_scheme="dark")
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     open_exercises(page, base_url + PAGE)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     background = page.evaluate(f"getComputedStyle(document.querySelector('{ROOFLINE} .cm-editor')).backgroundColor")
@@ -362,10 +392,10 @@ def test_phone_and_dark_mode(browser: Any, base_url: str, network: Network) -> N
     assert page.get_attribute("body", "data-md-color-scheme") == "slate"
     assert background != "rgba(0, 0, 0, 0)" and code.strip()
     page.screenshot(path="/tmp/exercise-phone-dark.png", full_page=False)
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_focus_stays_on_the_button_after_run_and_check(page: Any, base_url: str) -> None:
+def test_focus_stays_on_the_button_after_run_and_check(page: Page, base_url: str) -> None:
     """Pressed from the keyboard, Run and Check keep the focus while the code runs and after: a screen reader stays
     where it was (a disabled button would drop the focus to the page's body)."""
     open_exercises(page, base_url + PAGE)

@@ -12,15 +12,15 @@ import json
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
 import yaml
+from playwright.sync_api import Browser, Page
 
 from calckit.exercise_checks import read_exercise
 from calculators import CALCULATORS
 from mkdocs_calculators.fences import find_fences
-from tests.browser.calculator_page import expected, wait_for_texts
+from tests.browser.calculator_page import expected, present, wait_for_texts
 from tests.browser.test_exercise import CALCULATOR, PAGE, RIGHT, ROOFLINE, open_exercises, press, result_text, type_code
 from tests.support import ROOT
 
@@ -49,7 +49,7 @@ REACHABLE = [
 ]
 
 
-def run(page: Any, code: str, button: str = "run") -> str:
+def run(page: Page, code: str, button: str = "run") -> str:
     type_code(page, ROOFLINE, code)
     press(page, ROOFLINE, button)
     return result_text(page, ROOFLINE)
@@ -59,7 +59,7 @@ def attainable_returning(body: str) -> str:
     return f"def attainable(peak_tflops, bandwidth_tbs, intensity):\n    {body}\n"
 
 
-def assert_not_passed(page: Any, text: str) -> None:
+def assert_not_passed(page: Page, text: str) -> None:
     """The Check did not pass (a case fails, or the code does not run), and no pass is remembered."""
     assert (" fails" in text or text.startswith("Your code does not run")) and not text.startswith("All "), text
     page.reload()
@@ -67,7 +67,7 @@ def assert_not_passed(page: Any, text: str) -> None:
     assert page.text_content(f"{ROOFLINE} .exercise-status") != "You passed this exercise on an earlier visit."
 
 
-def test_no_global_that_reaches_beyond_the_worker_is_left(page: Any, base_url: str) -> None:
+def test_no_global_that_reaches_beyond_the_worker_is_left(page: Page, base_url: str) -> None:
     """Through pyodide_js and the Function constructor, every way out (storage, caches, network, other contexts, the
     worker's own postMessage) is gone, navigator's storage and locks too."""
     open_exercises(page, base_url + PAGE)
@@ -80,7 +80,7 @@ def test_no_global_that_reaches_beyond_the_worker_is_left(page: Any, base_url: s
         "    print('navigator.' + name, run_js('return typeof navigator[\"' + name + '\"]')())\n"
     )
     run(page, code)
-    printed = page.text_content(f"{ROOFLINE} .exercise-stdout").splitlines()
+    printed = present(page.text_content(f"{ROOFLINE} .exercise-stdout")).splitlines()
     assert printed == [f"{name} undefined" for name in REACHABLE] + [
         f"navigator.{name} undefined" for name in ("storage", "locks", "serviceWorker")
     ]
@@ -116,7 +116,7 @@ def other_host() -> Iterator[tuple[str, list[str]]]:
 
 
 def test_import_cannot_load_a_script_from_another_host(
-    browser: Any, base_url: str, other_host: tuple[str, list[str]]
+    browser: Browser, base_url: str, other_host: tuple[str, list[str]]
 ) -> None:
     """import() is syntax, not a global the lockdown can take away: the policy the exercise workers run under
     (exercise_runtime.js) refuses a script from anywhere but the site, and nothing is asked of the other host. The
@@ -151,7 +151,7 @@ def test_import_cannot_load_a_script_from_another_host(
     context.close()
 
 
-def test_exercise_code_cannot_delete_the_sites_caches_or_storage(page: Any, base_url: str) -> None:
+def test_exercise_code_cannot_delete_the_sites_caches_or_storage(page: Page, base_url: str) -> None:
     """The trick from the issue: importlib.import_module('js') then caches.delete; and the same through the global
     scope, indexedDB, the origin's private file system and the prototype's own getter."""
     open_exercises(page, base_url + PAGE)
@@ -177,13 +177,13 @@ def test_exercise_code_cannot_delete_the_sites_caches_or_storage(page: Any, base
         "        print(name, 'refused')\n"
     )
     run(page, code)
-    printed = page.text_content(f"{ROOFLINE} .exercise-stdout").splitlines()
+    printed = present(page.text_content(f"{ROOFLINE} .exercise-stdout")).splitlines()
     assert printed == [f"{name} refused" for name in ("js module", "global", "getter", "indexedDB", "opfs")]
     assert page.evaluate("caches.keys()") == before
     assert page.evaluate("localStorage.getItem('trick-probe')") == "kept"
 
 
-def test_patching_builtins_changes_neither_the_calculators_nor_the_next_run(page: Any, base_url: str) -> None:
+def test_patching_builtins_changes_neither_the_calculators_nor_the_next_run(page: Page, base_url: str) -> None:
     """builtins.min = lambda ...: 42 in an exercise: the calculator on the page still computes the roofline, and the
     next run has the real min (each run is a fresh interpreter)."""
     open_exercises(page, base_url + PAGE)
@@ -241,12 +241,12 @@ def test_patching_builtins_changes_neither_the_calculators_nor_the_next_run(page
     ],
     ids=["frames", "gc", "abs", "comparison", "lying-float", "the-book"],
 )
-def test_check_cannot_pass_without_solving(page: Any, base_url: str, cheat: str) -> None:
+def test_check_cannot_pass_without_solving(page: Page, base_url: str, cheat: str) -> None:
     open_exercises(page, base_url + PAGE)
     assert_not_passed(page, run(page, cheat, "check"))
 
 
-def test_a_patched_checker_does_not_carry_over_to_the_next_check(page: Any, base_url: str) -> None:
+def test_a_patched_checker_does_not_carry_over_to_the_next_check(page: Page, base_url: str) -> None:
     """The issue's trick: replace the comparison in sys.modules with one Run, then Check `return 0`."""
     open_exercises(page, base_url + PAGE)
     run(
@@ -260,7 +260,7 @@ def test_a_patched_checker_does_not_carry_over_to_the_next_check(page: Any, base
     assert_not_passed(page, run(page, attainable_returning("return 0"), "check"))
 
 
-def test_a_forged_reply_is_not_taken_as_a_pass(page: Any, base_url: str) -> None:
+def test_a_forged_reply_is_not_taken_as_a_pass(page: Page, base_url: str) -> None:
     """The worker posting a reply of its own (a pass, for every id the page might be waiting on) is not a verdict:
     the page keeps nothing of it, and does not greet the reader as passed on the next visit."""
     open_exercises(page, base_url + PAGE)
@@ -280,7 +280,7 @@ def test_a_forged_reply_is_not_taken_as_a_pass(page: Any, base_url: str) -> None
     assert_not_passed(page, run(page, code, "check"))
 
 
-def test_outputs_written_out_in_advance_fail(page: Any, base_url: str) -> None:
+def test_outputs_written_out_in_advance_fail(page: Page, base_url: str) -> None:
     """A table of the answers to the build's cases (which a reader could read out of the page, or the site's
     source) passes the fixed cases only: each Check draws cases of its own."""
     markdown = (ROOT / "docs/lessons/roofline-exercises.md").read_text(encoding="utf-8")
@@ -296,7 +296,7 @@ def test_outputs_written_out_in_advance_fail(page: Any, base_url: str) -> None:
     assert run(page, RIGHT, "check").startswith("All ")  # and the honest answer does pass
 
 
-def test_nesting_too_deep_for_the_browser_is_a_python_error(page: Any, base_url: str) -> None:
+def test_nesting_too_deep_for_the_browser_is_a_python_error(page: Page, base_url: str) -> None:
     """json.dumps of a list nested 100,000 deep exhausts the browser's stack before Python's own check: the reader
     gets a RecursionError, not "Maximum call stack size exceeded", and the next run works."""
     open_exercises(page, base_url + PAGE)

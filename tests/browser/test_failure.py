@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import gzip
 import re
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from calckit.api import run
 from tests.browser.calculator_page import expected, follow_instantly, texts, wait_mounted
@@ -31,14 +32,14 @@ WORKER = "**/assets/calculators/worker.js"
 SNAPSHOT = "**/assets/calculators/snapshot-*.bin"
 
 
-def not_found(route: Any) -> None:
+def not_found(route: Route) -> None:
     route.fulfill(status=404, content_type="text/plain", body="not found")
 
 
 def serving(body: bytes, content_type: str = "application/octet-stream") -> Callable[[Any], None]:
     """A handler that answers 200 with `body`."""
 
-    def answer(route: Any) -> None:
+    def answer(route: Route) -> None:
         route.fulfill(status=200, content_type=content_type, body=body)
 
     return answer
@@ -53,18 +54,23 @@ STALE_MARKS = """() => {
 }"""
 
 
-@pytest.fixture
-def broken(browser: Any, network: Network) -> Iterator[Callable[[str, Callable[[Any], None]], Any]]:
-    """A fresh page whose context answers one URL pattern with `handler`; every other request goes on as usual."""
-    contexts: list[Any] = []
+# The errors each page of `broken` raised, by page (a Page has no room of its own for them).
+ERRORS: weakref.WeakKeyDictionary[Page, list[str]] = weakref.WeakKeyDictionary()
+Opener = Callable[[str, Callable[[Route], None]], Page]
 
-    def open_with(pattern: str, handler: Callable[[Any], None]) -> Any:
+
+@pytest.fixture
+def broken(browser: Browser, network: Network) -> Iterator[Opener]:
+    """A fresh page whose context answers one URL pattern with `handler`; every other request goes on as usual."""
+    contexts: list[BrowserContext] = []
+
+    def open_with(pattern: str, handler: Callable[[Route], None]) -> Page:
         context = new_context(browser, network)
         context.route(pattern, handler)  # registered last, so tried first
         contexts.append(context)
         page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        errors = ERRORS.setdefault(page, [])
+        page.on("pageerror", lambda error: errors.append(str(error)))
         return page
 
     yield open_with
@@ -73,28 +79,30 @@ def broken(browser: Any, network: Network) -> Iterator[Callable[[str, Callable[[
     assert network.foreign == [], f"requests left 127.0.0.1: {network.foreign}"
 
 
-def open_calculators(page: Any, url: str) -> dict[str, str]:
+def open_calculators(page: Page, url: str) -> dict[str, str]:
     """Open the calculator page; return what the first calculator shows before any script computes."""
     page.goto(url)
     wait_mounted(page, "#calc-1")
     return texts(page, "#calc-1")
 
 
-def runtime_url(page: Any) -> str:
-    return page.evaluate(  # type: ignore[no-any-return]
+def runtime_url(page: Page) -> str:
+    url: str = page.evaluate(
         "document.querySelector('script[src*=\"assets/calculators/entry.js\"]').src.replace('entry.js', 'runtime.js')"
     )
+    return url
 
 
-def boot(page: Any) -> dict[str, Any]:
+def boot(page: Page) -> dict[str, Any]:
     """Start the runtime as a first interaction would, and wait for it: {mode, ms} when ready."""
     page.focus("#calc-1-intensity")
     page.evaluate("async (url) => { await (await import(url)).bootRuntime(); }", runtime_url(page))
     worker = next(worker for worker in page.workers if worker.url.endswith("/assets/calculators/worker.js"))
-    return worker.evaluate("self.calculatorsBoot")  # type: ignore[no-any-return]
+    started: dict[str, Any] = worker.evaluate("self.calculatorsBoot")
+    return started
 
 
-def assert_unavailable(page: Any, before: dict[str, str], reason: str) -> None:
+def assert_unavailable(page: Page, before: dict[str, str], reason: str) -> None:
     """The first interaction fails: the message names the reason, the pre-rendered results stay, the page works."""
     page.fill("#calc-1-intensity", "1000")
     page.wait_for_selector("#calc-1.calc-unavailable", state="attached", timeout=TIMEOUT)
@@ -103,7 +111,7 @@ def assert_unavailable(page: Any, before: dict[str, str], reason: str) -> None:
     expect(status).to_contain_text(reason)
     expect(status).to_contain_text("the rest of the page works as usual")
     assert texts(page, "#calc-1") == before == expected("roofline")
-    assert page.errors == []
+    assert ERRORS[page] == []
     # The rest of the page: instant navigation away and back, the other calculator's results still there.
     follow_instantly(page, "a.md-header__button.md-logo", "**/")
     follow_instantly(page, "article a[href$='roofline/']", f"**{PAGE}")
@@ -112,23 +120,23 @@ def assert_unavailable(page: Any, before: dict[str, str], reason: str) -> None:
 
 
 class TestRuntimeUnavailable:
-    def test_missing_wasm(self, broken: Any, base_url: str) -> None:
+    def test_missing_wasm(self, broken: Opener, base_url: str) -> None:
         page = broken(WASM, not_found)
         assert_unavailable(page, open_calculators(page, base_url + PAGE), "pyodide.asm.wasm could not be loaded")
 
-    def test_blocked_wasm(self, broken: Any, base_url: str) -> None:
+    def test_blocked_wasm(self, broken: Opener, base_url: str) -> None:
         page = broken(WASM, lambda route: route.abort("blockedbyclient"))
         assert_unavailable(page, open_calculators(page, base_url + PAGE), "pyodide.asm.wasm could not be downloaded")
 
-    def test_wasm_that_is_not_webassembly(self, broken: Any, base_url: str) -> None:
+    def test_wasm_that_is_not_webassembly(self, broken: Opener, base_url: str) -> None:
         page = broken(WASM, serving(GARBAGE, "application/wasm"))
         assert_unavailable(page, open_calculators(page, base_url + PAGE), "pyodide.asm.wasm is not WebAssembly")
 
-    def test_missing_worker_script(self, broken: Any, base_url: str) -> None:
+    def test_missing_worker_script(self, broken: Opener, base_url: str) -> None:
         page = broken(WORKER, not_found)
         assert_unavailable(page, open_calculators(page, base_url + PAGE), "the worker script could not be loaded")
 
-    def test_a_shared_link_stays_marked_stale_when_python_cannot_start(self, broken: Any, base_url: str) -> None:
+    def test_a_shared_link_stays_marked_stale_when_python_cannot_start(self, broken: Opener, base_url: str) -> None:
         """The form carries the link's inputs and the results are the build's: they say so from the moment Python is
         known not to start (there is no answer to wait for), and keep saying so."""
         page = broken(WORKER, not_found)
@@ -146,7 +154,7 @@ class TestRuntimeUnavailable:
         expect(note).to_have_text("These results are for the inputs as first written, not for those in the form.")
         expect(page.locator("#calc-1")).to_contain_class("calc-stale")
 
-    def test_an_edit_after_python_failed_is_marked_stale_at_once(self, broken: Any, base_url: str) -> None:
+    def test_an_edit_after_python_failed_is_marked_stale_at_once(self, broken: Opener, base_url: str) -> None:
         """No answer will come, so nothing is waited for: the edit that takes the form away from the build's inputs
         marks the results in the same moment, and the one that brings it back unmarks them."""
         page = broken(WORKER, not_found)
@@ -163,9 +171,9 @@ class TestRuntimeUnavailable:
         }}"""
         assert page.evaluate(edit, "50") == {"stale": True, "note": True}
         assert page.evaluate(edit, authored) == {"stale": False, "note": False}
-        assert page.errors == []
+        assert ERRORS[page] == []
 
-    def test_quizzes_still_work_without_the_runtime(self, broken: Any, base_url: str) -> None:
+    def test_quizzes_still_work_without_the_runtime(self, broken: Opener, base_url: str) -> None:
         """Quizzes are graded in plain JS: with the wasm gone, a question is still checked."""
         page = broken(WASM, not_found)
         open_quiz(page, base_url + QUIZ_PAGE)
@@ -187,24 +195,24 @@ def corrupt_snapshot(site: Path) -> bytes:
 class TestSnapshotFallsBack:
     """A snapshot that cannot be restored costs a plain boot, and the calculators still compute CPython's values."""
 
-    def check_plain_boot(self, page: Any, url: str) -> None:
+    def check_plain_boot(self, page: Page, url: str) -> None:
         open_calculators(page, url)
         assert boot(page)["mode"] == "plain"
         result = page.evaluate(
             "async (url) => (await import(url)).runCalculator('roofline', {intensity: '1000'})", runtime_url(page)
         )
         assert result["outputs"] == run("roofline", {"intensity": "1000"})["outputs"]
-        assert page.errors == []
+        assert ERRORS[page] == []
 
-    def test_missing_snapshot(self, broken: Any, base_url: str) -> None:
+    def test_missing_snapshot(self, broken: Opener, base_url: str) -> None:
         self.check_plain_boot(broken(SNAPSHOT, not_found), base_url + PAGE)
 
-    def test_snapshot_that_is_not_gzip(self, broken: Any, base_url: str) -> None:
+    def test_snapshot_that_is_not_gzip(self, broken: Opener, base_url: str) -> None:
         self.check_plain_boot(broken(SNAPSHOT, serving(GARBAGE)), base_url + PAGE)
 
-    def test_truncated_snapshot(self, broken: Any, base_url: str, site: Path) -> None:
+    def test_truncated_snapshot(self, broken: Opener, base_url: str, site: Path) -> None:
         (path,) = (site / "assets/calculators").glob("snapshot-*.bin")
         self.check_plain_boot(broken(SNAPSHOT, serving(path.read_bytes()[:100_000])), base_url + PAGE)
 
-    def test_snapshot_of_another_pyodide_build(self, broken: Any, base_url: str, site: Path) -> None:
+    def test_snapshot_of_another_pyodide_build(self, broken: Opener, base_url: str, site: Path) -> None:
         self.check_plain_boot(broken(SNAPSHOT, serving(corrupt_snapshot(site))), base_url + PAGE)

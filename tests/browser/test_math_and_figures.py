@@ -11,12 +11,11 @@ cycle in its live summary, and plays to the end of the pass and round again.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from tests.browser.calculator_page import wait_mounted
+from tests.browser.calculator_page import present, wait_mounted
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -27,14 +26,14 @@ BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
 KATEX_FONT = "document.fonts.ready.then(() => document.fonts.check('16px KaTeX_Main'))"
 
 
-def test_formulas_are_typeset_with_no_math_script(page: Any, base_url: str, network: Network) -> None:
+def test_formulas_are_typeset_with_no_math_script(page: Page, base_url: str, network: Network) -> None:
     page.goto(base_url + LESSON)
     formulas = page.locator("article .katex")
     assert formulas.count() >= 15
     # MathML for screen readers beside the drawn formula, which they skip.
     assert page.locator("article .katex .katex-mathml math").count() == formulas.count()
     assert page.locator("article .katex .katex-html[aria-hidden='true']").count() == formulas.count()
-    annotation = page.locator("article .math-display annotation").first.text_content()
+    annotation = present(page.locator("article .math-display annotation").first.text_content())
     assert annotation.startswith("I(B) = \\frac{2BDF}{2BD + 2DF + 2BF}")
     page.wait_for_function(KATEX_FONT)
     katex = [url for url in network.requests if "katex" in url.lower()]
@@ -51,7 +50,7 @@ def test_formulas_are_typeset_with_no_math_script(page: Any, base_url: str, netw
     assert "M + 2N - 2" in annotations and "\\frac{M}{M + 2N - 2}" in annotations, annotations
 
 
-def test_formulas_read_offline_after_one_visit(page: Any, context: Any, base_url: str) -> None:
+def test_formulas_read_offline_after_one_visit(page: Page, context: BrowserContext, base_url: str) -> None:
     page.goto(base_url + "/")
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=BOOT_TIMEOUT)
     page.wait_for_function(
@@ -76,7 +75,7 @@ def test_formulas_read_offline_after_one_visit(page: Any, context: Any, base_url
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_long_formula_scrolls_in_its_box_on_a_phone(
-    browser: Any, network: Network, base_url: str, scheme: str
+    browser: Browser, network: Network, base_url: str, scheme: str
 ) -> None:
     context = new_context(browser, network, viewport={"width": 390, "height": 800}, color_scheme=scheme)
     try:
@@ -110,7 +109,7 @@ SKIPPED_AT_LOAD = """() => {
 }"""
 
 
-def near_each_display(page: Any) -> Iterator[Any]:
+def near_each_display(page: Page) -> Iterator[Locator]:
     """Each display formula of the page, once scrolled to the middle of the screen and laid out there."""
     displays = page.locator("article .math-display")
     for index in range(displays.count()):
@@ -122,7 +121,7 @@ def near_each_display(page: Any) -> Iterator[Any]:
 
 @pytest.mark.parametrize("path", [LESSON, CHAPTER])
 def test_formulas_off_screen_are_not_laid_out_yet_read_and_stand_in_at_their_height(
-    browser: Any, network: Network, base_url: str, path: str
+    browser: Browser, network: Network, base_url: str, path: str
 ) -> None:
     """On a phone, KaTeX's elements were most of the roofline lesson's; Material's script restyles the whole page
     several times as it starts, so they cost most of the blocking time the lesson had over its page without them."""
@@ -156,11 +155,11 @@ def test_formulas_off_screen_are_not_laid_out_yet_read_and_stand_in_at_their_hei
         reader.close()
 
 
-def systolic(page: Any) -> str:
+def systolic(page: Page) -> str:
     return f"#{page.get_attribute('[data-calculator=systolic]', 'id')}"
 
 
-def test_the_systolic_stepper_steps_by_keyboard_and_plays(page: Any, base_url: str) -> None:
+def test_the_systolic_stepper_steps_by_keyboard_and_plays(page: Page, base_url: str) -> None:
     page.goto(base_url + CHAPTER)
     calc = systolic(page)
     wait_mounted(page, calc)
@@ -198,15 +197,16 @@ def test_the_systolic_stepper_steps_by_keyboard_and_plays(page: Any, base_url: s
     assert field.input_value() == stopped
 
 
-def test_the_chapters_figures_have_text_alternatives(page: Any, base_url: str) -> None:
+def test_the_chapters_figures_have_text_alternatives(page: Page, base_url: str) -> None:
     for path, title in (
         (CHAPTER, "A 3 by 3 weight-stationary systolic array"),
         (LESSON, "The memory levels of an H100"),
     ):
         page.goto(base_url + path)
         figure = page.locator("figure.figure-svg svg[role=img]").first
-        assert page.locator(f"#{figure.get_attribute('aria-labelledby').split()[0]}").text_content().startswith(title)
-        assert len(page.locator(f"#{figure.get_attribute('aria-labelledby').split()[1]}").text_content()) > 200
+        labelled_by = present(figure.get_attribute("aria-labelledby")).split()
+        assert present(page.locator(f"#{labelled_by[0]}").text_content()).startswith(title)
+        assert len(present(page.locator(f"#{labelled_by[1]}").text_content())) > 200
         # Drawn in the text's colour: what the theme sets for light and dark.
         assert figure.evaluate("svg => getComputedStyle(svg).color") == page.evaluate(
             "getComputedStyle(document.querySelector('article')).color"

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
 
 from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, wait_for_texts, wait_mounted
 from tests.browser.conftest import guarded_page
@@ -43,12 +44,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def page(browser: Any, site: str) -> Iterator[Any]:
+def page(browser: Browser, site: str) -> Iterator[Any]:
     with guarded_page(browser, site) as page:
         yield page
 
 
-def test_the_other_calculator_computes_and_the_one_that_lacks_a_module_says_so(page: Any, site: str) -> None:
+def test_the_other_calculator_computes_and_the_one_that_lacks_a_module_says_so(page: Page, site: str) -> None:
     open_page(page, site + "/")
     page.locator("#calc-1-intensity").fill("20")
     page.wait_for_function(

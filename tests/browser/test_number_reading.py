@@ -5,10 +5,8 @@ it with the package's twin (grading.js), not a rule of their own."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, wait_for_texts, wait_mounted
 from tests.browser.test_math_and_figures import CHAPTER, systolic
@@ -18,7 +16,7 @@ pytestmark = pytest.mark.browser
 PAGE = "/lessons/roofline/"
 
 
-def test_a_decimal_comma_is_read_as_a_point(page: Any, base_url: str) -> None:
+def test_a_decimal_comma_is_read_as_a_point(page: Page, base_url: str) -> None:
     open_page(page, base_url + PAGE)
     page.fill("#calc-1-intensity", "1,5")
     wait_for_texts(page, expected("roofline", intensity=1.5), "#calc-1")
@@ -35,7 +33,7 @@ def test_a_decimal_comma_is_read_as_a_point(page: Any, base_url: str) -> None:
     ],
 )
 def test_a_number_that_would_be_misread_is_refused_next_to_its_field(
-    page: Any, base_url: str, typed: str, message: str
+    page: Page, base_url: str, typed: str, message: str
 ) -> None:
     open_page(page, base_url + PAGE)
     page.fill("#calc-1-intensity", typed)
@@ -44,13 +42,13 @@ def test_a_number_that_would_be_misread_is_refused_next_to_its_field(
     )
 
 
-def test_a_shared_link_with_a_decimal_comma(page: Any, base_url: str) -> None:
+def test_a_shared_link_with_a_decimal_comma(page: Page, base_url: str) -> None:
     open_page(page, base_url + PAGE + "?calc-1.intensity=1%2C5")
     expect(page.locator("#calc-1-intensity")).to_have_value("1,5")
     wait_for_texts(page, expected("roofline", intensity=1.5), "#calc-1")
 
 
-def test_the_slider_follows_the_field_as_the_package_reads_it(page: Any, base_url: str) -> None:
+def test_the_slider_follows_the_field_as_the_package_reads_it(page: Page, base_url: str) -> None:
     """`1,5` moves the intensity's logarithmic slider to log10(1.5); the slider read the field by a rule of its own
     (every comma dropped) and went to 15 while the results were for 1.5."""
     open_page(page, base_url + PAGE)
@@ -63,7 +61,7 @@ def test_the_slider_follows_the_field_as_the_package_reads_it(page: Any, base_ur
     expect(slider).to_have_value("3.15")  # log10(1400) = 3.146
 
 
-def test_the_stepper_reads_a_typed_cycle_as_the_package_does(page: Any, base_url: str) -> None:
+def test_the_stepper_reads_a_typed_cycle_as_the_package_does(page: Page, base_url: str) -> None:
     """A cycle typed as `1,000` is a thousand (past the last cycle, so the field says so), and Previous steps back
     from there to the last cycle; the stepper read it as 1.0 (a comma taken for a point) and went to 0."""
     page.goto(base_url + CHAPTER)

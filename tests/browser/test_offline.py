@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from playwright.sync_api import Browser, Page, Route
 
 from calckit.api import run
 from mkdocs_calculators.service_worker import write_service_worker
-from tests.browser.calculator_page import expected, follow_instantly, texts, wait_mounted
+from tests.browser.calculator_page import expected, follow_instantly, present, texts, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.support import NODE_MODULES, ROOT, _Handler, build_site, serve, service_worker_manifest
 
@@ -62,15 +63,16 @@ def book(tmp_path: Path) -> Iterator[Served]:
         yield served
 
 
-def cache_sizes(page: Any) -> dict[str, int]:
+def cache_sizes(page: Page) -> dict[str, int]:
     """Entries in each of the origin's caches, by cache name."""
-    return page.evaluate(  # type: ignore[no-any-return]
+    sizes: dict[str, int] = page.evaluate(
         """async () => Object.fromEntries(await Promise.all((await caches.keys()).map(
             async (name) => [name, (await (await caches.open(name)).keys()).length])))"""
     )
+    return sizes
 
 
-def poll(page: Any, script: str, arg: object, what: str) -> None:
+def poll(page: Page, script: str, arg: object, what: str) -> None:
     """Evaluate the async `script` until it is true (wait_for_function would take its promise for a true value)."""
     deadline = time.monotonic() + TIMEOUT / 1000
     while not page.evaluate(script, arg):
@@ -88,7 +90,7 @@ STATE = """async () => ({
 })"""
 
 
-def wait_until_cached(page: Any, site: Path, *, runtime: bool = True) -> None:
+def wait_until_cached(page: Page, site: Path, *, runtime: bool = True) -> None:
     """The service worker of the build in `site` controls the page; its pages cache is complete and the only one,
     and (with `runtime`) the runtime cache holds the whole runtime."""
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=TIMEOUT)
@@ -115,7 +117,7 @@ RUNTIME_JS = (
 )
 
 
-def start_calculators(page: Any) -> dict[str, Any]:
+def start_calculators(page: Page) -> dict[str, Any]:
     """Touch the page's first calculator (they boot on first interaction), wait until the runtime is ready and say
     how it started ({mode: "snapshot" | "plain", ms})."""
     first = page.get_attribute("[data-calculator]", "id")
@@ -123,10 +125,11 @@ def start_calculators(page: Any) -> dict[str, Any]:
     page.focus(f"#{first} .calc-form input:not([type=hidden])")
     page.evaluate("async (url) => { await (await import(url)).bootRuntime(); }", page.evaluate(RUNTIME_JS))
     worker = next(worker for worker in page.workers if worker.url.endswith("/assets/calculators/worker.js"))
-    return worker.evaluate("self.calculatorsBoot")  # type: ignore[no-any-return]
+    started: dict[str, Any] = worker.evaluate("self.calculatorsBoot")
+    return started
 
 
-def assert_every_calculator_computes(page: Any) -> None:
+def assert_every_calculator_computes(page: Page) -> None:
     """Each calculator on the page, run by the page's worker on its default inputs, gives CPython's outputs."""
     names = sorted(set(page.eval_on_selector_all("[data-calculator]", "els => els.map(e => e.dataset.calculator)")))
     for name in names:
@@ -136,7 +139,7 @@ def assert_every_calculator_computes(page: Any) -> None:
         assert result["outputs"] == run(name, {})["outputs"], name
 
 
-def recompute_roofline(page: Any) -> None:
+def recompute_roofline(page: Page) -> None:
     """Type a new intensity into the roofline calculator and wait for CPython's values."""
     page.fill("#calc-1-intensity", "1000")
     want = expected("roofline", intensity=1000)
@@ -150,7 +153,7 @@ def recompute_roofline(page: Any) -> None:
 
 
 class TestOffline:
-    def test_after_one_visit_every_page_reloads_and_calculators_recompute(self, browser: Any, book: Served) -> None:
+    def test_after_one_visit_every_page_reloads_and_calculators_recompute(self, browser: Browser, book: Served) -> None:
         network = Network(book.url)
         context = new_context(browser, network)
         page = context.new_page()
@@ -186,7 +189,7 @@ class TestOffline:
         context.close()
         assert network.foreign == [], f"requests left 127.0.0.1: {network.foreign}"
 
-    def test_instant_navigation_works_offline(self, browser: Any, book: Served) -> None:
+    def test_instant_navigation_works_offline(self, browser: Browser, book: Served) -> None:
         """Material fetches the next page and the sitemap itself: the service worker answers those too."""
         context = new_context(browser, Network(book.url))
         page = context.new_page()
@@ -201,7 +204,7 @@ class TestOffline:
         assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
         context.close()
 
-    def test_service_worker_requests_are_routed(self, browser: Any, book: Served) -> None:
+    def test_service_worker_requests_are_routed(self, browser: Browser, book: Served) -> None:
         """Pages the reader never opened are fetched by the service worker alone, and the route saw them (R3)."""
         network = Network(book.url)
         context = new_context(browser, network)
@@ -213,7 +216,7 @@ class TestOffline:
         context.close()
         assert network.foreign == []
 
-    def test_a_page_without_calculators_downloads_no_runtime(self, browser: Any, book: Served) -> None:
+    def test_a_page_without_calculators_downloads_no_runtime(self, browser: Browser, book: Served) -> None:
         """T5: the home page, its service worker's install included, asks for no Pyodide, Vega or snapshot bytes."""
         network = Network(book.url)
         context = new_context(browser, network)
@@ -242,7 +245,7 @@ class TestNewBuild:
         result = build_site(root / "mkdocs.yml", root / "site")
         assert result.returncode == 0, result.stderr
 
-    def test_a_new_build_replaces_the_caches(self, browser: Any, tmp_path: Path) -> None:
+    def test_a_new_build_replaces_the_caches(self, browser: Browser, tmp_path: Path) -> None:
         """A reader of the first build comes back after a second one: the old pages cache is gone, the new one is
         complete, the unchanged runtime entries stayed, and offline the page is the new edition's."""
         with ExitStack() as stack:
@@ -276,13 +279,13 @@ class TestNewBuild:
             context.set_offline(True)
             served.stop()
             page.reload()
-            assert "This is the second edition." in page.text_content("article")
+            assert "This is the second edition." in present(page.text_content("article"))
             page.goto(f"{served.url}/other/")
-            assert "The second edition's other page." in page.text_content("article")
+            assert "The second edition's other page." in present(page.text_content("article"))
             context.close()
             assert network.foreign == []
 
-    def test_mkdocs_serve_retires_the_service_worker_of_a_built_site(self, browser: Any, tmp_path: Path) -> None:
+    def test_mkdocs_serve_retires_the_service_worker_of_a_built_site(self, browser: Browser, tmp_path: Path) -> None:
         """A reader of the built site on an address that `mkdocs serve` later uses: the next visit removes the old
         service worker and its caches, so that live reload is not served from them."""
         with ExitStack() as stack:
@@ -316,7 +319,7 @@ class TestNewBuild:
 
 
 class TestStalledNetwork:
-    def test_a_stalled_network_gets_the_cached_page_within_seconds(self, browser: Any, book: Served) -> None:
+    def test_a_stalled_network_gets_the_cached_page_within_seconds(self, browser: Browser, book: Served) -> None:
         """R9: after one visit, a connection that neither answers nor fails (lie-fi) gets each page from the cache
         within a few seconds, never a tab that hangs."""
         network = Network(book.url)
@@ -326,7 +329,7 @@ class TestStalledNetwork:
         wait_until_cached(page, book.site, runtime=False)
         stalled: list[str] = []
 
-        def stall(route: Any) -> None:  # never answered: the request hangs, as on lie-fi
+        def stall(route: Route) -> None:  # never answered: the request hangs, as on lie-fi
             stalled.append(route.request.url)
 
         context.route("**/*.html", stall)
@@ -358,7 +361,9 @@ class _Counting(_Handler):
 
 
 class TestFirstVisitDownloads:
-    def test_a_runtime_booted_before_the_service_worker_is_downloaded_once(self, browser: Any, tmp_path: Path) -> None:
+    def test_a_runtime_booted_before_the_service_worker_is_downloaded_once(
+        self, browser: Browser, tmp_path: Path
+    ) -> None:
         """R4's first visit: the calculators boot before the service worker takes control, then the service worker
         caches the whole runtime for offline reading. Each file of the runtime reaches the server once: the service
         worker takes what the page already has from the browser's cache, Pyodide's module and Vega included. (The

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
 
 from calckit.api import run
-from tests.browser.calculator_page import Held, frames, wait_for_texts, wait_mounted
+from tests.browser.calculator_page import Held, frames, present, wait_for_texts, wait_mounted
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -43,15 +43,15 @@ FORM = """(root) => Object.fromEntries([...root.querySelectorAll("[data-input]")
   [field.dataset.input, field.querySelector("input:not(.calc-slider):not(.calc-filter), select")?.value ?? ""]))"""
 
 
-def shows_form(page: Any, calculator: str) -> None:
+def shows_form(page: Page, calculator: str) -> None:
     """Wait until `calculator` shows what CPython's package computes for its form as it stands."""
-    result = run(page.get_attribute(calculator, "data-calculator"), page.eval_on_selector(calculator, FORM))
+    result = run(present(page.get_attribute(calculator, "data-calculator")), page.eval_on_selector(calculator, FORM))
     assert result["ok"], result
     wait_for_texts(page, {out["key"]: out["text"] for out in result["outputs"]}, calculator)
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1350, "height": 940}, PHONE], ids=["desktop", "phone"])
-def test_a_quiz_moves_nothing_as_it_mounts(browser: Any, base_url: str, network: Network, viewport: Any) -> None:
+def test_a_quiz_moves_nothing_as_it_mounts(browser: Browser, base_url: str, network: Network, viewport: Any) -> None:
     """The quiz at the top of its page is laid out from the first paint as it is once mounted (one question, the
     footer's place kept, the options in the reader's order before they show): nothing in it moves."""
     context = new_context(browser, network, viewport=viewport)
@@ -72,7 +72,7 @@ def test_a_quiz_moves_nothing_as_it_mounts(browser: Any, base_url: str, network:
 
 @pytest.mark.parametrize("address", ["/lessons/parallelism/", "/lessons/inference-at-scale/", QUIZ_PAGE])
 def test_the_progress_line_reads_as_built_for_a_new_reader(
-    browser: Any, base_url: str, site: Path, network: Network, address: str
+    browser: Browser, base_url: str, site: Path, network: Network, address: str
 ) -> None:
     """Under the title, the line of a page's quizzes and exercises is written at build as its script words it for a
     reader who has started none: filling it moves nothing (a one-line stand-in grew to three lines on a phone once
@@ -94,7 +94,7 @@ def test_the_progress_line_reads_as_built_for_a_new_reader(
     context.close()
 
 
-def test_with_scripts_off_a_quizs_options_still_show(browser: Any, base_url: str, network: Network) -> None:
+def test_with_scripts_off_a_quizs_options_still_show(browser: Browser, base_url: str, network: Network) -> None:
     """The options wait hidden for the script that orders them, but not forever: with no script they show."""
     context = new_context(browser, network, java_script_enabled=False)
     page = context.new_page()
@@ -106,7 +106,7 @@ def test_with_scripts_off_a_quizs_options_still_show(browser: Any, base_url: str
 
 
 def test_calculators_far_down_a_page_come_alive_as_a_reader_nears_them(
-    browser: Any, base_url: str, network: Network
+    browser: Browser, base_url: str, network: Network
 ) -> None:
     """On a phone, the long lesson mounts none of the calculators below the screen while it loads; scrolling to the
     last one mounts it, and it computes."""
@@ -125,7 +125,7 @@ def test_calculators_far_down_a_page_come_alive_as_a_reader_nears_them(
 
 
 def test_what_a_reader_types_before_a_calculator_is_live_is_computed(
-    browser: Any, base_url: str, network: Network
+    browser: Browser, base_url: str, network: Network
 ) -> None:
     """A reader who jumps to a calculator and types before its script has arrived gets the result for what they
     typed: the mount reads the form and recomputes."""
@@ -145,7 +145,7 @@ def test_what_a_reader_types_before_a_calculator_is_live_is_computed(
 
 
 def test_a_quiz_checked_before_its_script_arrives_keeps_the_page_and_is_checked(
-    browser: Any, base_url: str, network: Network
+    browser: Browser, base_url: str, network: Network
 ) -> None:
     """A reader who answers and presses Check before the quiz's script has arrived (a slow network) keeps the page and
     the answer, and gets the verdict once the script is there: the form submitted itself, which reloaded the page as
@@ -166,7 +166,7 @@ def test_a_quiz_checked_before_its_script_arrives_keeps_the_page_and_is_checked(
     context.close()
 
 
-def test_a_quiz_waiting_far_down_the_page_covers_nothing(browser: Any, base_url: str, network: Network) -> None:
+def test_a_quiz_waiting_far_down_the_page_covers_nothing(browser: Browser, base_url: str, network: Network) -> None:
     """A quiz not yet mounted holds what it shows in its box: nothing of it spills over the text after it (as with
     content-visibility, whose stand-in size let its Check buttons cover that text: Lighthouse's target-size audit)."""
     context = new_context(browser, network)
@@ -200,7 +200,7 @@ SKIPPED_AT_LOAD = """() => {
 }"""
 
 
-def test_blocks_off_screen_cost_no_style_or_layout_at_load(browser: Any, base_url: str, network: Network) -> None:
+def test_blocks_off_screen_cost_no_style_or_layout_at_load(browser: Browser, base_url: str, network: Network) -> None:
     """A long page's calculators and data tables below the screen are skipped by style and layout until a reader
     nears them (content-visibility). Quizzes are not: an unmounted quiz shows all its questions, which would spill
     out of a stand-in size (see the test above)."""
@@ -227,7 +227,7 @@ WAITING_QUIZZES = """() => Object.fromEntries([...document.querySelectorAll(".qu
 
 
 @pytest.mark.parametrize("scripts", [True, False], ids=["scripts", "no-scripts"])
-def test_a_long_quiz_waits_with_one_question(browser: Any, base_url: str, network: Network, scripts: bool) -> None:
+def test_a_long_quiz_waits_with_one_question(browser: Browser, base_url: str, network: Network, scripts: bool) -> None:
     """Far down the long lesson, a quiz of many questions waits for its script showing only its first (as it will
     once mounted: a loading page styles one question, not all of them); with scripts off, it shows them all."""
     context = new_context(browser, network, viewport=PHONE, java_script_enabled=scripts)
@@ -254,7 +254,9 @@ new MutationObserver((records, observer) => {
 """
 
 
-def test_the_page_is_marked_live_before_its_quizzes_are_parsed(browser: Any, base_url: str, network: Network) -> None:
+def test_the_page_is_marked_live_before_its_quizzes_are_parsed(
+    browser: Browser, base_url: str, network: Network
+) -> None:
     """Material's script at the end of the body styles the whole page before entry.js runs: the mark that lets a
     waiting quiz show one question must already be there as the parser reaches the first quiz."""
     context = new_context(browser, network, viewport=PHONE)
@@ -266,7 +268,7 @@ def test_the_page_is_marked_live_before_its_quizzes_are_parsed(browser: Any, bas
     context.close()
 
 
-def test_without_entry_js_every_question_shows(browser: Any, base_url: str, network: Network) -> None:
+def test_without_entry_js_every_question_shows(browser: Browser, base_url: str, network: Network) -> None:
     """Should entry.js never arrive, the page, once parsed, says that no script will mount its quizzes, and they show
     what the build wrote: every question and the note for readers without scripts."""
     context = new_context(browser, network, viewport=PHONE)

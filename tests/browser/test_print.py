@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import Network, new_context
 
@@ -20,15 +20,17 @@ A4_CONTENT = {"width": 718, "height": 1040}  # A4 at 96 px to the inch, less Chr
 CONTROLS = "button, input[type=range], input[type=search], .calc-hint, .calc-status"
 
 
-def printed(browser: Any, network: Network, url: str) -> tuple[Any, Any]:
+def printed(browser: Browser, network: Network, url: str) -> tuple[Any, Any]:
     context = new_context(browser, network, viewport=A4_CONTENT)
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     page.goto(url)
     page.emulate_media(media="print")
     return context, page
 
 
-def test_a_quiz_prints_every_question_without_answers_or_buttons(browser: Any, base_url: str, network: Network) -> None:
+def test_a_quiz_prints_every_question_without_answers_or_buttons(
+    browser: Browser, base_url: str, network: Network
+) -> None:
     context, page = printed(browser, network, base_url + "/lessons/roofline-quiz/")
     quiz = page.locator("#quiz-1")
     expect(quiz).to_have_attribute("data-mounted", "true", timeout=30_000)
@@ -41,13 +43,15 @@ def test_a_quiz_prints_every_question_without_answers_or_buttons(browser: Any, b
     for hidden in (".quiz-check", ".quiz-next", ".quiz-reset", ".quiz-feedback", ".quiz-score"):
         for node in quiz.locator(hidden).all():
             expect(node).to_be_hidden()
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_a_quiz_answered_on_screen_prints_without_its_verdict(browser: Any, base_url: str, network: Network) -> None:
+def test_a_quiz_answered_on_screen_prints_without_its_verdict(
+    browser: Browser, base_url: str, network: Network
+) -> None:
     """A reader who checked an answer prints the question, not the tick and explanation (the answer key)."""
     context = new_context(browser, network, viewport=A4_CONTENT)
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     page.goto(base_url + "/lessons/roofline-quiz/")
     first = page.locator("#quiz-1-q1")
     expect(page.locator("#quiz-1")).to_have_attribute("data-mounted", "true", timeout=30_000)
@@ -58,11 +62,11 @@ def test_a_quiz_answered_on_screen_prints_without_its_verdict(browser: Any, base
     expect(first.locator(".quiz-feedback")).to_be_hidden()
     for mark in first.locator(".quiz-mark").all():
         expect(mark).to_be_hidden()
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
 def test_a_calculator_prints_as_inputs_and_results_without_controls(
-    browser: Any, base_url: str, network: Network
+    browser: Browser, base_url: str, network: Network
 ) -> None:
     context, page = printed(browser, network, base_url + "/lessons/roofline/")
     calculator = page.locator("#calc-1")
@@ -76,10 +80,10 @@ def test_a_calculator_prints_as_inputs_and_results_without_controls(
     # Compact: the form's fields take at most a third of the page's height.
     height = calculator.locator(".calc-fields").evaluate("(node) => node.getBoundingClientRect().height")
     assert height < A4_CONTENT["height"] / 3
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_the_chip_comparison_prints_only_the_chips_compared(browser: Any, base_url: str, network: Network) -> None:
+def test_the_chip_comparison_prints_only_the_chips_compared(browser: Browser, base_url: str, network: Network) -> None:
     context, page = printed(browser, network, base_url + "/chapters/27-asics-and-accelerators/")
     chips = page.locator(".calc[data-calculator='compare'] .calc-choice").first.locator("xpath=ancestor::fieldset")
     ticked = chips.locator(".calc-choice:has(input:checked)")
@@ -87,10 +91,10 @@ def test_the_chip_comparison_prints_only_the_chips_compared(browser: Any, base_u
     for choice in chips.locator(".calc-choice").all():
         checked = choice.locator("input").is_checked()
         expect(choice).to_be_visible() if checked else expect(choice).to_be_hidden()
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_wide_tables_fit_the_page(browser: Any, base_url: str, network: Network) -> None:
+def test_wide_tables_fit_the_page(browser: Browser, base_url: str, network: Network) -> None:
     """Chapter 27's TPU table keeps its last column (Power) on the page rather than cutting it at the edge."""
     context, page = printed(browser, network, base_url + "/chapters/27-asics-and-accelerators/")
     tables = page.locator("article table")
@@ -103,4 +107,4 @@ def test_wide_tables_fit_the_page(browser: Any, base_url: str, network: Network)
             " node.clientWidth + 1; }"
         )
         assert inside, table.locator("th").first.text_content()
-    context.close()  # type: ignore[attr-defined]
+    context.close()

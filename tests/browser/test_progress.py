@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
 
-from tests.browser.calculator_page import wait_mounted
+from tests.browser.calculator_page import present, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_exercise import PAGE as EXERCISES
 from tests.browser.test_exercise import RIGHT, ROOFLINE, case_count, open_exercises, press, result_text, type_code
@@ -28,7 +29,7 @@ CHECK_KEY = "quiz:docs/lessons/roofline-quiz.md#roofline-check"
 STORED = f"calculators-progress:/|{CHECK_KEY}"  # the site's root path, then the block's key
 
 
-def answer_first(page: Any, right: bool, number: int = 1) -> None:
+def answer_first(page: Page, right: bool, number: int = 1) -> None:
     """Answer question `number` of the check quiz, rightly or not, and check it."""
     key = answer_key(page, CHECK)[number - 1]
     box = question(CHECK, number)
@@ -38,22 +39,22 @@ def answer_first(page: Any, right: bool, number: int = 1) -> None:
     page.locator(f"{box} .quiz-retry").wait_for(state="visible")
 
 
-def state_of(page: Any, key: str) -> Any:
+def state_of(page: Page, key: str) -> Any:
     """The progress page's row for the block `key` (its storage key, in the row's data)."""
     return page.locator(f"""[data-progress-item*='"key": "{key}"']""")
 
 
-def open_progress(page: Any, base_url: str) -> None:
+def open_progress(page: Page, base_url: str) -> None:
     page.goto(base_url + PROGRESS)
     page.wait_for_selector(".progress-book[data-mounted]", state="attached")
 
 
-def test_the_progress_page_reflects_answers_given_on_other_pages(page: Any, base_url: str) -> None:
+def test_the_progress_page_reflects_answers_given_on_other_pages(page: Page, base_url: str) -> None:
     open_quiz(page, base_url + PAGE)
     total = len(answer_key(page, CHECK))
     here = page.locator(".progress-here")
     page.wait_for_selector(".progress-here[data-mounted]", state="attached")
-    assert "not started" in here.text_content()
+    assert "not started" in present(here.text_content())
     answer_first(page, right=True)
     from playwright.sync_api import expect
 
@@ -72,7 +73,7 @@ def test_the_progress_page_reflects_answers_given_on_other_pages(page: Any, base
 
 
 def test_export_then_import_on_a_fresh_profile_restores_it(
-    browser: Any, page: Any, base_url: str, network: Network, tmp_path: Path
+    browser: Browser, page: Page, base_url: str, network: Network, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
@@ -120,7 +121,7 @@ def test_export_then_import_on_a_fresh_profile_restores_it(
     ],
 )
 def test_a_bad_file_is_refused_and_nothing_changes(
-    page: Any, base_url: str, tmp_path: Path, content: str, why: str
+    page: Page, base_url: str, tmp_path: Path, content: str, why: str
 ) -> None:
     from playwright.sync_api import expect
 
@@ -137,7 +138,7 @@ def test_a_bad_file_is_refused_and_nothing_changes(
     assert page.evaluate(f"localStorage.getItem({json.dumps(STORED)})") == before
 
 
-def test_a_reset_of_everything_can_be_undone(page: Any, base_url: str) -> None:
+def test_a_reset_of_everything_can_be_undone(page: Page, base_url: str) -> None:
     from playwright.sync_api import expect
 
     open_quiz(page, base_url + PAGE)
@@ -157,7 +158,7 @@ def test_a_reset_of_everything_can_be_undone(page: Any, base_url: str) -> None:
     expect(page.locator(f"{CHECK} .quiz-score")).to_have_text(f"Score: 0 of {total}")
 
 
-def test_two_tabs_merge_their_answers(context: Any, base_url: str) -> None:
+def test_two_tabs_merge_their_answers(context: BrowserContext, base_url: str) -> None:
     """Tab A answers question 1 while tab B, opened before, shows it at once and adds question 2: both are kept."""
     from playwright.sync_api import expect
 
@@ -186,7 +187,7 @@ def test_two_tabs_merge_their_answers(context: Any, base_url: str) -> None:
     assert [answer.get("correct") for answer in answers.values() if answer.get("checked")] == [False]
 
 
-def test_two_tabs_share_an_exercises_pass_and_its_reset(context: Any, base_url: str) -> None:
+def test_two_tabs_share_an_exercises_pass_and_its_reset(context: BrowserContext, base_url: str) -> None:
     """A pass in tab A shows in tab B at once; a reset of everything on the progress page (in A) reaches B too, and
     B's next keystroke does not bring the pass back."""
     from playwright.sync_api import expect
@@ -194,7 +195,7 @@ def test_two_tabs_share_an_exercises_pass_and_its_reset(context: Any, base_url: 
     first, second = context.new_page(), context.new_page()
     open_exercises(first, base_url + EXERCISES)
     open_exercises(second, base_url + EXERCISES)
-    stored = "calculators-progress:/|" + first.get_attribute(ROOFLINE, "data-exercise-key")
+    stored = "calculators-progress:/|" + present(first.get_attribute(ROOFLINE, "data-exercise-key"))
     status = second.locator(f"{ROOFLINE} .exercise-status")
     expect(status).to_have_text("")
     type_code(first, ROOFLINE, RIGHT)
@@ -221,7 +222,7 @@ def first_key(stored: str) -> str:
     return stored.split("|", 1)[1]
 
 
-def test_progress_saved_under_the_old_key_is_kept(page: Any, base_url: str) -> None:
+def test_progress_saved_under_the_old_key_is_kept(page: Page, base_url: str) -> None:
     """Before keys carried the site, a quiz saved under `quiz:docs/...#id`: that progress is moved, not lost."""
     from playwright.sync_api import expect
 

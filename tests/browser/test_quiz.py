@@ -10,11 +10,11 @@ import json
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Dialog, Page, expect
 
 from calckit.api import run
 from calckit.units import format_number
-from tests.browser.calculator_page import follow_instantly, wait_mounted
+from tests.browser.calculator_page import follow_instantly, present, wait_mounted
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -25,24 +25,25 @@ SORT = "#quiz-2"  # one sort exercise
 BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
 
 
-def open_quiz(page: Any, url: str) -> None:
+def open_quiz(page: Page, url: str) -> None:
     page.goto(url)
     wait_mounted(page, SORT)
     wait_mounted(page, CHECK)
 
 
-def answer_key(page: Any, quiz: str) -> list[dict[str, Any]]:
+def answer_key(page: Page, quiz: str) -> list[dict[str, Any]]:
     """The questions' grading data that the build put in the page."""
-    return json.loads(page.get_attribute(quiz, "data-quiz-data"))["questions"]  # type: ignore[no-any-return]
+    questions: list[dict[str, Any]] = json.loads(present(page.get_attribute(quiz, "data-quiz-data")))["questions"]
+    return questions
 
 
 def question(quiz: str, number: int) -> str:
     return f"{quiz}-q{number}"
 
 
-def visible_question(page: Any, quiz: str) -> str:
+def visible_question(page: Page, quiz: str) -> str:
     """The counter of the question the quiz shows now: 'Question N of M'."""
-    return page.locator(f"{quiz} .quiz-question:visible .quiz-counter").text_content()  # type: ignore[no-any-return]
+    return present(page.locator(f"{quiz} .quiz-question:visible .quiz-counter").text_content())
 
 
 def first_index(key: dict[str, Any], correct: bool) -> int:
@@ -50,23 +51,22 @@ def first_index(key: dict[str, Any], correct: bool) -> int:
     return next(i for i in range(len(key["choices"])) if (i in key["correct"]) is correct)
 
 
-def shown_choices(page: Any, box: str) -> list[int]:
+def shown_choices(page: Page, box: str) -> list[int]:
     """The indices (in the author's order) of a question's choices, in the order the page shows them."""
-    return page.eval_on_selector_all(  # type: ignore[no-any-return]
-        f"{box} .quiz-choice", "els => els.map(e => Number(e.dataset.choice))"
-    )
+    shown: list[int] = page.eval_on_selector_all(f"{box} .quiz-choice", "els => els.map(e => Number(e.dataset.choice))")
+    return shown
 
 
-def verdict(page: Any, box: str) -> str:
+def verdict(page: Page, box: str) -> str:
     """The question's verdict line: '✓ Correct.' or '✗ Not quite.'."""
-    return page.text_content(f"{box} .quiz-feedback .quiz-verdict")  # type: ignore[no-any-return]
+    return present(page.text_content(f"{box} .quiz-feedback .quiz-verdict"))
 
 
-def score(page: Any, quiz: str) -> str:
-    return page.text_content(f"{quiz} .quiz-score")  # type: ignore[no-any-return]
+def score(page: Page, quiz: str) -> str:
+    return present(page.text_content(f"{quiz} .quiz-score"))
 
 
-def sort_items(page: Any) -> list[tuple[str, str]]:
+def sort_items(page: Page) -> list[tuple[str, str]]:
     """Each item's text and the bucket text it belongs in, from the answer key."""
     (key,) = answer_key(page, SORT)
     texts = page.eval_on_selector_all(
@@ -83,17 +83,18 @@ def item(quiz: str, text: str) -> str:
     return f"{quiz} .quiz-item:text-is('{text}')"
 
 
-def placed(page: Any) -> dict[str, str]:
+def placed(page: Page) -> dict[str, str]:
     """Where each item is now: item text -> the text of its zone's target."""
-    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+    where: dict[str, str] = page.eval_on_selector_all(
         f"{SORT} .quiz-item",
         "els => Object.fromEntries(els.map(e => [e.textContent, "
         "e.closest('.quiz-zone').querySelector('.quiz-target').textContent]))",
     )
+    return where
 
 
 class TestByMouse:
-    def test_wrong_then_try_again_then_right(self, page: Any, base_url: str) -> None:
+    def test_wrong_then_try_again_then_right(self, page: Page, base_url: str) -> None:
         """A wrong choice gets 'Not quite.', its own explanation and the question's; Try again, then the right one."""
         open_quiz(page, base_url + PAGE)
         key = answer_key(page, CHECK)[0]
@@ -117,7 +118,7 @@ class TestByMouse:
         assert feedback.locator(".quiz-verdict").text_content() == "✓ Correct."
         assert score(page, CHECK).startswith("Score: 1 of ")
 
-    def test_multiple_choice_needs_every_right_answer(self, page: Any, base_url: str) -> None:
+    def test_multiple_choice_needs_every_right_answer(self, page: Page, base_url: str) -> None:
         open_quiz(page, base_url + PAGE)
         keys = answer_key(page, CHECK)
         number = next(n for n, key in enumerate(keys, 1) if key["kind"] == "multiple")
@@ -131,8 +132,8 @@ class TestByMouse:
         page.click(f"{box} .quiz-choice[data-choice='{right[0]}']")
         page.click(f"{box} .quiz-check")
         assert verdict(page, box) == "✗ Not quite."
-        assert f"1 of your 1 choice is right; there are {len(right)} right answers." in page.text_content(
-            f"{box} .quiz-feedback"
+        assert f"1 of your 1 choice is right; there are {len(right)} right answers." in present(
+            page.text_content(f"{box} .quiz-feedback")
         )
         page.click(f"{box} .quiz-retry")
         for index in right[1:]:
@@ -142,7 +143,7 @@ class TestByMouse:
 
 
 class TestByKeyboard:
-    def test_choose_check_and_move_on_with_keys(self, page: Any, base_url: str) -> None:
+    def test_choose_check_and_move_on_with_keys(self, page: Page, base_url: str) -> None:
         """Arrow keys choose, Tab reaches Check, Enter checks; Tab and Enter on Next show and focus question 2."""
         open_quiz(page, base_url + PAGE)
         key = answer_key(page, CHECK)[0]
@@ -162,7 +163,7 @@ class TestByKeyboard:
         assert visible_question(page, CHECK).startswith("Question 2 of ")
         assert page.evaluate("document.activeElement.id") == f"{question(CHECK, 2)[1:]}-legend"
 
-    def test_numeric_answer_typed_and_submitted_with_enter(self, page: Any, base_url: str) -> None:
+    def test_numeric_answer_typed_and_submitted_with_enter(self, page: Page, base_url: str) -> None:
         open_quiz(page, base_url + PAGE)
         keys = answer_key(page, CHECK)
         number = next(n for n, key in enumerate(keys, 1) if key["kind"] == "numeric")
@@ -178,9 +179,11 @@ class TestByKeyboard:
         page.keyboard.type(f"{keys[number - 1]['answer']:.4g} {keys[number - 1]['unit']}")
         page.keyboard.press("Enter")
         assert verdict(page, box) == "✓ Correct."
-        assert f"The answer is {keys[number - 1]['answer_text']}." in page.text_content(f"{box} .quiz-feedback")
+        assert f"The answer is {keys[number - 1]['answer_text']}." in present(
+            page.text_content(f"{box} .quiz-feedback")
+        )
 
-    def test_numeric_answers_with_a_decimal_comma_or_another_prefix(self, page: Any, base_url: str) -> None:
+    def test_numeric_answers_with_a_decimal_comma_or_another_prefix(self, page: Page, base_url: str) -> None:
         """49,14 is 49.14; 49140 GFLOP/s and 0.04914 PFLOP/s are TFLOP/s with another prefix, converted; a unit the
         answer cannot be in says which one it is in (the issue's cases: each was refused or marked wrong)."""
         open_quiz(page, base_url + PAGE)
@@ -214,7 +217,7 @@ class TestByKeyboard:
 
 
 class TestByTouch:
-    def test_tap_to_answer_on_a_phone(self, browser: Any, network: Network, base_url: str) -> None:
+    def test_tap_to_answer_on_a_phone(self, browser: Browser, network: Network, base_url: str) -> None:
         """On a 390 px touch screen: tap a choice and Check; tap an item then its bucket; no sideways scrolling."""
         context = new_context(browser, network, has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
         page = context.new_page()
@@ -242,7 +245,7 @@ class TestByTouch:
         context.close()
         assert errors == [] and network.foreign == []
 
-    def test_a_tap_in_a_buckets_area_drops_there(self, browser: Any, network: Network, base_url: str) -> None:
+    def test_a_tap_in_a_buckets_area_drops_there(self, browser: Browser, network: Network, base_url: str) -> None:
         context = new_context(browser, network, has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
         page = context.new_page()
         open_quiz(page, base_url + PAGE)
@@ -250,22 +253,22 @@ class TestByTouch:
         page.tap(item(SORT, text))
         zone = page.locator(f"{SORT} .quiz-bucket", has=page.locator(f".quiz-target:text-is('{bucket}')"))
         zone.scroll_into_view_if_needed()
-        box = zone.bounding_box()
+        box = present(zone.bounding_box())
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] - 8)
         assert placed(page)[text] == bucket
         context.close()
 
 
 class TestSortExercise:
-    def test_drag_with_a_mouse(self, page: Any, base_url: str) -> None:
+    def test_drag_with_a_mouse(self, page: Page, base_url: str) -> None:
         """Each item dragged onto its bucket lands there; Check says every item is right, item by item."""
         page.set_viewport_size({"width": 1280, "height": 1100})
         open_quiz(page, base_url + PAGE)
         page.eval_on_selector(SORT, "element => element.scrollIntoView({behavior: 'instant'})")
         items = sort_items(page)
         for text, bucket in items:
-            start = page.locator(item(SORT, text)).bounding_box()
-            end = page.locator(target(SORT, bucket)).bounding_box()
+            start = present(page.locator(item(SORT, text)).bounding_box())
+            end = present(page.locator(target(SORT, bucket)).bounding_box())
             page.mouse.move(start["x"] + 10, start["y"] + start["height"] / 2)
             page.mouse.down()
             page.mouse.move(end["x"] + 20, end["y"] + end["height"] / 2, steps=8)
@@ -279,14 +282,14 @@ class TestSortExercise:
         marks = page.locator(f"{SORT} .quiz-slot .quiz-verdict").all_text_contents()
         assert marks == ["✓ Right bucket."] * len(items)
 
-    def test_enter_picks_an_item_right_after_a_drag(self, page: Any, base_url: str) -> None:
+    def test_enter_picks_an_item_right_after_a_drag(self, page: Page, base_url: str) -> None:
         """The click that ends a drag is swallowed, and only that one: the next Enter on an item picks it up."""
         page.set_viewport_size({"width": 1280, "height": 1100})
         open_quiz(page, base_url + PAGE)
         page.eval_on_selector(SORT, "element => element.scrollIntoView({behavior: 'instant'})")
         (text, bucket), (other, _) = sort_items(page)[:2]
-        start = page.locator(item(SORT, text)).bounding_box()
-        end = page.locator(target(SORT, bucket)).bounding_box()
+        start = present(page.locator(item(SORT, text)).bounding_box())
+        end = present(page.locator(target(SORT, bucket)).bounding_box())
         page.mouse.move(start["x"] + 10, start["y"] + start["height"] / 2)
         page.mouse.down()
         page.mouse.move(end["x"] + 20, end["y"] + end["height"] / 2, steps=8)
@@ -296,18 +299,18 @@ class TestSortExercise:
         page.keyboard.press("Enter")
         assert page.get_attribute(item(SORT, other), "aria-pressed") == "true"
 
-    def test_a_drag_that_ends_outside_a_bucket_changes_nothing(self, page: Any, base_url: str) -> None:
+    def test_a_drag_that_ends_outside_a_bucket_changes_nothing(self, page: Page, base_url: str) -> None:
         open_quiz(page, base_url + PAGE)
         page.eval_on_selector(SORT, "element => element.scrollIntoView({behavior: 'instant'})")
         text, _ = sort_items(page)[0]
-        start = page.locator(item(SORT, text)).bounding_box()
+        start = present(page.locator(item(SORT, text)).bounding_box())
         page.mouse.move(start["x"] + 10, start["y"] + 10)
         page.mouse.down()
         page.mouse.move(5, 5, steps=5)
         page.mouse.up()
         assert placed(page)[text] == "Not sorted yet"
 
-    def test_wrong_items_are_marked_with_their_explanation(self, page: Any, base_url: str) -> None:
+    def test_wrong_items_are_marked_with_their_explanation(self, page: Page, base_url: str) -> None:
         open_quiz(page, base_url + PAGE)
         items = sort_items(page)
         buckets = sorted({bucket for _, bucket in items})
@@ -322,9 +325,9 @@ class TestSortExercise:
             f"{SORT} .quiz-slot", has=page.locator(f".quiz-item:text-is('{items[0][0]}')")
         ).locator(".quiz-mark")
         assert first_mark.text_content() == "✗ Not this bucket." + key["items"][0]["explanation"]
-        assert f"{len(items) - 1} of {len(items)} items" in page.text_content(f"{SORT} .quiz-feedback")
+        assert f"{len(items) - 1} of {len(items)} items" in present(page.text_content(f"{SORT} .quiz-feedback"))
 
-    def test_sort_by_keyboard_with_every_move_announced(self, page: Any, base_url: str) -> None:
+    def test_sort_by_keyboard_with_every_move_announced(self, page: Page, base_url: str) -> None:
         """Enter picks an item, arrows reach a bucket, Enter drops and moves on; Escape cancels; all announced."""
         open_quiz(page, base_url + PAGE)
         items = [sort_items(page)[index] for index in shown_orders(page)[question(SORT, 1)[1:]]]  # as shown
@@ -360,26 +363,27 @@ class TestSortExercise:
         assert verdict(page, SORT) == "✓ Correct."
 
 
-def shown_orders(page: Any) -> dict[str, list[int]]:
+def shown_orders(page: Page) -> dict[str, list[int]]:
     """Every choice question's and sort pool's options on the page, in the order shown, by question element id."""
-    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+    orders: dict[str, list[int]] = page.eval_on_selector_all(
         ".quiz-question",
         """forms => Object.fromEntries(forms.map(form => [form.id,
             [...form.querySelectorAll('.quiz-choice, .quiz-pool .quiz-slot')]
                 .map(e => Number(e.dataset.choice ?? e.dataset.item))]))""",
     )
+    return orders
 
 
 class TestOptionOrder:
     """Each reader sees the options in an order of their own, the same across reloads; it never gives answers away."""
 
-    def reader(self, browser: Any, network: Network, seed: str) -> Any:
+    def reader(self, browser: Browser, network: Network, seed: str) -> Any:
         context = new_context(browser, network)
         context.add_init_script(f"localStorage.setItem('quiz-order-seed', '{seed}')")
         return context
 
     def test_an_order_of_the_readers_own_that_survives_a_reload(
-        self, browser: Any, network: Network, base_url: str
+        self, browser: Browser, network: Network, base_url: str
     ) -> None:
         orders = {}
         for seed in ("7", "8"):
@@ -396,7 +400,7 @@ class TestOptionOrder:
 
     @pytest.mark.parametrize("seed", ["1", "2"])
     def test_always_picking_the_first_option_is_no_better_than_chance(
-        self, browser: Any, network: Network, base_url: str, seed: str
+        self, browser: Browser, network: Network, base_url: str, seed: str
     ) -> None:
         """Over every choice question of the book, the first option shown is right about as often as luck allows."""
         context = self.reader(browser, network, seed)
@@ -419,7 +423,7 @@ class TestOptionOrder:
         assert first_right <= chance + 3
 
     def test_a_sort_restored_from_progress_keeps_the_readers_order(
-        self, browser: Any, network: Network, base_url: str
+        self, browser: Browser, network: Network, base_url: str
     ) -> None:
         context = self.reader(browser, network, "3")
         page = context.new_page()
@@ -436,7 +440,7 @@ class TestOptionOrder:
 
 
 class TestProgress:
-    def test_score_and_answers_survive_a_reload(self, page: Any, base_url: str) -> None:
+    def test_score_and_answers_survive_a_reload(self, page: Page, base_url: str) -> None:
         """Answers, verdicts, the question on show and the score come back; each quiz keeps its own."""
         open_quiz(page, base_url + PAGE)
         keys = answer_key(page, CHECK)
@@ -473,7 +477,7 @@ class TestProgress:
         open_quiz(page, base_url + PAGE)
         assert score(page, CHECK) == f"Score: 0 of {len(keys)}"
 
-    def test_a_reset_can_be_undone(self, page: Any, base_url: str) -> None:
+    def test_a_reset_can_be_undone(self, page: Page, base_url: str) -> None:
         """Reset quiz clears every answer at once, so it offers Undo (focused); Undo brings all of it back, saved."""
         open_quiz(page, base_url + PAGE)
         keys = answer_key(page, CHECK)
@@ -494,7 +498,7 @@ class TestProgress:
         assert score(page, CHECK) == f"Score: 1 of {len(keys)}"
         assert verdict(page, question(CHECK, 1)) == "✓ Correct."
 
-    def test_progress_survives_instant_navigation(self, page: Any, base_url: str) -> None:
+    def test_progress_survives_instant_navigation(self, page: Page, base_url: str) -> None:
         """Leaving through Material's instant navigation and coming back remounts the quiz with its answers."""
         open_quiz(page, base_url + PAGE)
         key = answer_key(page, CHECK)[0]
@@ -519,7 +523,7 @@ def expected_answer(inputs: dict[str, Any], output: str, unit: str) -> float:
 
 
 class TestNewNumbers:
-    def test_a_variant_is_graded_against_cpythons_calculator(self, page: Any, base_url: str) -> None:
+    def test_a_variant_is_graded_against_cpythons_calculator(self, page: Page, base_url: str) -> None:
         """New numbers come from the worker; the right answer for them is what CPython computes, and it sticks."""
         open_quiz(page, base_url + PAGE)
         keys = answer_key(page, CHECK)
@@ -535,10 +539,10 @@ class TestNewNumbers:
             arg=[box, before],
             timeout=BOOT_TIMEOUT,
         )
-        inputs = json.loads(page.get_attribute(box, "data-inputs"))
+        inputs = json.loads(present(page.get_attribute(box, "data-inputs")))
         output = key["variant"]["answer"]["output"]
         answer = expected_answer(inputs, output, key["unit"])
-        assert inputs != json.loads(before)
+        assert inputs != json.loads(present(before))
         expect(page.locator(f"{box} .quiz-text")).to_contain_text(f"{float(inputs['intensity']):,.0f} FLOPs")
         expect(page.locator(f"{box} .quiz-feedback")).to_have_text("New numbers: read the question again.")
         page.fill(f"{box} input", f"{answer * 1.5:.4g}")
@@ -548,19 +552,21 @@ class TestNewNumbers:
         page.fill(f"{box} input", f"{answer:.4g}")
         page.click(f"{box} .quiz-check")
         assert verdict(page, box) == "✓ Correct."
-        assert f"The answer is {format_number(answer, key['unit'])}." in page.text_content(f"{box} .quiz-feedback")
+        assert f"The answer is {format_number(answer, key['unit'])}." in present(
+            page.text_content(f"{box} .quiz-feedback")
+        )
         text = page.text_content(f"{box} .quiz-text")
         page.reload()
         open_quiz(page, base_url + PAGE)
         assert page.text_content(f"{box} .quiz-text") == text  # the variant is saved with the answer
-        assert json.loads(page.get_attribute(box, "data-inputs")) == inputs
+        assert json.loads(present(page.get_attribute(box, "data-inputs"))) == inputs
         assert verdict(page, box) == "✓ Correct."
 
 
 class TestAccessibility:
     @pytest.mark.parametrize("scheme", ["light", "dark"])
     def test_axe_finds_nothing_with_feedback_shown(
-        self, browser: Any, network: Network, base_url: str, scheme: str
+        self, browser: Browser, network: Network, base_url: str, scheme: str
     ) -> None:
         """axe-core reports no violation on the quiz page, with verdicts and marks on screen, in both schemes."""
         from tests.support import NODE_MODULES
@@ -613,7 +619,7 @@ questions:
 
 class TestEscaping:
     def test_author_html_stays_text_in_the_browser(
-        self, browser: Any, tmp_path_factory: pytest.TempPathFactory
+        self, browser: Browser, tmp_path_factory: pytest.TempPathFactory
     ) -> None:
         """R6 end to end: the script sets author text as text, so feedback shows the markup and runs none of it."""
         from tests.support import NODE_MODULES, build_site, serve
@@ -621,7 +627,7 @@ class TestEscaping:
         root = tmp_path_factory.mktemp("hostile")
         (root / "docs").mkdir()
         (root / "docs/index.md").write_text(HOSTILE, encoding="utf-8")
-        config = {"site_name": "Hostile", "theme": {"name": "material", "font": False}}
+        config: dict[str, Any] = {"site_name": "Hostile", "theme": {"name": "material", "font": False}}
         config["plugins"] = [{"calculators": {"node_modules": str(NODE_MODULES)}}]
         (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
         result = build_site(root / "mkdocs.yml", root / "site")
@@ -631,7 +637,12 @@ class TestEscaping:
             context = new_context(browser, network)
             page = context.new_page()
             dialogs: list[str] = []
-            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+            def dismiss(dialog: Dialog) -> None:
+                dialogs.append(dialog.message)
+                dialog.dismiss()
+
+            page.on("dialog", dismiss)
             page.goto(url + "/")
             wait_mounted(page, "#quiz-1")
             page.click("#quiz-1-q1 .quiz-choice[data-choice='0']")  # the one with an explanation

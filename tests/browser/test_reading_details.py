@@ -7,10 +7,9 @@ item and the chevrons of collapsible hints still show.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
 from tests.browser.calculator_page import BOOT_TIMEOUT, eventually, wait_mounted
 from tests.browser.conftest import Network, new_context
@@ -61,37 +60,37 @@ LOWEST_CONTRAST = """(root) => {
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_stale_results_keep_a_contrast_of_4_5(browser: Any, base_url: str, network: Network, scheme: str) -> None:
+def test_stale_results_keep_a_contrast_of_4_5(browser: Browser, base_url: str, network: Network, scheme: str) -> None:
     """After a bad value, the last good results stay, marked stale, and every line of them is still 4.5:1 or more
     (dimmed, they were 3.6:1 in light and 3.5:1 in dark)."""
     context = new_context(browser, network, color_scheme=scheme)
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     page.goto(base_url + "/lessons/roofline/")
     wait_mounted(page, "#calc-1")
     page.fill("#calc-1-intensity", "-3")
     expect(page.locator("#calc-1")).to_have_class(re.compile(r"\bcalc-stale\b"), timeout=BOOT_TIMEOUT)
     expect(page.locator("#calc-1-intensity-error")).to_be_visible(timeout=BOOT_TIMEOUT)
     assert page.locator("#calc-1").evaluate(LOWEST_CONTRAST) >= 4.5
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_every_chip_of_the_comparison_is_in_view_on_a_phone(browser: Any, base_url: str, network: Network) -> None:
+def test_every_chip_of_the_comparison_is_in_view_on_a_phone(browser: Browser, base_url: str, network: Network) -> None:
     """The chip list is not a box that scrolls on its own (it showed 8 of 24 chips at 390 px, hiding ticked ones)."""
     context = new_context(browser, network, viewport=PHONE)
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     page.goto(base_url + "/chapters/27-asics-and-accelerators/")
     lists = page.locator(".calc-choice-list")
     assert lists.count() >= 1
     for chips in lists.all():
         assert chips.evaluate("(node) => node.scrollHeight <= node.clientHeight + 1")
         assert chips.locator(".calc-choice").count() >= 20
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
-def test_the_chip_database_scrolls_with_the_page(browser: Any, base_url: str, network: Network) -> None:
+def test_the_chip_database_scrolls_with_the_page(browser: Browser, base_url: str, network: Network) -> None:
     """Its table is not held in a box that scrolls both ways: down is the page's own scroll."""
     context = new_context(browser, network, viewport={"width": 1280, "height": 800})
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     page.goto(base_url + "/reference/chips/")
     box = page.locator(".calc-table-wrap").first
     box.scroll_into_view_if_needed()
@@ -99,7 +98,7 @@ def test_the_chip_database_scrolls_with_the_page(browser: Any, base_url: str, ne
     assert (
         box.evaluate("(node) => node.getBoundingClientRect().height") > 800
     )  # as tall as its rows: taller than the screen
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
 # Each exercise's code box: its height and whether its code runs off sideways (the pre-rendered <code> scrolls itself,
@@ -118,7 +117,7 @@ CODE_BOXES = """() => ({
 @pytest.mark.parametrize("width", [390, 320])
 @pytest.mark.parametrize("url", [EXERCISES, "/lessons/parallelism/", "/lessons/inference-at-scale/"])
 def test_the_editor_wraps_on_a_phone_as_the_code_before_it(
-    browser: Any, base_url: str, network: Network, url: str, width: int
+    browser: Browser, base_url: str, network: Network, url: str, width: int
 ) -> None:
     """On a phone, no exercise's code runs off the side, at first paint, once the script has made it editable, or in
     the editor; each code box keeps the height it had at first paint through both (the editor breaks each long line
@@ -126,15 +125,15 @@ def test_the_editor_wraps_on_a_phone_as_the_code_before_it(
     First paint is the page without scripts: its HTML and its head's stylesheets, before exercise.js has run."""
     viewport = {"width": width, "height": 844}
     plain = new_context(browser, network, viewport=viewport, java_script_enabled=False)
-    painted = plain.new_page()  # type: ignore[attr-defined]
+    painted = plain.new_page()
     painted.goto(base_url + url)
     first = painted.evaluate(CODE_BOXES)
-    plain.close()  # type: ignore[attr-defined]
+    plain.close()
     assert first["boxes"] and not any(box["sideways"] for box in first["boxes"]), first
     heights = [box["height"] for box in first["boxes"]]
 
     context = new_context(browser, network, viewport=viewport)
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     page.goto(base_url + url)
     page.wait_for_function(
         "() => [...document.querySelectorAll('.exercise')].every((exercise) => exercise.dataset.mounted)"
@@ -161,14 +160,14 @@ def test_the_editor_wraps_on_a_phone_as_the_code_before_it(
     typed = page.evaluate(CODE_BOXES)
     assert typed["boxes"][0]["height"] > heights[0]  # the long line took more rows, not more width
     assert not typed["boxes"][0]["sideways"] and not typed["pageSideways"], typed
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
 def test_in_forced_colours_a_picked_up_item_and_the_chevrons_show(
-    browser: Any, base_url: str, network: Network
+    browser: Browser, base_url: str, network: Network
 ) -> None:
     context = new_context(browser, network, forced_colors="active")
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     page.goto(base_url + "/lessons/roofline-quiz/")
     wait_mounted(page, "#quiz-2")  # below the first screen: it comes alive as a reader scrolls to it
     items = page.locator("#quiz-2 .quiz-item")
@@ -183,7 +182,7 @@ def test_in_forced_colours_a_picked_up_item_and_the_chevrons_show(
     chevron = summary.evaluate("(node) => getComputedStyle(node, '::after').backgroundColor")
     behind = summary.evaluate("(node) => getComputedStyle(node).backgroundColor")
     assert chevron not in (behind, "rgba(0, 0, 0, 0)")
-    context.close()  # type: ignore[attr-defined]
+    context.close()
 
 
 # The chart's point labels (visible or not, and their boxes on the page), and the points along its lines.
@@ -210,13 +209,13 @@ CHART_LAYOUT = """(chart) => {
 
 
 def test_every_chip_on_the_comparison_chart_is_labelled_clear_of_the_ridge_lines(
-    browser: Any, base_url: str, network: Network
+    browser: Browser, base_url: str, network: Network
 ) -> None:
     """Chapter 27's comparison of eight current chips: each point has a label (TPU7x had none, crowded by B200,
     B300 and MI355X: it may take its short name), no label covers another, and no line of equal ridge point crosses a
     label (they crossed TPU v6e's and B300's)."""
     context = new_context(browser, network, viewport={"width": 1280, "height": 900})
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     page.goto(base_url + "/chapters/27-asics-and-accelerators/")
     chart = page.locator("#calc-6 .calc-chart")
     chart.scroll_into_view_if_needed()
@@ -238,4 +237,4 @@ def test_every_chip_on_the_comparison_chart_is_labelled_clear_of_the_ridge_lines
         left, top, right, bottom = one["box"]
         crossing = [p for p in layout["points"] if left + 1 < p[0] < right - 1 and top + 1 < p[1] < bottom - 1]
         assert crossing == [], one["text"]
-    context.close()  # type: ignore[attr-defined]
+    context.close()

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
 
 from calckit.api import run
 from tests.browser import calculator_page
@@ -20,7 +20,7 @@ FIRST = "#calc-1"
 WORKER = "**/assets/calculators/worker.js"
 
 
-def texts(page: object, calculator: str = FIRST) -> dict[str, str]:
+def texts(page: Page, calculator: str = FIRST) -> dict[str, str]:
     return calculator_page.texts(page, calculator)
 
 
@@ -28,63 +28,63 @@ def expected(**inputs: object) -> dict[str, str]:
     return calculator_page.expected("roofline", **inputs)
 
 
-def wait_for_texts(page: object, wanted: dict[str, str], calculator: str = FIRST) -> None:
+def wait_for_texts(page: Page, wanted: dict[str, str], calculator: str = FIRST) -> None:
     calculator_page.wait_for_texts(page, wanted, calculator)
 
 
 class TestBeforeAnyScript:
-    def test_results_are_in_the_html(self, browser: object, network: Network, base_url: str) -> None:
+    def test_results_are_in_the_html(self, browser: Browser, network: Network, base_url: str) -> None:
         """With JavaScript off, both calculators already show CPython's results for the author's inputs."""
         context = new_context(browser, network, java_script_enabled=False)
-        page = context.new_page()  # type: ignore[attr-defined]
+        page = context.new_page()
         page.goto(base_url + PAGE)
         assert texts(page) == expected()
         assert texts(page, "#calc-2") == expected(chip="tpu-v5e", intensity=120)
         assert page.input_value("#calc-2-intensity") == "120"
-        context.close()  # type: ignore[attr-defined]
+        context.close()
         assert network.foreign == []
 
 
 class TestRecompute:
-    def test_changing_intensity_gives_cpythons_values(self, page: object, base_url: str) -> None:
+    def test_changing_intensity_gives_cpythons_values(self, page: Page, base_url: str) -> None:
         """Typing a new intensity updates every output to what CPython computes, and redraws the chart."""
         open_page(page, base_url + PAGE)
-        page.locator(f"{FIRST} .calc-chart-view").scroll_into_view_if_needed()  # type: ignore[attr-defined]
-        page.wait_for_selector(f"{FIRST} .calc-chart-view svg")  # type: ignore[attr-defined]
-        before = page.get_attribute(f"{FIRST} .calc-chart-view", "aria-label")  # type: ignore[attr-defined]
-        page.fill(f"{FIRST}-intensity", "1000")  # type: ignore[attr-defined]
+        page.locator(f"{FIRST} .calc-chart-view").scroll_into_view_if_needed()
+        page.wait_for_selector(f"{FIRST} .calc-chart-view svg")
+        before = page.get_attribute(f"{FIRST} .calc-chart-view", "aria-label")
+        page.fill(f"{FIRST}-intensity", "1000")
         want = expected(intensity=1000)
         assert want["bound"] == "Compute-bound"
         wait_for_texts(page, want)
         assert texts(page) == want
-        chart = page.locator(f"{FIRST} .calc-chart-view")  # type: ignore[attr-defined]
+        chart = page.locator(f"{FIRST} .calc-chart-view")
         expect(chart).to_have_attribute("aria-label", re.compile("Compute-bound"))
         expect(chart).not_to_have_attribute("aria-label", before)
-        summary = page.locator(f"{FIRST} .calc-summary")  # type: ignore[attr-defined]
+        summary = page.locator(f"{FIRST} .calc-summary")
         expect(summary).to_have_text(run("roofline", {"intensity": 1000})["summary"])
 
-    def test_slider_moves_by_keyboard(self, page: object, base_url: str) -> None:
+    def test_slider_moves_by_keyboard(self, page: Page, base_url: str) -> None:
         """The log slider steps the intensity with the arrow keys, and the field and results follow."""
         open_page(page, base_url + PAGE)
-        page.focus(f"{FIRST} .calc-slider")  # type: ignore[attr-defined]
+        page.focus(f"{FIRST} .calc-slider")
         for _ in range(10):
-            page.keyboard.press("ArrowLeft")  # type: ignore[attr-defined]
+            page.keyboard.press("ArrowLeft")
         # 10 ** (2 - 10 * 0.01), to three digits
-        expect(page.locator(f"{FIRST}-intensity")).to_have_value("79.4")  # type: ignore[attr-defined]
+        expect(page.locator(f"{FIRST}-intensity")).to_have_value("79.4")
         wait_for_texts(page, expected(intensity=79.4))
-        slider = page.locator(f"{FIRST} .calc-slider")  # type: ignore[attr-defined]
+        slider = page.locator(f"{FIRST} .calc-slider")
         expect(slider).to_have_attribute("aria-valuetext", "79.4 FLOP/byte")
 
-    def test_bad_input_shows_message_and_keeps_last_result(self, page: object, base_url: str) -> None:
+    def test_bad_input_shows_message_and_keeps_last_result(self, page: Page, base_url: str) -> None:
         """A negative intensity gets the package's message next to the field; the last good results stay, stale."""
         open_page(page, base_url + PAGE)
-        page.fill(f"{FIRST}-intensity", "1000")  # type: ignore[attr-defined]
+        page.fill(f"{FIRST}-intensity", "1000")
         good = expected(intensity=1000)
         wait_for_texts(page, good)
-        page.fill(f"{FIRST}-intensity", "-3")  # type: ignore[attr-defined]
-        error = page.locator(f"{FIRST}-intensity-error")  # type: ignore[attr-defined]
-        field = page.locator(f"{FIRST}-intensity")  # type: ignore[attr-defined]
-        note = page.locator(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
+        page.fill(f"{FIRST}-intensity", "-3")
+        error = page.locator(f"{FIRST}-intensity-error")
+        field = page.locator(f"{FIRST}-intensity")
+        note = page.locator(f"{FIRST} .calc-stale-note")
         error.wait_for(state="visible", timeout=BOOT_TIMEOUT)
         assert run("roofline", {"intensity": "-3"})["errors"][0]["hint"] == "Use 0.01 or more (you typed -3)."
         expect(error).to_have_text("Use 0.01 or more (you typed -3).")
@@ -92,26 +92,26 @@ class TestRecompute:
         expect(note).to_be_visible()
         expect(note).to_have_text("These results are for the last valid inputs.")
         assert texts(page) == good
-        page.fill(f"{FIRST}-intensity", "abc")  # type: ignore[attr-defined]
-        page.wait_for_function(  # type: ignore[attr-defined]
+        page.fill(f"{FIRST}-intensity", "abc")
+        page.wait_for_function(
             "() => document.querySelector('#calc-1-intensity-error').textContent.includes('a number')"
         )
-        page.fill(f"{FIRST}-intensity", "50")  # type: ignore[attr-defined]
+        page.fill(f"{FIRST}-intensity", "50")
         wait_for_texts(page, expected(intensity=50))
         expect(error).to_be_hidden()
         expect(field).not_to_have_attribute("aria-invalid", re.compile(".*"))  # no such attribute at all
         expect(note).to_be_hidden()
 
-    def test_a_shared_link_is_marked_stale_until_its_results_are_computed(self, page: object, base_url: str) -> None:
+    def test_a_shared_link_is_marked_stale_until_its_results_are_computed(self, page: Page, base_url: str) -> None:
         """The form shows the link's inputs at once; the build's results under it are dimmed and say so until the
         worker's results for the link replace them. (The worker's script is held back meanwhile, as a slow network
         would: the marked state then lasts until the test lets Python start, however fast the machine.)"""
-        worker = Held(page.context, WORKER)  # type: ignore[attr-defined]
-        page.goto(base_url + PAGE + "?calc-1.chip=h200-sxm&calc-1.intensity=50")  # type: ignore[attr-defined]
-        calculator = page.locator(FIRST)  # type: ignore[attr-defined]
-        note = page.locator(f"{FIRST} .calc-stale-note")  # type: ignore[attr-defined]
+        worker = Held(page.context, WORKER)
+        page.goto(base_url + PAGE + "?calc-1.chip=h200-sxm&calc-1.intensity=50")
+        calculator = page.locator(FIRST)
+        note = page.locator(f"{FIRST} .calc-stale-note")
         expect(calculator).to_contain_class("calc-stale")
-        expect(page.locator(f"{FIRST}-intensity")).to_have_value("50")  # type: ignore[attr-defined]
+        expect(page.locator(f"{FIRST}-intensity")).to_have_value("50")
         expect(note).to_be_visible()
         expect(note).to_have_text("These results are for earlier inputs: they update once yours are computed.")
         assert texts(page) == expected()
@@ -121,11 +121,11 @@ class TestRecompute:
         expect(calculator).not_to_contain_class("calc-stale")
         expect(note).to_be_hidden()
 
-    def test_an_edit_while_python_starts_is_marked_stale(self, page: object, base_url: str) -> None:
-        worker = Held(page.context, WORKER)  # type: ignore[attr-defined]  # Python cannot start until released
+    def test_an_edit_while_python_starts_is_marked_stale(self, page: Page, base_url: str) -> None:
+        worker = Held(page.context, WORKER)  # Python cannot start until released
         open_page(page, base_url + PAGE)
-        page.fill(f"{FIRST}-intensity", "7")  # type: ignore[attr-defined]
-        calculator = page.locator(FIRST)  # type: ignore[attr-defined]
+        page.fill(f"{FIRST}-intensity", "7")
+        calculator = page.locator(FIRST)
         expect(calculator).to_contain_class("calc-stale")
         assert texts(page) == expected()  # still the build's results, and marked so
         worker.wait_asked(page)
@@ -133,50 +133,50 @@ class TestRecompute:
         wait_for_texts(page, expected(intensity=7))
         expect(calculator).not_to_contain_class("calc-stale")
 
-    def test_a_value_above_100_percent_gets_a_note_beside_it(self, page: object, base_url: str) -> None:
+    def test_a_value_above_100_percent_gets_a_note_beside_it(self, page: Page, base_url: str) -> None:
         """MBU on the reference page: a 14 B model at 100 token/s on an A100 needs 137% of its bandwidth."""
         open_page(page, base_url + "/reference/calculators/", "#calc-2")
-        page.fill("#calc-2-params_b", "14")  # type: ignore[attr-defined]
+        page.fill("#calc-2-params_b", "14")
         calculator_page.wait_for_texts(page, calculator_page.expected("mbu", params_b=14), "#calc-2")
-        note = page.locator('#calc-2 [data-output="mbu"] .calc-note')  # type: ignore[attr-defined]
+        note = page.locator('#calc-2 [data-output="mbu"] .calc-note')
         expect(note).to_be_visible()
         expect(note).to_have_text("More than the memory can deliver: check the inputs.")
-        page.fill("#calc-2-params_b", "7")  # type: ignore[attr-defined]
+        page.fill("#calc-2-params_b", "7")
         calculator_page.wait_for_texts(page, calculator_page.expected("mbu", params_b=7), "#calc-2")
         expect(note).to_be_hidden()
 
-    def test_reset_restores_the_authors_inputs(self, page: object, base_url: str) -> None:
+    def test_reset_restores_the_authors_inputs(self, page: Page, base_url: str) -> None:
         open_page(page, base_url + PAGE)
-        page.fill("#calc-2-intensity", "3")  # type: ignore[attr-defined]
+        page.fill("#calc-2-intensity", "3")
         wait_for_texts(page, expected(chip="tpu-v5e", intensity=3), "#calc-2")
-        page.click("#calc-2 .calc-reset")  # type: ignore[attr-defined]
+        page.click("#calc-2 .calc-reset")
         wait_for_texts(page, expected(chip="tpu-v5e", intensity=120), "#calc-2")
-        expect(page.locator("#calc-2-intensity")).to_have_value("120")  # type: ignore[attr-defined]
+        expect(page.locator("#calc-2-intensity")).to_have_value("120")
 
 
 class TestNavigation:
-    def test_one_worker_and_one_wasm_download_across_pages(self, page: object, network: Network, base_url: str) -> None:
+    def test_one_worker_and_one_wasm_download_across_pages(self, page: Page, network: Network, base_url: str) -> None:
         """Instant navigation roofline -> home -> roofline keeps the tab's single worker, and it still answers."""
         workers: list[str] = []
-        page.on("worker", lambda worker: workers.append(worker.url))  # type: ignore[attr-defined]
+        page.on("worker", lambda worker: workers.append(worker.url))
         open_page(page, base_url + PAGE)
-        page.fill(f"{FIRST}-intensity", "1000")  # type: ignore[attr-defined]
+        page.fill(f"{FIRST}-intensity", "1000")
         wait_for_texts(page, expected(intensity=1000))
         follow_instantly(page, "a.md-header__button.md-logo", base_url + "/")
         follow_instantly(page, "article a[href$='roofline/']", base_url + PAGE)
-        page.fill(f"{FIRST}-intensity", "2")  # type: ignore[attr-defined]
+        page.fill(f"{FIRST}-intensity", "2")
         wait_for_texts(page, expected(intensity=2))
         calculator_workers = [url for url in workers if "assets/calculators/worker.js" in url]
         assert len(calculator_workers) == 1
         assert network.count("pyodide.asm.wasm") == 1
-        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1  # type: ignore[attr-defined]
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
 
 
 class TestFromFile:
-    def test_says_it_needs_http_and_keeps_results(self, browser: object, site: Path) -> None:
+    def test_says_it_needs_http_and_keeps_results(self, browser: Browser, site: Path) -> None:
         """Opened from file://, the page reads normally and the calculator says, in plain words, that it must be
         served over http; its chart, which cannot be drawn, leaves no empty box."""
-        page = browser.new_page()  # type: ignore[attr-defined]
+        page = browser.new_page()
         page.goto((site / "lessons/roofline/index.html").as_uri())
         status = page.locator(f"{FIRST} .calc-status")
         expect(status).to_have_text(
@@ -189,45 +189,45 @@ class TestFromFile:
         page.wait_for_function(f"() => document.querySelector('{FIRST} .calc-chart').getClientRects().length === 0")
         page.close()
 
-    def test_links_reach_pages(self, browser: object, site: Path) -> None:
+    def test_links_reach_pages(self, browser: Browser, site: Path) -> None:
         """A link to another page opens that page, not a listing of its folder."""
-        page = browser.new_page()  # type: ignore[attr-defined]
+        page = browser.new_page()
         page.goto((site / "lessons/roofline/index.html").as_uri())
-        page.click("nav.md-nav--primary a[href*='roofline-quiz']")  # type: ignore[attr-defined]
+        page.click("nav.md-nav--primary a[href*='roofline-quiz']")
         # The click only starts the navigation: wait for the address it leads to (the old page was loaded already).
-        page.wait_for_url("**/lessons/roofline-quiz/index.html")  # type: ignore[attr-defined]
-        expect(page).to_have_title(re.compile("^Check yourself: the roofline"))  # type: ignore[arg-type]
+        page.wait_for_url("**/lessons/roofline-quiz/index.html")
+        expect(page).to_have_title(re.compile("^Check yourself: the roofline"))
         page.close()
 
-    def test_a_quiz_keeps_the_answer_and_says_it_needs_http(self, browser: object, site: Path) -> None:
+    def test_a_quiz_keeps_the_answer_and_says_it_needs_http(self, browser: Browser, site: Path) -> None:
         """Check cannot grade from a file: it does not reload the page (losing the answer), and the quiz says why."""
-        page = browser.new_page()  # type: ignore[attr-defined]
+        page = browser.new_page()
         page.goto((site / "lessons/roofline-quiz/index.html").as_uri())
         # The page's own listeners run before this one (on window, last on the way up): whether they kept the form
         # from being sent, which would reload the page. Read as Check's click is handled, not after some wait.
-        page.evaluate(  # type: ignore[attr-defined]
+        page.evaluate(
             "window.stayed = true; addEventListener('submit', (event) => { window.sent = !event.defaultPrevented; })"
         )
-        page.click("#quiz-1-q1 .quiz-choice >> nth=1")  # type: ignore[attr-defined]
-        page.click("#quiz-1-q1 .quiz-check")  # type: ignore[attr-defined]
-        assert page.evaluate("[window.stayed, window.sent]") == [True, False]  # type: ignore[attr-defined]
-        assert page.is_checked("#quiz-1-q1 .quiz-choice >> nth=1 >> input")  # type: ignore[attr-defined]
-        note = page.locator("#quiz-1 .quiz-note")  # type: ignore[attr-defined]
+        page.click("#quiz-1-q1 .quiz-choice >> nth=1")
+        page.click("#quiz-1-q1 .quiz-check")
+        assert page.evaluate("[window.stayed, window.sent]") == [True, False]
+        assert page.is_checked("#quiz-1-q1 .quiz-choice >> nth=1 >> input")
+        note = page.locator("#quiz-1 .quiz-note")
         expect(note).to_be_visible()
         expect(note).to_contain_text("needs the site served over http")
         page.close()
 
 
 class TestAccessibility:
-    def test_axe_finds_no_serious_problems(self, page: object, base_url: str) -> None:
+    def test_axe_finds_no_serious_problems(self, page: Page, base_url: str) -> None:
         """axe-core (the pinned npm package) reports no violation at all on the calculator page."""
         from tests.support import NODE_MODULES
 
         open_page(page, base_url + PAGE)
-        page.locator(f"{FIRST} .calc-chart-view").scroll_into_view_if_needed()  # type: ignore[attr-defined]
-        page.wait_for_selector(f"{FIRST} .calc-chart-view svg")  # type: ignore[attr-defined]
-        page.add_script_tag(path=str(NODE_MODULES / "axe-core/axe.min.js"))  # type: ignore[attr-defined]
-        violations = page.evaluate(  # type: ignore[attr-defined]
+        page.locator(f"{FIRST} .calc-chart-view").scroll_into_view_if_needed()
+        page.wait_for_selector(f"{FIRST} .calc-chart-view svg")
+        page.add_script_tag(path=str(NODE_MODULES / "axe-core/axe.min.js"))
+        violations = page.evaluate(
             "async () => (await axe.run(document)).violations.map(v => ({id: v.id, impact: v.impact, "
             "nodes: v.nodes.map(n => n.target.join(' '))}))"
         )
@@ -244,19 +244,19 @@ IDLE_BOOT_DONE = """(ms) => import(document.querySelector('script[src*="assets/c
 
 
 class TestLazyCharts:
-    def test_vega_runs_only_when_a_chart_nears_the_screen(self, page: object, base_url: str) -> None:
+    def test_vega_runs_only_when_a_chart_nears_the_screen(self, page: Page, base_url: str) -> None:
         """On a page whose calculators sit below the fold, the page does not load Vega (800 kB of script to parse)
         until the reader scrolls to a chart. (The service worker may still fetch it in the background, for offline.)"""
-        page.set_viewport_size({"width": 1280, "height": 400})  # type: ignore[attr-defined]
-        page.goto(base_url + "/reference/calculators/")  # type: ignore[attr-defined]
+        page.set_viewport_size({"width": 1280, "height": 400})
+        page.goto(base_url + "/reference/calculators/")
         # The first calculator's top at the top of the screen, as a link to it puts it (its chart is far below).
-        page.eval_on_selector("#calc-1", "el => el.scrollIntoView({block: 'start', behavior: 'instant'})")  # type: ignore[attr-defined]
-        page.wait_for_selector("#calc-1[data-mounted]", state="attached")  # type: ignore[attr-defined]
+        page.eval_on_selector("#calc-1", "el => el.scrollIntoView({block: 'start', behavior: 'instant'})")
+        page.wait_for_selector("#calc-1[data-mounted]", state="attached")
         # Idle time passes: the calculator on screen boots Python in it, and the boot takes longer than any chart
         # near the screen would take to start loading Vega.
-        assert page.evaluate(IDLE_BOOT_DONE, BOOT_TIMEOUT) == "ready"  # type: ignore[attr-defined]
+        assert page.evaluate(IDLE_BOOT_DONE, BOOT_TIMEOUT) == "ready"
         calculator_page.frames(page)
-        assert page.evaluate("typeof window.vega") == "undefined"  # type: ignore[attr-defined]
-        page.locator("#calc-1 .calc-chart-view").scroll_into_view_if_needed()  # type: ignore[attr-defined]
-        page.wait_for_selector("#calc-1 .calc-chart-view svg")  # type: ignore[attr-defined]
-        assert page.evaluate("typeof window.vega") == "object"  # type: ignore[attr-defined]
+        assert page.evaluate("typeof window.vega") == "undefined"
+        page.locator("#calc-1 .calc-chart-view").scroll_into_view_if_needed()
+        page.wait_for_selector("#calc-1 .calc-chart-view svg")
+        assert page.evaluate("typeof window.vega") == "object"

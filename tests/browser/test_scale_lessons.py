@@ -5,13 +5,11 @@ the form holds; and its chart fits the screen."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
 from calckit.api import run
-from tests.browser.calculator_page import BOOT_TIMEOUT, wait_for_texts, wait_mounted
+from tests.browser.calculator_page import BOOT_TIMEOUT, present, wait_for_texts, wait_mounted
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -41,10 +39,10 @@ FORM_VALUES = """(calculator) => Object.fromEntries([...calculator.querySelector
 
 @pytest.mark.parametrize(("url", "name", "key", "typed"), CHANGES, ids=[change[1] for change in CHANGES])
 def test_a_keyboard_reader_on_a_phone_changes_it_and_hears_the_packages_answer(
-    browser: Any, base_url: str, network: Network, url: str, name: str, key: str, typed: str
+    browser: Browser, base_url: str, network: Network, url: str, name: str, key: str, typed: str
 ) -> None:
     context = new_context(browser, network, viewport=PHONE, has_touch=True, is_mobile=True, color_scheme="dark")
-    page = context.new_page()  # type: ignore[attr-defined]
+    page = context.new_page()
     page.goto(base_url + url)
     selector = f'.calc[data-calculator="{name}"]'
     wait_mounted(page, selector)
@@ -75,7 +73,7 @@ def test_a_keyboard_reader_on_a_phone_changes_it_and_hears_the_packages_answer(
     expect(summary).to_have_text(result["summary"], timeout=BOOT_TIMEOUT)
     if result.get("chart"):
         chart = calculator.locator(".calc-chart-view")
-        expect(chart).to_have_attribute("aria-label", result["chart"]["description"], timeout=BOOT_TIMEOUT)
+        expect(chart).to_have_attribute("aria-label", present(result["chart"])["description"], timeout=BOOT_TIMEOUT)
         chart.locator("svg").first.wait_for()
         inside = chart.evaluate(
             """(node) => { const box = node.closest(".calc").getBoundingClientRect();
@@ -84,4 +82,4 @@ def test_a_keyboard_reader_on_a_phone_changes_it_and_hears_the_packages_answer(
         )
         assert inside, "the chart runs past the calculator on a phone"
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
-    context.close()  # type: ignore[attr-defined]
+    context.close()

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from calckit import book
 from tests.browser.calculator_page import expected, texts, wait_for_texts
@@ -30,7 +30,7 @@ def circuits_site(tmp_path: Path) -> Iterator[Served]:
 
 
 def test_the_second_book_recomputes_through_its_snapshot_and_offline(
-    browser: Any, circuits_site: Served, monkeypatch: pytest.MonkeyPatch
+    browser: Browser, circuits_site: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.syspath_prepend(str(SECOND_BOOK))
     book.use("circuits")  # CPython's answers, from the second book's own package
@@ -58,7 +58,7 @@ def test_the_second_book_recomputes_through_its_snapshot_and_offline(
     assert network.foreign == [], f"requests left 127.0.0.1: {network.foreign}"
 
 
-def recomputes_then_offline(page: Any, context: Any, served: Served, network: Network) -> None:
+def recomputes_then_offline(page: Page, context: BrowserContext, served: Served, network: Network) -> None:
     """On the second book's home page, booted: its first calculator recomputes with its own wheels; then, once the
     service worker has cached the runtime, with the network off and the server stopped, the page reloads and its
     second calculator recomputes. Whichever host built the site (MkDocs, or Zensical and `mkdocs-calculators ship`)."""

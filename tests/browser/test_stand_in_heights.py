@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
 
 from tests.browser.calculator_page import BOOT_TIMEOUT, frames
 from tests.browser.conftest import Network, new_context
@@ -70,7 +70,7 @@ def stand_in_px(value: str) -> float:
     return float(found.group(1))
 
 
-def page_height(page: Any) -> float:
+def page_height(page: Page) -> float:
     frames(page)
     height: float = page.evaluate("() => document.documentElement.scrollHeight")
     return height
@@ -78,7 +78,7 @@ def page_height(page: Any) -> float:
 
 @pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["wide", "phone"])
 def test_stand_ins_are_close_to_each_calculators_height(
-    browser: Any, base_url: str, site: Path, network: Network, viewport: dict[str, int]
+    browser: Browser, base_url: str, site: Path, network: Network, viewport: dict[str, int]
 ) -> None:
     """On every page with calculators, each one's stand-in is within ABOVE and BELOW of the height it has once
     rendered and live, and scrolling through the page shrinks it by less than PAGE_SHRINK."""

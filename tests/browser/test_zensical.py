@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
 
 import pytest
+from playwright.sync_api import Browser
 
 from calckit import book
 from tests.browser.conftest import Network, new_context
@@ -32,7 +32,7 @@ def zensical_site(tmp_path: Path) -> Iterator[Served]:
 
 
 def test_a_zensical_build_recomputes_and_then_offline(
-    browser: Any, zensical_site: Served, monkeypatch: pytest.MonkeyPatch
+    browser: Browser, zensical_site: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.syspath_prepend(str(SECOND_BOOK))
     book.use("circuits")  # CPython's answers, from the second book's own package

@@ -65,11 +65,11 @@ def _files(case: dict[str, Any]) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def corpus_builds(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Build]:
     """One strict build per corpus case that this session runs, built side by side (each is a ~1 s subprocess)."""
-    names = sorted(
+    names: list[str] = sorted(
         {
-            item.callspec.params["name"]
+            str(item.callspec.params["name"])
             for item in request.session.items
-            if getattr(item, "originalname", None) == "test_broken_block_aborts_the_strict_build"
+            if isinstance(item, pytest.Function) and item.originalname == "test_broken_block_aborts_the_strict_build"
         }
     )
     root = tmp_path_factory.mktemp("broken")

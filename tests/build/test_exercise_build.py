@@ -17,12 +17,13 @@ import yaml
 
 import calculators
 from calckit import api, book
+from calckit.answers import modules_of
 from calckit.exercise import takes_number
 from mkdocs_calculators.runtime import EDITOR_MODULES
 from tests.build.sites import LOCATED, Build, build_fixture
 
 CORPUS_FILE = Path(__file__).with_name("broken_exercises.yaml")
-PLACEHOLDER = re.compile(r"\$\{(?P<what>calculators|inputs|numeric|outputs)(?::(?P<name>\w+))?\}")
+PLACEHOLDER = re.compile(r"\$\{(?P<what>calculators|inputs|numeric|outputs|modules)(?::(?P<name>\w+))?\}")
 GOOD = """# Practice
 
 Some text.
@@ -56,10 +57,43 @@ check:
 """
 
 
+# An exercise checked against a function of the book's package rather than a calculator's output.
+BY_FUNCTION = """# Critical batch
+
+```exercise
+id: critical
+title: The batch that reaches the ridge
+prompt: Return the batch.
+function: critical_batch(ridge, d, f, weight_bytes, activation_bytes)
+starter: |
+  def critical_batch(ridge, d, f, weight_bytes, activation_bytes):
+      ...
+solution: |
+  def critical_batch(ridge, d, f, weight_bytes, activation_bytes):
+      denominator = 2 * d * f - ridge * activation_bytes * (d + f)
+      return ridge * weight_bytes * d * f / denominator if denominator > 0 else None
+check:
+  function: calculators.matmul.critical_batch
+  cases: 4
+  vary:
+    ridge: {min: 50, max: 700, step: 0.1}
+    d: [4096, 8192]
+    f: [14336, 28672]
+    weight_bytes: [1, 2]
+    activation_bytes: [1, 2]
+  fixed:
+    - {ridge: 295.3, d: 8192, f: 28672, weight_bytes: 2, activation_bytes: 2}
+  tolerance: 1e-9 relative
+```
+"""
+
+
 def _expand(message: str) -> str:
     def replace(match: re.Match[str]) -> str:
         if match["what"] == "calculators":
             return ", ".join(sorted(calculators.CALCULATORS))
+        if match["what"] == "modules":
+            return ", ".join(modules_of("calculators"))
         calculator = book.calculator(match["name"])
         if match["what"] == "inputs":
             return ", ".join(calculator.input_keys)
@@ -93,7 +127,9 @@ def corpus_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
 
 @pytest.fixture(scope="module")
 def good_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    return build_fixture(tmp_path_factory.mktemp("good-exercise"), {"docs/index.md": GOOD})
+    return build_fixture(
+        tmp_path_factory.mktemp("good-exercise"), {"docs/index.md": GOOD, "docs/function.md": BY_FUNCTION}
+    )
 
 
 def test_the_corpus_covers_every_kind_of_mistake() -> None:
@@ -139,7 +175,9 @@ class TestGoodExercise:
         """The page carries how a Check draws its cases (the fixed one, then 5 drawn), never an expected value: the
         calculators' worker computes them for each Check, and those are CPython's roofline outputs."""
         page = good_build.html()
-        data = json.loads(html.unescape(re.search(r'data-exercise-data="([^"]*)"', page)[1]))  # type: ignore[index]
+        found = re.search(r'data-exercise-data="([^"]*)"', page)
+        assert found is not None
+        data = json.loads(html.unescape(found[1]))
         assert data["function"] == "attainable"
         assert data["parameters"] == ["peak_tflops", "bandwidth_tbs", "intensity"]
         draw = data["draw"]
@@ -152,6 +190,28 @@ class TestGoodExercise:
             attainable = next(out["value"] for out in result["outputs"] if out["key"] == "attainable")
             assert case["expected"] == attainable / 1e12
         assert 'data-exercise-key="exercise:docs/index.md#roof"' in page
+
+    def test_a_function_of_the_book_checks_an_exercise(self, good_build: Build) -> None:
+        """Checked against `calculators.matmul.critical_batch`: the page names it, and carries how to draw the cases
+        (whole numbers kept whole) but no expected value; the calculators' worker calls the function for them."""
+        from calculators.matmul import critical_batch
+
+        page = good_build.html("function/index.html")
+        assert (
+            "Write <code>critical_batch(ridge, d, f, weight_bytes, activation_bytes)</code>, returning a number."
+            in page
+        )
+        assert "compares it with the book's own <code>calculators.matmul.critical_batch</code> on 5 cases" in page
+        found = re.search(r'data-exercise-data="([^"]*)"', page)
+        assert found is not None
+        data = json.loads(html.unescape(found[1]))
+        draw = data["draw"]
+        assert draw["reference"] == "calculators.matmul.critical_batch" and "calculator" not in draw
+        assert draw["whole"] == ["d", "f", "weight_bytes", "activation_bytes"]
+        assert "expected" not in json.dumps(data)
+        cases = json.loads(api.call_json("exercise_cases", json.dumps({**draw, "seed": "any"})))["cases"]
+        assert len(cases) == 5 and cases[0]["expected"] == pytest.approx(309.6512874339642)
+        assert all(case["expected"] == critical_batch(**case["inputs"]) for case in cases)
 
     def test_the_page_loads_the_exercise_script_only_through_entry(self, good_build: Build) -> None:
         """The editor is not on the page as built: entry.js loads exercise.js, which loads the editor."""

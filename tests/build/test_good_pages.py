@@ -83,7 +83,7 @@ def test_figures_without_a_chip_select_custom_figures(index: Element) -> None:
     ],
 )
 def test_results_are_cpythons_for_the_authors_inputs(uid: str, inputs: dict[str, float], index: Element) -> None:
-    """The results in the HTML, before any script runs, are the text of `calculators.run` for the block's inputs."""
+    """The results in the HTML, before any script runs, are the text of `calckit.api.run` for the block's inputs."""
     result = api.run("roofline", inputs)
     assert result["ok"], result
     calculator = index.find("section", id=uid)

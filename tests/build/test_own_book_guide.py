@@ -10,6 +10,7 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -79,7 +80,11 @@ class _ConfigLoader(yaml.SafeLoader):
     """Reads mkdocs.yml's `!ENV [NAME, default]` as its default."""
 
 
-_ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])  # type: ignore[arg-type]
+def _env_default(loader: yaml.SafeLoader, node: yaml.SequenceNode) -> Any:
+    return loader.construct_sequence(node)[-1]
+
+
+_ConfigLoader.add_constructor("!ENV", _env_default)
 
 
 def test_its_calculator_is_the_second_books() -> None:

@@ -40,11 +40,14 @@ def manifest(site: Path) -> dict[str, object]:
     text = (site / "sw.js").read_text(encoding="utf-8")
     match = re.search(r"^const MANIFEST = .*?JSON\.parse\((\".*\")\)\);$", text, re.MULTILINE)
     assert match, "no manifest in sw.js"
-    return json.loads(json.loads(match.group(1)))  # type: ignore[no-any-return]
+    found: dict[str, object] = json.loads(json.loads(match.group(1)))
+    return found
 
 
 def entries(site: Path, group: str) -> dict[str, str]:
-    return dict(manifest(site)[group])  # type: ignore[call-overload]
+    listed = manifest(site)[group]
+    assert isinstance(listed, list), f"{group} is not a list of [file, hash] pairs in the manifest"
+    return dict(listed)
 
 
 def digest(path: Path) -> str:

@@ -58,7 +58,9 @@ class TestTheSecondBook:
 
     def test_its_quiz_answer_comes_from_its_calculator(self, built: tuple[Path, str], circuits: object) -> None:
         html = (built[0] / "index.html").read_text(encoding="utf-8")
-        data = json.loads(unescape(re.search(r'data-quiz-data="([^"]*)"', html)[1]))  # type: ignore[index]
+        found = re.search(r'data-quiz-data="([^"]*)"', html)
+        assert found is not None
+        data = json.loads(unescape(found[1]))
         numeric = data["questions"][0]
         assert numeric["answer"] == pytest.approx(0.02)  # 5 V / 250 Ω
         assert numeric["answer"] == run("ohms-law", {"volts": 5, "ohms": 250})["outputs"][0]["value"]

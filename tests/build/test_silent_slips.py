@@ -4,6 +4,7 @@ build stops on it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,7 +45,7 @@ def test_an_authors_page_at_a_generated_pages_path_is_an_error_naming_both(tmp_p
     assert "Traceback" not in build.output
 
 
-ANCHORS = {"validation": {"anchors": "warn"}}
+ANCHORS: dict[str, Any] = {"validation": {"anchors": "warn"}}
 
 
 def test_links_to_a_blocks_id_pass_anchor_validation(tmp_path: Path) -> None:

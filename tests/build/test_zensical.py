@@ -47,7 +47,9 @@ class TestTheSecondBookUnderZensical:
 
     def test_its_quiz_and_table(self, built: tuple[Path, str]) -> None:
         html = (built[0] / "site/index.html").read_text(encoding="utf-8")
-        data = json.loads(unescape(re.search(r'data-quiz-data="([^"]*)"', html)[1]))  # type: ignore[index]
+        found = re.search(r'data-quiz-data="([^"]*)"', html)
+        assert found is not None
+        data = json.loads(unescape(found[1]))
         assert data["questions"][0]["answer"] == pytest.approx(0.02)  # 5 V / 250 Ω
         assert '<a href="reference/wires/#wire-awg-12">AWG 12</a>' in html
         assert "AWG 10" not in html

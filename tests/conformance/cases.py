@@ -73,8 +73,8 @@ def _exercises() -> list[dict[str, Any]]:
     exercises = []
     for page in sorted((ROOT / "docs").rglob("*.md")):
         for fence in find_fences(page.read_text(encoding="utf-8"), frozenset({"exercise"})):
-            exercise = read_exercise(yaml.safe_load(fence.body), CALCULATORS)
-            exercises.append(exercise.drawing_data())
+            exercise = read_exercise(yaml.safe_load(fence.body), CALCULATORS, "calculators")
+            exercises.append(dict(exercise.drawing_data()))
     return exercises
 
 

@@ -371,3 +371,234 @@ class TestCheck:
                 min(values["peak_tflops"], values["bandwidth_tbs"] * values["intensity"])
             )
         assert not {"exercise_run", "exercise_check"} & set(FUNCTIONS)
+
+
+CRITICAL = (
+    "def critical_batch(ridge, d, f, weight_bytes, activation_bytes):\n"
+    "    denominator = 2 * d * f - ridge * activation_bytes * (d + f)\n"
+    "    return ridge * weight_bytes * d * f / denominator if denominator > 0 else None\n"
+)
+
+
+def critical(**check: Any) -> dict[str, Any]:
+    """A good exercise checked against a function of the book's package, with `check` changed (None removes)."""
+    data: dict[str, Any] = {
+        "id": "critical",
+        "title": "Critical batch",
+        "prompt": "Return it.",
+        "function": "critical_batch(ridge, d, f, weight_bytes, activation_bytes)",
+        "starter": "def critical_batch(ridge, d, f, weight_bytes, activation_bytes):\n    ...\n",
+        "solution": CRITICAL,
+        "check": {
+            "function": "calculators.matmul.critical_batch",
+            "cases": 6,
+            "vary": {
+                "ridge": {"min": 50, "max": 700, "step": 0.1},
+                "d": [4096, 8192],
+                "f": [14336, 28672],
+                "weight_bytes": [1, 2],
+                "activation_bytes": [1, 2],
+            },
+            "fixed": [{"ridge": 295.3, "d": 8192, "f": 28672, "weight_bytes": 2, "activation_bytes": 2}],
+            "tolerance": "1e-9 relative",
+        },
+    }
+    for key, value in check.items():
+        if value is None:
+            data["check"].pop(key)
+        else:
+            data["check"][key] = value
+    return data
+
+
+def function_problems(data: dict[str, Any]) -> list[tuple[tuple[str | int, ...], str]]:
+    with pytest.raises(ExerciseError) as raised:
+        exercise_checks.read_exercise(data, CALCULATORS, "calculators")
+    return [(problem.where, problem.message) for problem in raised.value.problems]
+
+
+class TestFunctionCheck:
+    """An exercise checked against `package.module.function` of the book's package, on listed and drawn cases."""
+
+    def test_the_expected_values_are_the_functions(self) -> None:
+        """The fixed case first, then drawn ones from `vary`; each expected value is what the book's function
+        returns, and parameters given as whole numbers stay whole."""
+        from calculators.matmul import critical_batch
+
+        exercise = exercise_checks.read_exercise(critical(), CALCULATORS, "calculators")
+        assert exercise.reference == "calculators.matmul.critical_batch" and exercise.calculator == ""
+        assert len(exercise.cases) == 7 and exercise.cases[0].fixed and not exercise.cases[1].fixed
+        assert exercise.cases[0].expected == pytest.approx(309.6512874339642)  # the roofline lesson's 309.7
+        for case in exercise.cases:
+            assert case.expected == critical_batch(**case.inputs)
+            assert all(isinstance(case.inputs[key], int) for key in ("d", "f", "weight_bytes", "activation_bytes"))
+            assert 50 <= case.inputs["ridge"] <= 700
+        assert exercise.whole == ("d", "f", "weight_bytes", "activation_bytes")
+
+    def test_the_calculators_worker_draws_each_checks_cases_from_the_function(self) -> None:
+        """`exercise_cases` calls the book's function on the trusted side: the page's data carries no expected value,
+        the fixed case comes first, each seed draws afresh, and only the real parameters are floats."""
+        from calculators.matmul import critical_batch
+
+        draw = exercise_checks.read_exercise(critical(), CALCULATORS, "calculators").drawing_data()
+        assert "expected" not in json.dumps(draw) and draw["reference"] == "calculators.matmul.critical_batch"
+        first = json.loads(call_json("exercise_cases", json.dumps({**draw, "seed": "a"})))
+        second = json.loads(call_json("exercise_cases", json.dumps({**draw, "seed": "b"})))
+        assert first["cases"][0] == second["cases"][0]
+        assert first["cases"][0]["inputs"] == {
+            "ridge": 295.3,
+            "d": 8192,
+            "f": 28672,
+            "weight_bytes": 2,
+            "activation_bytes": 2,
+        }
+        assert len(first["cases"]) == 7 and first["cases"][1:] != second["cases"][1:]
+        assert first["floats"] == ["ridge"]
+        for case in first["cases"]:
+            assert case["expected"] == critical_batch(**case["inputs"])
+
+    def test_the_worker_calls_no_function_outside_the_book(self) -> None:
+        """Data changed in the page cannot make the calculators' worker call what is not the book's."""
+        draw = exercise_checks.read_exercise(critical(), CALCULATORS, "calculators").drawing_data()
+        with pytest.raises(ValueError, match="outside the book's package 'calculators'"):
+            api.exercise_cases("a", **{**draw, "reference": "os.getcwd"})
+
+    def test_a_right_and_a_wrong_solution(self) -> None:
+        """The reader's code is graded against the function's values as it is against a calculator's."""
+        exercise = exercise_checks.read_exercise(critical(), CALCULATORS, "calculators")
+        assert check_code(CRITICAL, exercise.checking_data())["ok"]
+        wrong = CRITICAL.replace("ridge * weight_bytes * d * f", "ridge * d * f")  # the weights' bytes forgotten
+        result = check_code(wrong, exercise.checking_data())
+        assert not result["ok"] and result["failure"]["index"] == 0
+        assert result["failure"]["reason"] == "0.5 times the expected value"
+
+    @pytest.mark.parametrize(
+        ("function", "message"),
+        [
+            (
+                "math.sqrt",
+                "check: function 'math.sqrt' is outside the book's package 'calculators' (name one of its functions, "
+                "such as 'calculators.module.function')",
+            ),
+            (
+                "calculators.matmull.critical_batch",
+                "check: the book's package has no module 'calculators.matmull' (expected one of: calculators, "
+                "calculators.chip_model,",
+            ),
+            (
+                "calculators.matmul.critical",
+                "check: module 'calculators.matmul' has no function 'critical' (expected one of: critical_batch)",
+            ),
+            (
+                "calculators.matmul.MATMUL",
+                "check: 'calculators.matmul.MATMUL' is a Calculator, not a function (expected one of: critical_batch)",
+            ),
+            (
+                "critical_batch",
+                "check: 'function' must be a function of the book's package, written as 'calculators.module.function' "
+                "(got 'critical_batch')",
+            ),
+        ],
+    )
+    def test_a_function_that_is_not_the_books(self, function: str, message: str) -> None:
+        [(where, said)] = function_problems(critical(function=function))
+        assert where == ("check", "function")
+        assert said.startswith(f"exercise 'critical': {message}")
+
+    def test_wrong_arguments(self) -> None:
+        """A parameter the function does not take, an argument held that it does not take, and one it needs that
+        nothing gives, each where the author wrote it."""
+        data = critical(inputs={"verify": 1})
+        data["function"] = "critical_batch(ridge, d, f, weight_bytes, activations)"
+        data["starter"] = data["solution"] = CRITICAL.replace("activation_bytes", "activations")
+        data["check"]["vary"]["activations"] = data["check"]["vary"].pop("activation_bytes")
+        data["check"]["fixed"][0]["activations"] = data["check"]["fixed"][0].pop("activation_bytes")
+        their = "ridge, d, f, weight_bytes, activation_bytes"
+        assert function_problems(data) == [
+            (
+                ("function",),
+                f"exercise 'critical': parameter 'activations' is not a parameter of calculators.matmul.critical_batch "
+                f"(expected one of: {their})",
+            ),
+            (
+                ("check", "inputs", "verify"),
+                f"exercise 'critical': check: calculators.matmul.critical_batch has no parameter 'verify' "
+                f"(expected one of: {their})",
+            ),
+            (
+                ("check", "function"),
+                "exercise 'critical': check: calculators.matmul.critical_batch needs 'activation_bytes' (make it a "
+                "parameter of 'function', or hold it in 'check: inputs')",
+            ),
+        ]
+
+    def test_a_parameter_with_nothing_to_draw_from(self) -> None:
+        vary = critical()["check"]["vary"]
+        del vary["d"]
+        [(where, said)] = function_problems(critical(vary=vary))
+        assert where == ("check", "vary")
+        assert said.startswith("exercise 'critical': check: parameter 'd' has no values to draw from")
+
+    def test_a_function_that_raises_is_quoted_with_its_case_and_line(self) -> None:
+        data = {
+            **critical(),
+            "function": "speedup(acceptance, draft, cost, verify)",
+            "starter": "def speedup(acceptance, draft, cost, verify):\n    ...\n",
+            "solution": "def speedup(acceptance, draft, cost, verify):\n    return 1.0\n",
+            "check": {
+                "function": "calculators.speculative.speedup",
+                "cases": 0,
+                "fixed": [{"acceptance": 0.8, "draft": 4, "cost": 0, "verify": 0}],
+            },
+        }
+        assert function_problems(data) == [
+            (
+                ("check", "fixed", 0),
+                "exercise 'critical': check: case 1 (acceptance=0.8, draft=4, cost=0, verify=0): "
+                "calculators.speculative.speedup raised ZeroDivisionError: float division by zero "
+                "(calculators/speculative.py:34)",
+            )
+        ]
+
+    def test_a_function_that_returns_no_number(self) -> None:
+        data = {
+            **critical(),
+            "function": "limit(intensity, ridge)",
+            "starter": "def limit(intensity, ridge):\n    ...\n",
+            "solution": "def limit(intensity, ridge):\n    return 1.0\n",
+            "check": {
+                "function": "calculators.roofline.limit",
+                "cases": 0,
+                "fixed": [{"intensity": 1, "ridge": 295.3}],
+            },
+        }
+        assert function_problems(data) == [
+            (
+                ("check", "fixed", 0),
+                "exercise 'critical': check: case 1 (intensity=1, ridge=295.3): calculators.roofline.limit returned "
+                "'Memory-bound' (a str), not a number",
+            )
+        ]
+
+    def test_a_calculator_and_a_function_at_once(self) -> None:
+        [(where, said)] = function_problems(critical(calculator="matmul"))
+        assert where == ("check", "calculator")
+        assert said == (
+            "exercise 'critical': check: give either 'calculator' and 'output', or 'function', not both "
+            "(remove 'calculator')"
+        )
+
+    def test_the_contributing_guides_example_reads_and_its_solution_passes(self) -> None:
+        """The guide's example of a function-checked exercise is one the build accepts, as written."""
+        import re
+
+        import yaml
+
+        from tests.support import ROOT
+
+        guide = (ROOT / "docs/contributing.md").read_text(encoding="utf-8")
+        section = guide[guide.index("### Check against a function of the book's package") :]
+        body = re.search(r"^```exercise\n(.*?)^```$", section, re.MULTILINE | re.DOTALL)
+        assert body is not None
+        exercise = exercise_checks.read_exercise(yaml.safe_load(body[1]), CALCULATORS, "calculators")
+        assert exercise.reference == "calculators.matmul.critical_batch" and len(exercise.cases) == 21

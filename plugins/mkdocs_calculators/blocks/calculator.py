@@ -7,7 +7,7 @@ its results (render.py), so that the page is right before any script runs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..chart_check import chart_problem
 from ..ids import ID_RULE, check_id
@@ -15,6 +15,7 @@ from ..render import render_calculator
 from .base import Authored, BlockKind, Option, Problems
 
 if TYPE_CHECKING:
+    from calckit.contracts import RunReply
     from calckit.spec import Calculator, Value
 
 __all__ = ["KIND", "CalculatorKind", "CalculatorModel"]
@@ -24,7 +25,7 @@ __all__ = ["KIND", "CalculatorKind", "CalculatorModel"]
 class CalculatorModel:
     calculator: Calculator
     inputs: dict[str, Value]  # every input, parsed; the calculator's default where the author gave none
-    result: dict[str, Any]  # calckit.api.run's answer for them
+    result: RunReply  # calckit.api.run's answer for them
     anchor: str  # calc-3, or calc-ID for an author's `id`
 
 
@@ -99,9 +100,10 @@ class CalculatorKind(BlockKind[CalculatorModel]):
                 )
             raise Problems([block.problem(id_line, message + ": give one of them another 'id'")])
         result = run(calculator.name, inputs, book=block.book)
-        if "failure" in result:
-            raise Problems([block.problem(block.line, result["failure"]["message"])])
-        chart = chart_problem(result["chart"]) if result.get("chart") else ""
+        if failure := result.get("failure"):
+            raise Problems([block.problem(block.line, failure["message"])])
+        spec = result.get("chart")
+        chart = chart_problem(spec) if spec else ""
         if chart:
             shown = inputs_text(inputs)
             raise Problems(

@@ -41,7 +41,8 @@ class ExerciseKind(BlockKind[ExerciseModel]):
             "starter": "the code the reader starts from",
             "solution": "a solution, checked at build",
             "hints": "a list of hints",
-            "check": "what checks the function: a calculator's output, and the cases",
+            "check": "what checks the function: a calculator's output or a function of the book's package, and the "
+            "cases",
         }.items()
     }
 
@@ -51,7 +52,7 @@ class ExerciseKind(BlockKind[ExerciseModel]):
 
         loaded = block.load("exercise block", "exercise")
         try:
-            exercise = read_exercise(loaded.data, block.book.calculators)
+            exercise = read_exercise(loaded.data, block.book.calculators, block.book.package)
         except ExerciseError as error:
             problems = []
             for problem in error.problems:
@@ -72,7 +73,8 @@ class ExerciseKind(BlockKind[ExerciseModel]):
         return ExerciseModel(exercise, f"exercise:{block.page.path}#{exercise.id}")
 
     def render(self, model: ExerciseModel, block: Authored) -> str:
-        calculator = block.book.calculator(model.exercise.calculator)
+        exercise = model.exercise
+        calculator = block.book.calculator(exercise.calculator) if exercise.calculator else None
         return render_exercise(block.anchor, model.exercise, model.key, block.page.link(CALCULATORS_PAGE), calculator)
 
 
