@@ -17,7 +17,6 @@
   // The page's head marked <html> "calculators-live" (the components' scripts will run: runtime.py, LIVE_MARK) and
   // looks, once the page is parsed, for this mark that they do.
   document.documentElement.classList.add("calculators-entry");
-  const SERVICE_WORKER = "__CALCULATORS_SERVICE_WORKER__"; // replaced at build: "sw.js", or "" under mkdocs serve
 
   /** Opened from a file: say why the calculator is still, and keep its results readable. @param {HTMLElement[]} elements */
   function explainFileMode(elements) {
@@ -144,26 +143,25 @@
     mountComponent("[data-progress-here]", "progress-view.js", "mountProgressHere"); // the reader's progress here
     mountComponent("[data-progress-book]", "progress-view.js", "mountProgressBook"); // and on the progress page
     const elements = mountNearViewport("[data-calculator]", "calculator.js", "mountCalculators");
-    if (elements.length && SERVICE_WORKER) {
-      import(new URL("offline.js", base).href).then((offline) => offline.keepRuntimeOffline());
-    }
+    if (elements.length) import(new URL("offline.js", base).href).then((offline) => offline.keepRuntimeOffline());
   }
 
   /**
-   * The service worker keeps the site for reading offline (sw.js at the site's root, written at build). Under
-   * `mkdocs serve`, whose pages change with every edit, the build leaves SERVICE_WORKER empty: no worker, and one
-   * left from an earlier visit to a built site on the same address is removed.
+   * The service worker keeps the site for reading offline (sw.js at the site's root, written at build). Its path is
+   * one of the build's values (build-info.js, a module: imported once the page has loaded, as registering waits for
+   * that anyway). Under `mkdocs serve`, whose pages change with every edit, the build leaves it empty: no worker, and
+   * one left from an earlier visit to a built site on the same address is removed.
    */
   function registerServiceWorker() {
     const container = navigator.serviceWorker;
     if (!container || location.protocol === "file:") return;
     const root = new URL("../../", base);
-    if (!SERVICE_WORKER) {
-      container.getRegistration(root.href).then((old) => old?.scope === root.href && old.unregister(), () => {});
-      return;
-    }
     const options = { scope: root.pathname, updateViaCache: /** @type {const} */ ("none") };
-    const register = () => container.register(new URL(SERVICE_WORKER, root), options).catch(() => {});
+    const register = () =>
+      import(new URL("build-info.js", base).href).then(({ serviceWorker }) => {
+        if (serviceWorker) return container.register(new URL(serviceWorker, root), options);
+        return container.getRegistration(root.href).then((old) => old?.scope === root.href && old.unregister());
+      }).catch(() => {});
     if (document.readyState === "complete") register();
     else addEventListener("load", register, { once: true });
   }

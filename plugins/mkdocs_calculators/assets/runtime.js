@@ -10,9 +10,10 @@
  *                | {type: "started", id} | {type: "result", id, generation, result}
  *                | {type: "error", id, generation, error}
  */
+import { timeLimit } from "./build-info.js";
 
-/** Seconds the book's code may take for one call (the plugin's time_limit option), replaced at build. */
-const TIME_LIMIT_MS = Number("__CALCULATORS_TIME_LIMIT__") * 1000 || 5000;
+/** Milliseconds the book's code may take for one call (the plugin's time_limit option, in seconds). */
+const TIME_LIMIT_MS = timeLimit * 1000;
 
 /** @typedef {"idle" | "runtime" | "package" | "ready" | "failed"} Stage */
 /** @typedef {{stage: Stage, error?: string}} RuntimeState */
