@@ -7,12 +7,12 @@
  * output named by `data-until` (a pass's count of cycles), or when the calculator refuses the value; Pause, Previous,
  * Next, Escape, the reader's own edit or leaving the page stop it.
  */
+import { claim } from "./status.js";
 
 /** @param {HTMLElement[]} elements */
 export function mountPlayers(elements) {
   for (const root of elements) {
-    if (root.dataset.mounted) continue;
-    root.dataset.mounted = "true";
+    if (!claim(root)) continue;
     mountPlayer(root);
   }
 }

@@ -6,6 +6,7 @@
  * download made here, import reads a file the reader picks.
  */
 import { PROGRESS_EVENT, everything, merge, read, restore, summary } from "./progress.js";
+import { claim } from "./status.js";
 
 const FORMAT = "calculators-progress";
 const FORMAT_VERSION = 1;
@@ -30,8 +31,7 @@ function follow(root, update) {
 /** The line under a page's title. @param {HTMLElement[]} elements */
 export function mountProgressHere(elements) {
   for (const root of elements) {
-    if (root.dataset.mounted) continue;
-    root.dataset.mounted = "true";
+    if (!claim(root)) continue;
     /** @type {Item[]} */
     const items = JSON.parse(root.dataset.progressHere ?? "[]");
     const state = /** @type {HTMLElement} */ (root.querySelector(".progress-here-state"));
@@ -50,8 +50,7 @@ export function mountProgressHere(elements) {
 /** The "Your progress" page. @param {HTMLElement[]} elements */
 export function mountProgressBook(elements) {
   for (const root of elements) {
-    if (root.dataset.mounted) continue;
-    root.dataset.mounted = "true";
+    if (!claim(root)) continue;
     mountBook(root);
   }
 }

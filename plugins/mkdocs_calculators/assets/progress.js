@@ -148,20 +148,21 @@ export function save(key, entry) {
 }
 
 /**
- * Call `changed` with the merged progress when another tab of this book saves this block's.
- * @param {string} key @param {(entry: Entry | null) => void} changed @returns {() => void} stops watching
+ * Call `changed` with the merged progress when another tab of this book saves this block's, for as long as the block's
+ * element `root` is on the page (instant navigation replaces it).
+ * @param {string} key @param {HTMLElement} root @param {(entry: Entry | null) => void} changed
  */
-export function watch(key, changed) {
+export function watch(key, root, changed) {
   const name = storageKey(key);
   /** @param {StorageEvent} event */
   const listener = (event) => {
+    if (!root.isConnected) return removeEventListener("storage", listener);
     if (event.key !== name && event.key !== null) return; // null: the whole storage was cleared
     const entry = readRaw(name);
     if (entry) remember(key, entry);
     changed(entry);
   };
   addEventListener("storage", listener);
-  return () => removeEventListener("storage", listener);
 }
 
 /** Every block's stored progress on this site, by block key. @returns {Record<string, Entry>} */
