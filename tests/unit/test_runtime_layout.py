@@ -20,12 +20,12 @@ from mkdocs_calculators.layout import (
 
 PLUGIN = Path(mkdocs_calculators.__file__).parent
 SCRIPTS = {"worker.js": PLUGIN / "assets/worker.js", "sw.js": PLUGIN / "service_worker.js"}
-# `import {a, b as c} from "./build-info.js"` in a module; `import(...("build-info.js"...)).then(({a}) =>` in entry.js,
-# a classic script.
+# `import {a, b as c} from "./build-info.js"` in a module; in entry.js, a classic script, `buildInfo()`, which is
+# `import(new URL("build-info.js", base).href)`, then `.then(async ({a}) =>`.
 IMPORTED = re.compile(
-    rf'import\s*\{{([^}}]*)\}}\s*from\s*"\./{re.escape(BUILD_INFO)}"'
-    rf'|import\(new URL\("{re.escape(BUILD_INFO)}", base\)\.href\)\.then\(\(\{{([^}}]*)\}}\)'
+    rf'import\s*\{{([^}}]*)\}}\s*from\s*"\./{re.escape(BUILD_INFO)}"|buildInfo\(\)\s*\.then\(async \(\{{([^}}]*)\}}\)'
 )
+ENTRY_IMPORT = f'const buildInfo = () => import(new URL("{BUILD_INFO}", base).href);'
 
 
 def test_the_worker_fetches_the_files_layout_names() -> None:
@@ -63,6 +63,7 @@ def test_every_build_value_a_script_imports_is_written_and_each_is_used() -> Non
     assert set(imported) == {"worker.js", "exercise_worker.js", "runtime.js", "offline.js", "entry.js"}
     assert imported["exercise_worker.js"] == {"wheels"}
     assert imported["entry.js"] == {"serviceWorker"}
+    assert ENTRY_IMPORT in (PLUGIN / "assets/entry.js").read_text(encoding="utf-8")
     assert set().union(*imported.values()) == set(BuildInfo.__annotations__)
     declared = (PLUGIN / "types" / BUILD_INFO.replace(".js", ".d.ts")).read_text(encoding="utf-8")
     assert re.findall(r"^export const (\w+):", declared, re.MULTILINE) == list(BuildInfo.__annotations__)

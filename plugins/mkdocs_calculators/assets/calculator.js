@@ -67,7 +67,7 @@ function mountCalculator(root) {
   const form = /** @type {HTMLFormElement} */ (root.querySelector(".calc-form"));
   const status = /** @type {HTMLElement} */ (root.querySelector(".calc-status"));
   const chart = /** @type {HTMLElement | null} */ (root.querySelector(".calc-chart-view"));
-  if (chart?.dataset.spec) drawChartWhenVisible(chart, JSON.parse(chart.dataset.spec));
+  if (chart?.dataset.spec) drawChartWhenVisible(chart, /** @type {import("./contracts.js").Chart} */ (JSON.parse(chart.dataset.spec)));
 
   let interacted = false;
   let inFlight = false;
@@ -140,7 +140,7 @@ function mountCalculator(root) {
         const current = JSON.stringify(readInputs(root)) === JSON.stringify(sent);
         show(root, result);
         rejected = !result.ok;
-        failed = result.failure?.error ?? "";
+        failed = result.ok ? "" : (result.failure?.error ?? "");
         // A chip's figures were just filled in: the form now says what the results were computed for.
         if (result.ok) shownFor = JSON.stringify(current ? readInputs(root) : sent);
         markStale();
@@ -208,9 +208,9 @@ function mountCalculator(root) {
   }
 }
 
-/** Put a result from the package on the page. @param {HTMLElement} root @param {any} result */
+/** Put a result from the package on the page. @param {HTMLElement} root @param {import("./contracts.js").RunResult} result */
 function show(root, result) {
-  const errors = new Map(result.ok ? [] : result.errors.map((/** @type {any} */ e) => [e.field, e.hint]));
+  const errors = new Map(result.ok ? [] : result.errors.map((error) => [error.field, error.hint]));
   for (const field of fields(root)) {
     const key = field.dataset.input ?? "";
     const message = /** @type {HTMLElement} */ (field.querySelector(".calc-error"));

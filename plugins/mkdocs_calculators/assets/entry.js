@@ -157,11 +157,18 @@
     if (!container || location.protocol === "file:") return;
     const root = new URL("../../", base);
     const options = { scope: root.pathname, updateViaCache: /** @type {const} */ ("none") };
+    /** @type {() => Promise<typeof import("./build-info.js")>} */
+    const buildInfo = () => import(new URL("build-info.js", base).href);
     const register = () =>
-      import(new URL("build-info.js", base).href).then(({ serviceWorker }) => {
-        if (serviceWorker) return container.register(new URL(serviceWorker, root), options);
-        return container.getRegistration(root.href).then((old) => old?.scope === root.href && old.unregister());
-      }).catch(() => {});
+      buildInfo()
+        .then(async ({ serviceWorker }) => {
+          if (serviceWorker) await container.register(new URL(serviceWorker, root), options);
+          else {
+            const old = await container.getRegistration(root.href);
+            if (old?.scope === root.href) await old.unregister();
+          }
+        })
+        .catch(() => {});
     if (document.readyState === "complete") register();
     else addEventListener("load", register, { once: true });
   }

@@ -30,13 +30,8 @@ const KEYS_TEXT =
   "In the editor, Tab indents. To leave it with the keyboard, press Escape and then Tab; Ctrl+M switches Tab between " +
   "indenting and moving on.";
 
-/** @typedef {{inputs: Record<string, number>, expected: number | null}} Case */
-/**
- * @typedef {{id: string, title: string, function: string, parameters: string[], draw: Record<string, unknown>,
- *   tolerance: import("./grading.js").Tolerance, starter: string, solution: string}} ExerciseData
- */
-/** @typedef {{type: string, message: string, line: number | null}} PythonError */
-/** @typedef {{version: string, code?: string, passed: boolean, attempts: number, checked?: string}} Progress */
+/** @typedef {import("./contracts.js").ExerciseData} ExerciseData */
+/** @typedef {import("./contracts.js").ExerciseProgress} Progress */
 
 /**
  * Make each exercise element live; called for every page Material shows.
@@ -58,14 +53,13 @@ function load(key, version) {
   const saved = loadProgress(key);
   if (!saved) return { version, passed: false, attempts: 0 };
   // Code survives an edit of the exercise; a pass counts only for the version that was checked.
-  return { version, code: saved.code, passed: saved.version === version && Boolean(saved.passed), attempts: saved.attempts | 0 };
+  return { version, code: saved.code, passed: saved.version === version && Boolean(saved.passed), attempts: Number(saved.attempts) | 0 };
 }
 
 /** @param {HTMLElement} root */
 function mountExercise(root) {
   if (!claim(root)) return;
-  /** @type {ExerciseData} */
-  const data = JSON.parse(root.dataset.exerciseData ?? "{}");
+  const data = /** @type {ExerciseData} */ (JSON.parse(root.dataset.exerciseData ?? "{}"));
   const key = /** @type {string} */ (root.dataset.exerciseKey);
   const progress = load(key, /** @type {string} */ (root.dataset.exerciseVersion));
   const { function: name, parameters, tolerance } = data;
@@ -168,7 +162,10 @@ function mountExercise(root) {
   /**
    * Run `work` with Run and Check unavailable meanwhile; null when stopped, failed or left. They are marked
    * aria-disabled, not disabled: a disabled button loses the focus, which a keyboard or screen reader user would then
-   * have to find again from the top of the page. @param {() => Promise<any>} work
+   * have to find again from the top of the page.
+   * @template {{stdout: string}} R
+   * @param {() => Promise<R | null>} work
+   * @returns {Promise<R | null>}
    */
   async function call(work) {
     busy = true;
@@ -201,7 +198,7 @@ function mountExercise(root) {
     }
   }
 
-  /** Run a job in a fresh interpreter, saying meanwhile that Python is starting. @param {any} job */
+  /** Run a job in a fresh interpreter, saying meanwhile that Python is starting. @param {import("./contracts.js").ExerciseJob} job */
   const inOwnPython = (job) =>
     runExercise(job, TIME_LIMIT_MS, {
       onBooting: () => setStatus(stageText("runtime")),
@@ -232,11 +229,10 @@ function mountExercise(root) {
     const checked = code;
     const reply = await call(async () => {
       const seed = Array.from(crypto.getRandomValues(new Uint32Array(2)), (word) => word.toString(16)).join("");
-      /** @type {{cases: Case[], floats: string[]} | null} */
       const drawn = await callPython("exercise_cases", { ...data.draw, seed });
       if (!drawn) return null;
-      const job = { type: "cases", code: checked, function: name, parameters, floats: drawn.floats };
-      const ran = await inOwnPython({ ...job, cases: drawn.cases.map((one) => one.inputs) });
+      const cases = drawn.cases.map((one) => one.inputs);
+      const ran = await inOwnPython({ type: "cases", code: checked, function: name, parameters, floats: drawn.floats, cases });
       return ran && typeof ran === "object" ? gradeOutputs(ran, drawn.cases, tolerance) : ran;
     });
     if (!reply || !root.isConnected) return;

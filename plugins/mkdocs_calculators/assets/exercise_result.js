@@ -4,7 +4,7 @@
  * line, and the first case that fails (its inputs, the expected value and what came back). Only ever text.
  */
 
-/** @typedef {import("./exercise.js").PythonError} PythonError */
+/** @typedef {import("./contracts.js").PythonError} PythonError */
 
 /** @param {number | null} value */
 function number(value) {
@@ -52,14 +52,15 @@ export function showOutput(result, stdout) {
 
 /**
  * @param {HTMLElement} result
- * @param {{passed: number, total: number, failure: any}} reply
+ * @param {import("./contracts.js").Checked} reply a failed Check's, which names its first failing case
  * @param {{function: string, parameters: string[]}} data the exercise's
  * @param {(line: number) => void} goToLine
  */
 export function showFailure(result, reply, data, goToLine) {
   const { failure } = reply;
-  const rows = data.parameters.map((name) => [name, failure.inputs[name]]).map(([name, value]) =>
-    element("tr", {}, [element("th", { scope: "row" }, [element("code", {}, [name])]), element("td", {}, [number(/** @type {number} */ (value))])]),
+  if (!failure) return;
+  const rows = data.parameters.map((name) =>
+    element("tr", {}, [element("th", { scope: "row" }, [element("code", {}, [name])]), element("td", {}, [number(failure.inputs[name])])]),
   );
   rows.push(element("tr", {}, [element("th", { scope: "row" }, ["Expected"]), element("td", {}, [number(failure.expected)])]));
   if (!failure.error) {

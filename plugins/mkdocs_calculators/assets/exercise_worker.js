@@ -101,7 +101,8 @@ booted.then(
   (error) => send({ type: "failed", error: String(error?.message ?? error) }),
 );
 
-self.addEventListener("message", async ({ data }) => {
+addEventListener("message", async (event) => {
+  const data = /** @type {import("./contracts.js").ExerciseJob | null} */ (event.data);
   if (data?.type !== "run" && data?.type !== "cases") return;
   const call = await booted;
   const { type, ...args } = data;

@@ -19,23 +19,16 @@ import { sortKind } from "./quiz_sort.js";
 import { load as loadProgress, save, watch } from "./progress.js";
 import { claim } from "./status.js";
 
-/** @typedef {{id: string, kind: "single" | "multiple", explanation: string, correct: number[], choices: string[], shuffle?: boolean}} ChoiceData */
-/** @typedef {{id: string, kind: "sort", explanation: string, buckets: Record<string, string>, items: {bucket: string, explanation: string}[], shuffle?: boolean}} SortData */
-/** @typedef {{amount: number, relative: boolean, text: string}} Tolerance */
-/** @typedef {{seed?: number, inputs: Record<string, unknown>, text: string, answer: number, answer_text: string}} Variant */
-/**
- * @typedef {{id: string, kind: "numeric", explanation: string, text: string, inputs: Record<string, unknown>,
- *   answer: number, answer_text: string, unit: string, tolerance: Tolerance, variant: Record<string, unknown> | null}} NumericData
- */
-/** @typedef {ChoiceData | SortData | NumericData} QuestionData */
-/** @typedef {{value?: any, checked?: boolean, correct?: boolean, variant?: Variant}} Answer */
-/** @typedef {{version: string, current: number, answers: Record<string, Answer>}} Progress */
+/** @typedef {import("./contracts.js").QuestionData} QuestionData */
+/** @typedef {import("./contracts.js").QuizData} QuizData */
+/** @typedef {import("./contracts.js").Answer} Answer */
+/** @typedef {import("./contracts.js").QuizProgress} Progress */
 /** @typedef {{correct: boolean, details: string[]}} Verdict */
 /**
  * What one kind of question does; the flow around it (check, try again, save) is shared.
  * @typedef {object} Kind
- * @property {() => any} read the reader's answer, as saved
- * @property {(value: any) => void} restore put a saved answer back
+ * @property {() => unknown} read the reader's answer, as saved
+ * @property {(value: unknown) => void} restore put a saved answer back
  * @property {() => string} missing what to do before the answer can be checked, or ""
  * @property {() => Verdict} grade mark each part of the answer, and say whether it is right
  * @property {() => void} clear remove the marks
@@ -63,8 +56,7 @@ function load(key, version) {
 /** @param {HTMLElement} root @param {number} generation */
 function mountQuiz(root, generation) {
   if (!claim(root)) return;
-  /** @type {{questions: QuestionData[]}} */
-  const data = JSON.parse(root.dataset.quizData ?? '{"questions": []}');
+  const data = /** @type {QuizData} */ (JSON.parse(root.dataset.quizData ?? '{"questions": []}'));
   const key = root.dataset.quizKey ?? `quiz:${location.pathname}#${root.dataset.quiz}`;
   const forms = /** @type {HTMLFormElement[]} */ ([...root.querySelectorAll(".quiz-question")]);
   const footer = /** @type {HTMLElement} */ (root.querySelector(".quiz-footer"));

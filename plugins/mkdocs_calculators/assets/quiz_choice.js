@@ -2,7 +2,7 @@
 /** A quiz's single-choice (radio buttons) and multiple-choice (checkboxes) questions: reading, marking, grading. */
 import { element, verdictLine } from "./quiz_marks.js";
 
-/** @typedef {import("./quiz.js").ChoiceData} ChoiceData */
+/** @typedef {import("./contracts.js").ChoiceData} ChoiceData */
 /** @typedef {import("./quiz.js").Kind} Kind */
 
 /** Single choice (radio buttons) and multiple choice (checkboxes). @param {HTMLFormElement} form @param {ChoiceData} spec @returns {Kind} */

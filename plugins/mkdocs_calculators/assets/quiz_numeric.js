@@ -7,9 +7,9 @@ import { NumberError, allows, readAnswer } from "./grading.js";
 import { element } from "./quiz_marks.js";
 import { stageText } from "./status.js";
 
-/** @typedef {import("./quiz.js").NumericData} NumericData */
-/** @typedef {import("./quiz.js").Variant} Variant */
-/** @typedef {import("./quiz.js").Answer} Answer */
+/** @typedef {import("./contracts.js").NumericData} NumericData */
+/** @typedef {import("./contracts.js").Variant} Variant */
+/** @typedef {import("./contracts.js").Answer} Answer */
 /** @typedef {import("./quiz.js").Kind} Kind */
 
 /**

@@ -2,7 +2,7 @@
 /** A quiz's questions that sort items into buckets, by pointer, by tap or from the keyboard. */
 import { element, verdictLine } from "./quiz_marks.js";
 
-/** @typedef {import("./quiz.js").SortData} SortData */
+/** @typedef {import("./contracts.js").SortData} SortData */
 /** @typedef {import("./quiz.js").Kind} Kind */
 
 /**
@@ -185,9 +185,10 @@ export function sortKind(form, spec, changed) {
       ),
     restore(value) {
       letGo();
+      const placed = /** @type {Record<number, string> | undefined} */ (value); // as read() saved it: item -> bucket
       for (const slot of shown) {
         const index = Number(slot.dataset.item);
-        const zone = zones.find((candidate) => candidate.dataset.zone === (value?.[index] ?? "")) ?? pool;
+        const zone = zones.find((candidate) => candidate.dataset.zone === (placed?.[index] ?? "")) ?? pool;
         /** @type {HTMLElement} */ (zone.querySelector(".quiz-items")).append(slot);
       }
     },

@@ -6,6 +6,8 @@
  */
 import { declutter } from "./vega_labels.js";
 
+/** @typedef {import("./contracts.js").Chart} Chart */
+
 /** @type {Promise<any> | null} */
 let embed = null;
 
@@ -86,7 +88,7 @@ function themeConfig(container) {
 
 /**
  * @type {Map<HTMLElement, {view?: any, shape?: string, palette?: string, config?: object, drawing?: Promise<void>,
- *   next?: object, spec?: object}>}
+ *   next?: Chart, spec?: Chart}>}
  */
 const charts = new Map();
 
@@ -95,13 +97,14 @@ const charts = new Map();
  * new data in a spec otherwise the same (its axes' ranges included) then only needs its datasets changed, not the
  * whole spec compiled and drawn again. A new range is drawn anew: Vega, changed in place, keeps part of the layout it
  * fitted to the old range (the plot came out a few px narrower than on a page opened at the new numbers).
- * @param {any} spec
- * @returns {{named: any, datasets: Record<string, unknown[]>}}
+ * @param {Chart} spec
+ * @returns {{named: Record<string, unknown>, datasets: Record<string, unknown[]>}}
  */
 function separateData(spec) {
   /** @type {Record<string, unknown[]>} */
   const datasets = {};
-  const walk = (/** @type {any} */ node, /** @type {string} */ key) => {
+  /** @type {(node: any, key: string) => unknown} */
+  const walk = (node, key) => {
     if (Array.isArray(node)) return node.map((item) => walk(item, ""));
     if (!node || typeof node !== "object") return node;
     if (key === "data" && Array.isArray(node.values) && Object.keys(node).length === 1) {
@@ -111,7 +114,7 @@ function separateData(spec) {
     }
     return Object.fromEntries(Object.entries(node).map(([name, value]) => [name, walk(value, name)]));
   };
-  return { named: walk(spec, ""), datasets };
+  return { named: /** @type {Record<string, unknown>} */ (walk(spec, "")), datasets };
 }
 
 /**
@@ -154,7 +157,7 @@ new MutationObserver(() => {
  * Draw the build's chart once it comes near the screen, in idle time: Vega is 800 kB of script to parse, which a
  * phone should not pay for during page load, nor at all for a chart it never scrolls to.
  * @param {HTMLElement} container
- * @param {object} spec
+ * @param {Chart} spec
  */
 export function drawChartWhenVisible(container, spec) {
   const observer = new IntersectionObserver(
@@ -175,7 +178,7 @@ export function drawChartWhenVisible(container, spec) {
  * Draw `spec` into `container`, replacing what was there. Calls made while a chart is being drawn collapse into one
  * draw of the latest spec, so a dragged slider never queues up stale pictures.
  * @param {HTMLElement} container
- * @param {object} spec
+ * @param {Chart} spec
  */
 export function drawChart(container, spec) {
   const chart = charts.get(container) ?? {};
@@ -186,7 +189,7 @@ export function drawChart(container, spec) {
   chart.drawing = (async () => {
     const vegaEmbed = await loadVega();
     while (chart.next) {
-      const latest = /** @type {any} */ (chart.next);
+      const latest = chart.next;
       chart.next = undefined;
       // The theme's colours are read again only when Material's palette changed (reading them costs a few ms).
       const { mdColorScheme, mdColorPrimary, mdColorAccent } = document.body.dataset;

@@ -145,6 +145,7 @@ export function declutter(container, view) {
   const decade = (/** @type {Element} */ label) => /^(0\.0*1|10*)$/.test((label.textContent ?? "").replaceAll(",", ""));
   for (const axis of svg.querySelectorAll(".role-axis")) {
     const labels = [...axis.querySelectorAll(".role-axis-label text")].filter(shown);
+    /** @type {Box[]} */
     const kept = [];
     for (const label of [...labels.filter(decade), ...labels.filter((label) => !decade(label))]) {
       const box = itemBox(view, label);

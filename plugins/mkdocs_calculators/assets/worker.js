@@ -157,7 +157,7 @@ async function fetchSnapshot() {
   if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
   const reader = response.body.getReader();
   const first = (await reader.read()).value ?? new Uint8Array();
-  /** @type {ReadableStream<Uint8Array>} */
+  /** @type {ReadableStream<Uint8Array<ArrayBuffer>>} */
   let body = new ReadableStream({
     start(controller) {
       if (first.length) controller.enqueue(first);
@@ -182,7 +182,7 @@ async function fetchSnapshot() {
 
 /**
  * Put the wheels on sys.path, as snapshot.mjs did before taking the snapshot.
- * @param {any} pyodide @param {Uint8Array[]} wheels in the order of WHEELS
+ * @param {import("./pyodide/pyodide.mjs").PyodideAPI} pyodide @param {Uint8Array[]} wheels in the order of WHEELS
  */
 function installWheels(pyodide, wheels) {
   pyodide.FS.mkdirTree(WHEEL_DIR);
@@ -319,7 +319,8 @@ function booted() {
   return api;
 }
 
-self.addEventListener("message", async ({ data }) => {
+addEventListener("message", async (event) => {
+  const data = /** @type {import("./contracts.js").ToWorker} */ (event.data);
   if (data.type === "boot") {
     controlled = Boolean(data.controlled);
     interrupt = data.interrupt ?? null;
