@@ -62,9 +62,13 @@ test: lint
 test-busy: lint
 	$(BIN)/python -m pytest --busy $(TESTS)
 
+## lint: ruff, mypy --strict, and the browser's scripts type-checked from their JSDoc (tsconfig.json: the page's
+## scripts; tsconfig.workers.json: the workers')
 lint: $(VENV)/.test-deps node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.json
+	node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.workers.json
 
 ## bench: the figures of the design brief (T2, T3, T6), measured in one run
 bench: $(VENV)/.test-deps node_modules/.installed

@@ -1,26 +1,29 @@
 """The runtime's layout in the built site, in one place: where the plugin's files go, which files of the npm packages
 are vendored, which the worker fetches itself, what the snapshot's key covers, the caches' names, and the build values
-written into the browser scripts.
+that the browser scripts import (BuildInfo, written as the module BUILD_INFO).
 
 runtime.py writes the files, service_worker.py lists them for sw.js, snapshot.py keys the memory snapshot on them.
 The browser scripts repeat a few of these names (worker.js's PYODIDE_FILES, the caches' prefixes in worker.js and
-service_worker.js); each such line says "as in layout.py", and tests/build/test_runtime.py checks that they agree.
+service_worker.js); each such line says "as in layout.py", and tests/unit/test_runtime_layout.py checks that they agree.
 """
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 __all__ = [
     "ASSETS",
+    "BUILD_INFO",
     "EDITOR_DIR",
     "ENTRY_SCRIPT",
     "PAGES_CACHE_PREFIX",
-    "PLACEHOLDERS",
     "RUNTIME_CACHE_PREFIX",
     "SERVICE_WORKER",
     "SNAPSHOT_INPUTS",
     "STYLESHEET",
     "VENDORED",
     "WORKER_FETCHES",
+    "BuildInfo",
 ]
 
 ASSETS = "assets/calculators"  # under the site's root: the plugin's scripts, styles, wheels, snapshot and runtime
@@ -43,19 +46,21 @@ SNAPSHOT_INPUTS = ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "
 PAGES_CACHE_PREFIX = "calculators-pages:"  # then the scope, ':' and the manifest's version
 RUNTIME_CACHE_PREFIX = "calculators-runtime:"  # then the scope
 
-# Build values written into the browser scripts, by script and value.
-PLACEHOLDERS = {
-    "worker.js": {
-        "wheels": "__CALCULATORS_WHEELS__",  # the wheels to install, in order (calckit, then the book's package)
-        "package": "__CALCULATORS_PACKAGE__",  # the book's package, which calckit is told to use
-        "snapshot": "__CALCULATORS_SNAPSHOT__",  # the memory snapshot's file name, or ""
-        "snapshot_for": "__CALCULATORS_SNAPSHOT_FOR__",  # what it was made with
-        "cached": "__CALCULATORS_CACHED__",  # {file: content hash} for the files the worker fetches itself
-        "missing": "__CALCULATORS_MISSING__",  # modules the package imports that the browser lacks (not strict)
-    },
-    # The exercise worker installs calckit alone: readers' code is checked against the book's package elsewhere.
-    "exercise_worker.js": {"wheels": "__CALCULATORS_WHEELS__"},  # calckit's wheel, alone in the list
-    "entry.js": {"service_worker": "__CALCULATORS_SERVICE_WORKER__"},  # sw.js's path, or "" for none
-    "runtime.js": {"time_limit": "__CALCULATORS_TIME_LIMIT__"},  # seconds for one call of the book's code
-    "sw.js": {"manifest": '"__CALCULATORS_MANIFEST__"'},  # every file the service worker caches, with its hash
-}
+# The build's values, in one generated ES module under ASSETS that the browser's scripts import (worker.js,
+# exercise_worker.js, runtime.js, offline.js; entry.js, a classic script, with import()). The service worker has its
+# own: the manifest written into sw.js (service_worker.py), which changes sw.js with every build.
+BUILD_INFO = "build-info.js"
+
+
+class BuildInfo(TypedDict):
+    """What BUILD_INFO exports, one `export const` each; assets/build-info.d.ts declares it for the type check."""
+
+    wheels: list[str]  # the wheels the worker installs, in order: calckit's first (the exercises' worker takes it
+    # alone), the book's last
+    bookPackage: str  # the book's package, which calckit is told to use
+    snapshot: str  # the memory snapshot's file name, or "" (snapshot.py)
+    snapshotFor: str  # what it was made with: "<Pyodide version> <wheel> <wheel>"
+    cached: dict[str, str]  # {file: content hash} for the files the worker fetches itself, {} without a service worker
+    missing: list[str]  # modules the package imports that the browser lacks (a build that is not strict)
+    serviceWorker: str  # sw.js's path from the site's root, or "" (mkdocs serve: none)
+    timeLimit: float  # seconds for one call of the book's code

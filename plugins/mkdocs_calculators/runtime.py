@@ -4,6 +4,7 @@ Layout under the site (`assets/calculators/`):
 
     entry.js, calculator.js, runtime.js, worker.js, vega.js, ...  the plugin's own front end (exercise_worker.js:
                                              readers' code, in a Pyodide of its own)
+    build-info.js                            this build's values, which those scripts import (layout.BuildInfo)
     calculators.css                          the styles of calculators and quizzes (PAGE_STYLES), as one file
     calckit-<version>+<hash>-py3-none-any.whl, <package>-<version>+<hash>-...whl    calckit, and the book's package
     snapshot-<key>.bin                           Python's memory with the package imported, gzipped (snapshot.py)
@@ -26,8 +27,8 @@ import calckit
 from calckit.book import Book
 
 from .dependencies import Dependency, dependency_wheel
-from .layout import ASSETS, EDITOR_DIR, ENTRY_SCRIPT, PLACEHOLDERS, STYLESHEET, VENDORED
-from .service_worker import asset_placeholders
+from .layout import ASSETS, BUILD_INFO, EDITOR_DIR, ENTRY_SCRIPT, SERVICE_WORKER, STYLESHEET, VENDORED, BuildInfo
+from .service_worker import worker_cached
 from .snapshot import SNAPSHOT_GLOB, provide_snapshot
 from .wheel import build_wheel
 
@@ -119,6 +120,18 @@ def _copy(source: Path, target: Path) -> None:
     shutil.copy2(source, target)
 
 
+def _write_if_changed(target: Path, text: str) -> None:
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+
+def build_info_module(info: BuildInfo) -> str:
+    """The ES module BUILD_INFO: one `export const` for each value, as JSON."""
+    head = "// Written by mkdocs_calculators for this build: do not edit (layout.py's BuildInfo says what each is)."
+    return "\n".join([head, *(f"export const {name} = {json.dumps(value)};" for name, value in info.items()), ""])
+
+
 def write_runtime(
     site_dir: Path,
     node_modules: Path,
@@ -142,11 +155,7 @@ def write_runtime(
     for relative, source in _vendored_sources(node_modules).items():
         _copy(source, out / relative)
     for relative, source in _editor_sources(node_modules).items():
-        linked = _linked(source.read_text(encoding="utf-8"))
-        target = out / relative
-        if not target.is_file() or target.read_text(encoding="utf-8") != linked:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(linked, encoding="utf-8")
+        _write_if_changed(out / relative, _linked(source.read_text(encoding="utf-8")))
     wheels = [
         build_wheel(Path(calckit.__file__).parent, calckit.__version__, out),
         *(dependency_wheel(dependency, out) for dependency in dependencies),
@@ -163,20 +172,21 @@ def write_runtime(
     if made is None:
         for stale_snapshot in out.glob(SNAPSHOT_GLOB):
             stale_snapshot.unlink()
-    placeholders = asset_placeholders(out, wheels, made, service_worker=not serving)
-    placeholders["worker.js"][PLACEHOLDERS["worker.js"]["wheels"]] = json.dumps([wheel.name for wheel in wheels])
-    placeholders["worker.js"][PLACEHOLDERS["worker.js"]["package"]] = book.package
-    placeholders["worker.js"][PLACEHOLDERS["worker.js"]["missing"]] = json.dumps(list(missing))
-    placeholders.setdefault("runtime.js", {})[PLACEHOLDERS["runtime.js"]["time_limit"]] = f"{time_limit:g}"
-    placeholders["exercise_worker.js"] = {PLACEHOLDERS["exercise_worker.js"]["wheels"]: json.dumps([wheels[0].name])}
+    info = BuildInfo(
+        wheels=[wheel.name for wheel in wheels],
+        bookPackage=book.package,
+        snapshot=made.name if made else "",
+        snapshotFor=made.made_for if made else "",
+        cached=worker_cached(out, wheels, made) if not serving else {},
+        missing=list(missing),
+        serviceWorker="" if serving else SERVICE_WORKER,
+        timeLimit=time_limit,
+    )
+    _write_if_changed(out / BUILD_INFO, build_info_module(info))
     assets = resources.files(__package__).joinpath("assets")
     for asset in assets.iterdir():
-        if asset.name in PAGE_STYLES:
-            continue
-        text = asset.read_text(encoding="utf-8")
-        for placeholder, value in placeholders.get(asset.name, {}).items():
-            text = text.replace(placeholder, value)
-        (out / asset.name).write_text(text, encoding="utf-8")
+        if asset.name not in PAGE_STYLES:
+            _write_if_changed(out / asset.name, asset.read_text(encoding="utf-8"))
     styles = "\n".join(assets.joinpath(name).read_text(encoding="utf-8") for name in PAGE_STYLES)
     (out / Path(STYLESHEET).name).write_text(styles, encoding="utf-8")
     return [wheel.name for wheel in wheels]

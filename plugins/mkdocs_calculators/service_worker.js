@@ -1,8 +1,9 @@
 // @ts-check
 /// <reference lib="webworker" />
 /**
- * The book's service worker: service_worker.py writes it at build as sw.js at the site's root, with the manifest of
- * this build filled in, and entry.js registers it (not under `mkdocs serve`). Its scope is the whole site.
+ * The book's service worker: service_worker.py writes it at build as sw.js at the site's root, under a line that
+ * declares this build's manifest (MANIFEST, a Manifest; types/service-worker.d.ts declares it for the type check),
+ * and entry.js registers it (not under `mkdocs serve`). Its scope is the whole site.
  *
  * - Pages and the theme's files are precached at install, in a cache named after this build's version (a hash of the
  *   manifest); activating a new build deletes the caches of the others. Pages are served network first, so that a
@@ -17,9 +18,7 @@
  */
 const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-/** @typedef {[path: string, hash: string]} Entry */
-/** @typedef {{version: string, pages: Entry[], runtime: Entry[], onUse: Entry[]}} Manifest */
-const MANIFEST = /** @type {Manifest} */ (JSON.parse("__CALCULATORS_MANIFEST__"));
+/** @typedef {import("./types/contracts.js").Manifest} Manifest */
 
 const SCOPE = sw.registration.scope; // the site's root, ending with "/"
 const SCOPE_PATH = new URL(SCOPE).pathname;
@@ -199,5 +198,6 @@ function cacheRuntime() {
 }
 
 sw.addEventListener("message", (event) => {
-  if (event.data?.type === "cache-runtime") event.waitUntil(cacheRuntime());
+  const message = /** @type {import("./types/contracts.js").ToServiceWorker | null} */ (event.data);
+  if (message?.type === "cache-runtime") event.waitUntil(cacheRuntime());
 });

@@ -1,8 +1,8 @@
-"""Reading offline: the service worker written at build, and the build values the browser scripts need for it.
+"""Reading offline: the service worker written at build, and the hashes worker.js caches its downloads under.
 
 `write_service_worker` lists every file of the built site with a hash of its content and writes `sw.js` at the site's
-root (so that its scope is the whole site, wherever it is published) from the template `service_worker.js`, with that
-manifest filled in. The files fall into three groups:
+root (so that its scope is the whole site, wherever it is published): a first line that declares that manifest
+(MANIFEST), then the code of `service_worker.js`. The files fall into three groups:
 
 - pages: every page, the theme's assets, the search index, the sitemap (instant navigation reads it) and the plugin's
   own scripts and stylesheets (a few KB); precached when the service worker installs;
@@ -12,7 +12,10 @@ manifest filled in. The files fall into three groups:
   used.
 
 Source maps, the gzipped sitemap and sw.js itself are left out. The manifest's hash is the cache version: any change
-to any file makes a new sw.js, which browsers pick up and which replaces the caches of the build before it.
+to any file (build-info.js, with the build's values for the other scripts, among them) makes a new sw.js, which
+browsers pick up and which replaces the caches of the build before it. The service worker stays a classic script, with
+its manifest in its own text rather than imported: browsers compare sw.js's bytes to find an update, and module
+service workers are not yet in every browser.
 
 `mkdocs serve` gets no service worker: its pages change with every edit and live reload must show them. entry.js then
 registers none, and the sw.js written there retires any worker left by an earlier visit to a built site on the same
@@ -30,7 +33,6 @@ from .layout import (
     ASSETS,
     EDITOR_DIR,
     PAGES_CACHE_PREFIX,
-    PLACEHOLDERS,
     RUNTIME_CACHE_PREFIX,
     SERVICE_WORKER,
     WORKER_FETCHES,
@@ -39,9 +41,9 @@ from .snapshot import Snapshot
 
 __all__ = [
     "SERVICE_WORKER",
-    "asset_placeholders",
     "build_manifest",
     "file_digest",
+    "worker_cached",
     "write_service_worker",
 ]
 
@@ -125,29 +127,18 @@ def write_service_worker(site_dir: Path, *, serving: bool = False) -> dict[str, 
         (site_dir / SERVICE_WORKER).write_text(RETIRED, encoding="utf-8")
         return None
     manifest = build_manifest(site_dir)
-    template = resources.files(__package__).joinpath("service_worker.js").read_text(encoding="utf-8")
+    code = resources.files(__package__).joinpath("service_worker.js").read_text(encoding="utf-8")
     literal = json.dumps(json.dumps(manifest, separators=(",", ":")))  # a JS string literal holding the JSON
-    header = f"// Written by mkdocs_calculators for this build (version {manifest['version']}): do not edit.\n"
-    (site_dir / SERVICE_WORKER).write_text(
-        header + template.replace(PLACEHOLDERS["sw.js"]["manifest"], literal), encoding="utf-8"
+    head = (
+        f"// Written by mkdocs_calculators for this build (version {manifest['version']}): do not edit.\n"
+        f"const MANIFEST = /** @type {{Manifest}} */ (JSON.parse({literal}));\n"
     )
+    (site_dir / SERVICE_WORKER).write_text(head + code, encoding="utf-8")
     return manifest
 
 
-def asset_placeholders(
-    out_dir: Path, wheels: list[Path], snapshot: Snapshot | None, *, service_worker: bool
-) -> dict[str, dict[str, str]]:
-    """The build values to put into the plugin's assets, by asset name (`out_dir` holds the runtime as written)."""
-    cached: dict[str, str] = {}
-    if service_worker:
-        fetched = [*WORKER_FETCHES, *(wheel.name for wheel in wheels), *([snapshot.name] if snapshot else [])]
-        cached = {name: file_digest(out_dir / name) for name in fetched}
-    worker, entry = PLACEHOLDERS["worker.js"], PLACEHOLDERS["entry.js"]
-    return {
-        "worker.js": {
-            worker["snapshot"]: snapshot.name if snapshot else "",
-            worker["snapshot_for"]: snapshot.made_for if snapshot else "",
-            worker["cached"]: json.dumps(cached, separators=(",", ":")),
-        },
-        "entry.js": {entry["service_worker"]: SERVICE_WORKER if service_worker else ""},
-    }
+def worker_cached(out_dir: Path, wheels: list[Path], snapshot: Snapshot | None) -> dict[str, str]:
+    """{file: content hash} for the files worker.js fetches itself (`out_dir` holds the runtime as written): it caches
+    them under the keys sw.js uses (URL?v=hash)."""
+    fetched = [*WORKER_FETCHES, *(wheel.name for wheel in wheels), *([snapshot.name] if snapshot else [])]
+    return {name: file_digest(out_dir / name) for name in fetched}

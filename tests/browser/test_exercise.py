@@ -371,7 +371,7 @@ def test_pages_without_an_exercise_load_no_editor(page: Page, base_url: str, net
     page.goto(base_url + "/")
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
     assert not [url for url in network.requests if "/assets/calculators/editor" in url]
-    editor = ("/assets/calculators/editor", "/assets/calculators/exercise.")
+    editor = ("/assets/calculators/editor", "/assets/calculators/exercise")  # exercise.js and its modules
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url) if not request.service_worker else None)
     page.goto(base_url + "/lessons/roofline/")

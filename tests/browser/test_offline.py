@@ -297,16 +297,18 @@ class TestNewBuild:
             page.goto(f"{served.url}/other/")
             wait_until_cached(page, served.site, runtime=False)
 
-            # What a `mkdocs serve` build writes: the retiring sw.js, and an entry.js that registers none.
+            # What a `mkdocs serve` build writes: the retiring sw.js, and build values that name no service worker
+            # (entry.js then registers none).
             write_service_worker(served.site, serving=True)
-            entry = served.site / "assets/calculators/entry.js"
-            built = entry.read_text(encoding="utf-8")
-            entry.write_text(built.replace('SERVICE_WORKER = "sw.js"', 'SERVICE_WORKER = ""'), encoding="utf-8")
-            assert entry.read_text(encoding="utf-8") != built
+            info = served.site / "assets/calculators/build-info.js"
+            built = info.read_text(encoding="utf-8")
+            info.write_text(built.replace('serviceWorker = "sw.js";', 'serviceWorker = "";'), encoding="utf-8")
+            assert info.read_text(encoding="utf-8") != built
             page.reload()  # the old worker serves it, and the browser finds the new sw.js, which empties the caches
             poll(page, "async () => (await caches.keys()).length === 0", None, "the old caches are gone")
-            # This page may have had the built entry.js from the old cache, whose registering sw.js again can keep
-            # the retired worker registered; the next page comes from the network, and its entry.js removes it.
+            # This page may have had the built build-info.js from the old cache, whose naming sw.js has entry.js
+            # register it again and can keep the retired worker registered; the next page comes from the network, and
+            # its entry.js removes it.
             page.reload()
             poll(
                 page,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -15,6 +16,7 @@ RUNTIME_FILES = [
     "worker.js",
     "calculator.js",
     "runtime.js",
+    "build-info.js",
     "vega.js",
     "calculators.css",
     "pyodide/pyodide.mjs",
@@ -44,14 +46,17 @@ def test_site_contains_the_runtime_file(name: str, assets: Path) -> None:
 
 
 def test_site_has_exactly_one_wheel_and_the_worker_names_it(assets: Path) -> None:
-    """One content-hashed calculators wheel is in the site, and worker.js loads that very file (the placeholder is
-    gone)."""
+    """One content-hashed calculators wheel is in the site, and the build values worker.js imports name that very
+    file, last (calckit's first)."""
     wheels = sorted(path.name for path in assets.glob("calculators-*.whl"))
     assert len(wheels) == 1, wheels
     assert WHEEL_NAME.fullmatch(wheels[0]), wheels[0]
-    worker = (assets / "worker.js").read_text(encoding="utf-8")
-    assert wheels[0] in worker
-    assert "__CALCULATORS_WHEEL__" not in worker
+    match = re.search(r"^export const wheels = (.*);$", (assets / "build-info.js").read_text(encoding="utf-8"), re.M)
+    assert match, "no wheels in build-info.js"
+    named = json.loads(match[1])
+    assert named[-1] == wheels[0]
+    assert named[0].startswith("calckit-")
+    assert 'from "./build-info.js"' in (assets / "worker.js").read_text(encoding="utf-8")
 
 
 def test_missing_node_modules_stops_the_build_and_says_to_run_npm_ci(tmp_path: Path) -> None:

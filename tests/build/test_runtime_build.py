@@ -36,7 +36,7 @@ PAGE = "# Home\n\n```calculator\nuse: roofline\n```\n"
 
 
 def manifest(site: Path) -> dict[str, object]:
-    """The manifest written into sw.js (a JSON string literal on the line that defines MANIFEST)."""
+    """The manifest written into sw.js (a JSON string literal on the line that declares MANIFEST)."""
     text = (site / "sw.js").read_text(encoding="utf-8")
     match = re.search(r"^const MANIFEST = .*?JSON\.parse\((\".*\")\)\);$", text, re.MULTILINE)
     assert match, "no manifest in sw.js"
@@ -54,10 +54,12 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def worker_constant(site: Path, name: str) -> str:
-    match = re.search(rf'^const {name} = "(.*)";$', (site / ASSETS / "worker.js").read_text(encoding="utf-8"), re.M)
-    assert match, f"no {name} in worker.js"
-    return match.group(1)
+def build_info(site: Path) -> dict[str, object]:
+    """The values the build wrote into build-info.js (one `export const name = JSON;` a line), by name."""
+    text = (site / ASSETS / "build-info.js").read_text(encoding="utf-8")
+    found = {match[1]: json.loads(match[2]) for match in re.finditer(r"^export const (\w+) = (.*);$", text, re.M)}
+    assert found, "no values in build-info.js"
+    return found
 
 
 def private_node_modules(root: Path) -> Path:
@@ -109,25 +111,23 @@ class TestServiceWorker:
         assert found["version"] == hashlib.sha256(body.encode()).hexdigest()[:16]
 
     def test_worker_knows_the_hashes_of_what_it_fetches(self, site: Path) -> None:
-        """worker.js caches its own downloads under the same keys as sw.js: it must carry the same hashes."""
-        text = (site / ASSETS / "worker.js").read_text(encoding="utf-8")
-        match = re.search(r"JSON\.parse\('(\{.*\})'\)", text)
-        assert match, "no CACHED table in worker.js"
-        cached = json.loads(match.group(1))
+        """worker.js caches its own downloads under the same keys as sw.js: it must be given the same hashes."""
+        cached = build_info(site)["cached"]
+        assert isinstance(cached, dict)
         runtime = entries(site, "runtime")
         assert cached and all(runtime[f"{ASSETS}/{name}"] == hash_ for name, hash_ in cached.items())
         assert "pyodide/pyodide.asm.wasm" in cached
 
     def test_entry_registers_the_service_worker(self, site: Path) -> None:
-        text = (site / ASSETS / "entry.js").read_text(encoding="utf-8")
-        assert 'const SERVICE_WORKER = "sw.js";' in text
+        assert build_info(site)["serviceWorker"] == "sw.js"
+        assert (site / "sw.js").is_file()
 
     def test_serve_registers_no_service_worker_and_retires_an_old_one(self, tmp_path: Path) -> None:
         """Under `mkdocs serve` entry.js registers none, the worker caches nothing, and sw.js only removes itself."""
         write_runtime(tmp_path, NODE_MODULES, book.current(), snapshot=False, serving=True)
         assert write_service_worker(tmp_path, serving=True) is None
-        assert 'const SERVICE_WORKER = "";' in (tmp_path / ASSETS / "entry.js").read_text(encoding="utf-8")
-        assert "JSON.parse('{}')" in (tmp_path / ASSETS / "worker.js").read_text(encoding="utf-8")
+        assert build_info(tmp_path)["serviceWorker"] == ""
+        assert build_info(tmp_path)["cached"] == {}
         retired = (tmp_path / "sw.js").read_text(encoding="utf-8")
         assert "registration.unregister()" in retired
         assert "fetch" not in retired
@@ -136,16 +136,16 @@ class TestServiceWorker:
 class TestSnapshot:
     def test_snapshot_is_named_for_this_runtime_and_wheel(self, site: Path) -> None:
         """One snapshot, whose name is the key over Pyodide, the wheels (calckit's, then the book's) and the package;
-        worker.js names it, what it is for, the wheels it installs and the package it uses."""
+        build-info.js names it for worker.js, what it is for, the wheels it installs and the package it uses."""
         (snapshot,) = (site / ASSETS).glob("snapshot-*.bin")
         wheels = [next((site / ASSETS).glob(f"{name}-*.whl")).name for name in ("calckit", "calculators")]
         pyodide = NODE_MODULES / "pyodide"
         assert snapshot.name == f"snapshot-{snapshot_key(pyodide, wheels, 'calculators')}.bin"
-        assert worker_constant(site, "SNAPSHOT") == snapshot.name
-        assert worker_constant(site, "SNAPSHOT_FOR") == " ".join([pyodide_version(pyodide), *wheels])
-        assert worker_constant(site, "PACKAGE") == "calculators"
-        worker = (site / ASSETS / "worker.js").read_text(encoding="utf-8")
-        assert f"JSON.parse('{json.dumps(wheels)}')" in worker
+        info = build_info(site)
+        assert info["snapshot"] == snapshot.name
+        assert info["snapshotFor"] == " ".join([pyodide_version(pyodide), *wheels])
+        assert info["bookPackage"] == "calculators"
+        assert info["wheels"] == wheels
 
     def test_snapshot_is_a_gzipped_pyodide_memory_snapshot(self, site: Path) -> None:
         (snapshot,) = (site / ASSETS).glob("snapshot-*.bin")
@@ -184,11 +184,11 @@ class TestSnapshot:
         assert build.returncode == 0, build.output
         assert re.search(r"^INFO\s+-\s+calculators: Node\.js not found", build.output, re.M), build.output
         assert not list((build.site / ASSETS).glob("snapshot-*.bin"))
-        assert worker_constant(build.site, "SNAPSHOT") == ""
+        assert build_info(build.site)["snapshot"] == ""
 
     def test_snapshot_can_be_switched_off(self, tmp_path: Path) -> None:
         build = build_fixture(tmp_path, {"docs/index.md": PAGE}, plugin={"snapshot": False})
         assert build.returncode == 0, build.output
         assert not list((build.site / ASSETS).glob("snapshot-*.bin"))
-        assert worker_constant(build.site, "SNAPSHOT") == ""
+        assert build_info(build.site)["snapshot"] == ""
         assert not [path for path in entries(build.site, "runtime") if path.endswith(".bin")]

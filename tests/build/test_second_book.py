@@ -85,7 +85,7 @@ class TestTheSecondBook:
         assets = built[0] / "assets/calculators"
         assert sorted(path.name.split("-")[0] for path in assets.glob("*.whl")) == ["calckit", "circuits"]
         assert len(list(assets.glob("snapshot-*.bin"))) == 1
-        assert 'const PACKAGE = "circuits";' in (assets / "worker.js").read_text(encoding="utf-8")
+        assert 'export const bookPackage = "circuits";' in (assets / "build-info.js").read_text(encoding="utf-8")
 
 
 def copy_of_the_book(tmp_path: Path) -> Path:

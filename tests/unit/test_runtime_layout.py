@@ -1,5 +1,5 @@
 """The runtime's layout is said once (mkdocs_calculators/layout.py); the few names the browser scripts repeat agree
-with it, and every build value a script waits for is one that the build fills in."""
+with it, and every build value a script imports is one that the build writes into build-info.js."""
 
 from __future__ import annotations
 
@@ -9,18 +9,23 @@ from pathlib import Path
 
 import mkdocs_calculators
 from mkdocs_calculators.layout import (
+    BUILD_INFO,
     PAGES_CACHE_PREFIX,
-    PLACEHOLDERS,
     RUNTIME_CACHE_PREFIX,
     SNAPSHOT_INPUTS,
     VENDORED,
     WORKER_FETCHES,
+    BuildInfo,
 )
 
 PLUGIN = Path(mkdocs_calculators.__file__).parent
-# Every script that layout gives placeholders to (the browser's assets, and sw.js from service_worker.js).
-SCRIPTS = {name: PLUGIN / "assets" / name for name in PLACEHOLDERS if name != "sw.js"}
-SCRIPTS |= {"worker.js": PLUGIN / "assets/worker.js", "sw.js": PLUGIN / "service_worker.js"}
+SCRIPTS = {"worker.js": PLUGIN / "assets/worker.js", "sw.js": PLUGIN / "service_worker.js"}
+# `import {a, b as c} from "./build-info.js"` in a module; in entry.js, a classic script, `buildInfo()`, which is
+# `import(new URL("build-info.js", base).href)`, then `.then(async ({a}) =>`.
+IMPORTED = re.compile(
+    rf'import\s*\{{([^}}]*)\}}\s*from\s*"\./{re.escape(BUILD_INFO)}"|buildInfo\(\)\s*\.then\(async \(\{{([^}}]*)\}}\)'
+)
+ENTRY_IMPORT = f'const buildInfo = () => import(new URL("{BUILD_INFO}", base).href);'
 
 
 def test_the_worker_fetches_the_files_layout_names() -> None:
@@ -40,12 +45,27 @@ def test_the_caches_names_are_layouts() -> None:
     assert f"`{PAGES_CACHE_PREFIX}${{SCOPE}}:`" in service_worker
 
 
-def test_every_placeholder_is_in_its_script_and_none_other_waits_unfilled() -> None:
-    for script, values in PLACEHOLDERS.items():
-        text = SCRIPTS[script].read_text(encoding="utf-8")
-        assert [placeholder for placeholder in values.values() if placeholder not in text] == [], script
-        waiting = set(re.findall(r"__CALCULATORS_[A-Z_]+__", text))
-        assert waiting == {placeholder.strip('"') for placeholder in values.values()}, script
-    for asset in (PLUGIN / "assets").iterdir():
-        if asset.name not in SCRIPTS:
-            assert "__CALCULATORS_" not in asset.read_text(encoding="utf-8"), asset.name
+def imported_values() -> dict[str, set[str]]:
+    """The build values each script imports, by script."""
+    found: dict[str, set[str]] = {}
+    for script in sorted((PLUGIN / "assets").glob("*.js")):
+        for match in IMPORTED.finditer(script.read_text(encoding="utf-8")):
+            names = (match[1] or match[2]).split(",")
+            found.setdefault(script.name, set()).update(name.split(" as ")[0].strip() for name in names if name.strip())
+    return found
+
+
+def test_every_build_value_a_script_imports_is_written_and_each_is_used() -> None:
+    """Each script takes only values BuildInfo has (a name it lacks would stop the module from loading), every value
+    is taken by some script, and the type check's declaration of build-info.js names the same ones; no script waits
+    for a value to be written into its text."""
+    imported = imported_values()
+    assert set(imported) == {"worker.js", "exercise_worker.js", "runtime.js", "offline.js", "entry.js"}
+    assert imported["exercise_worker.js"] == {"wheels"}
+    assert imported["entry.js"] == {"serviceWorker"}
+    assert ENTRY_IMPORT in (PLUGIN / "assets/entry.js").read_text(encoding="utf-8")
+    assert set().union(*imported.values()) == set(BuildInfo.__annotations__)
+    declared = (PLUGIN / "types" / BUILD_INFO.replace(".js", ".d.ts")).read_text(encoding="utf-8")
+    assert re.findall(r"^export const (\w+):", declared, re.MULTILINE) == list(BuildInfo.__annotations__)
+    for script in (*(PLUGIN / "assets").iterdir(), SCRIPTS["sw.js"]):
+        assert not re.search(r"__[A-Z]+_[A-Z_]+__", script.read_text(encoding="utf-8")), script.name

@@ -4,7 +4,8 @@
  * worker as typed; the package answers with outputs or with an error per field, exactly as it did at build time.
  *
  * The URL records every input a reader changed (`?calc-1.intensity=50`), so a configured calculator can be shared;
- * opening such a link restores the inputs and recomputes.
+ * opening such a link restores the inputs and recomputes (calculator_link.js). calculator_form.js reads and writes
+ * the form.
  */
 import {
   bootRuntime,
@@ -15,19 +16,26 @@ import {
   TimeLimitError,
   watchRuntime,
 } from "./runtime.js";
-import { NumberError, readNumber } from "./grading.js";
+import {
+  CONTROL,
+  FIELD,
+  authoredInputs,
+  fields,
+  filterChoices,
+  readInputs,
+  setControl,
+  syncAllSliders,
+  syncFieldFromSlider,
+  syncSliderFromField,
+  updateVisibility,
+} from "./calculator_form.js";
+import { forgetInUrl, recordInUrl, restoreFromUrl, showIgnored } from "./calculator_link.js";
+import { claim, stageText } from "./status.js";
 import { drawChart, drawChartWhenVisible } from "./vega.js";
 
-const STAGE_TEXT = {
-  runtime: "Starting Python in your browser…",
-  package: "Loading the calculators…",
-};
 const CUSTOM = "custom";
 // How long an answer may take before the results on show are marked as behind the form (see markStale).
 const STALE_AFTER_MS = 120;
-// A field's own control: not its slider, and not the filter box of a long list.
-const FIELD = "input:not(.calc-slider):not(.calc-filter)";
-const CONTROL = `${FIELD}, select`;
 
 /**
  * Make each calculator element live; called for every page Material shows.
@@ -54,13 +62,12 @@ function bootWhenIdle(elements) {
 
 /** @param {HTMLElement} root */
 function mountCalculator(root) {
-  if (root.dataset.mounted) return;
-  root.dataset.mounted = "true";
+  if (!claim(root)) return;
   const name = /** @type {string} */ (root.dataset.calculator);
   const form = /** @type {HTMLFormElement} */ (root.querySelector(".calc-form"));
   const status = /** @type {HTMLElement} */ (root.querySelector(".calc-status"));
   const chart = /** @type {HTMLElement | null} */ (root.querySelector(".calc-chart-view"));
-  if (chart?.dataset.spec) drawChartWhenVisible(chart, JSON.parse(chart.dataset.spec));
+  if (chart?.dataset.spec) drawChartWhenVisible(chart, /** @type {import("./contracts.js").Chart} */ (JSON.parse(chart.dataset.spec)));
 
   let interacted = false;
   let inFlight = false;
@@ -111,8 +118,8 @@ function mountCalculator(root) {
       root.classList.add("calc-unavailable");
       unavailable = true;
       markStale(); // no answer will come: a form that differs from the build's inputs is marked now, not later
-    } else if (interacted && stage in STAGE_TEXT) {
-      status.textContent = STAGE_TEXT[/** @type {"runtime" | "package"} */ (stage)];
+    } else if (interacted && stageText(stage)) {
+      status.textContent = stageText(stage);
       root.classList.add("calc-loading");
     } else if (stage === "ready") {
       status.textContent = "";
@@ -133,7 +140,7 @@ function mountCalculator(root) {
         const current = JSON.stringify(readInputs(root)) === JSON.stringify(sent);
         show(root, result);
         rejected = !result.ok;
-        failed = result.failure?.error ?? "";
+        failed = result.ok ? "" : (result.failure?.error ?? "");
         // A chip's figures were just filled in: the form now says what the results were computed for.
         if (result.ok) shownFor = JSON.stringify(current ? readInputs(root) : sent);
         markStale();
@@ -201,155 +208,9 @@ function mountCalculator(root) {
   }
 }
 
-/** The form's values as the package reads them: text as typed, several choices joined by commas. @param {HTMLElement} root */
-function readInputs(root) {
-  /** @type {Record<string, string>} */
-  const inputs = {};
-  for (const field of fields(root)) inputs[field.dataset.input ?? ""] = fieldValue(field);
-  return inputs;
-}
-
-/** The form as the author wrote it: what the build computed the results on the page for. @param {HTMLElement} root */
-function authoredInputs(root) {
-  /** @type {Record<string, string>} */
-  const inputs = {};
-  for (const field of fields(root)) inputs[field.dataset.input ?? ""] = authoredValue(field) ?? "";
-  return inputs;
-}
-
-/** @param {HTMLElement} root @returns {HTMLElement[]} */
-function fields(root) {
-  return [...root.querySelectorAll("[data-input]")].map((field) => /** @type {HTMLElement} */ (field));
-}
-
-/** @param {HTMLElement} field */
-function fieldValue(field) {
-  if (field.dataset.kind === "choices") {
-    return [...field.querySelectorAll("input[type=checkbox]:checked")]
-      .map((box) => /** @type {HTMLInputElement} */ (box).value)
-      .join(",");
-  }
-  const control = /** @type {HTMLInputElement | null} */ (field.querySelector(CONTROL));
-  return control?.value ?? "";
-}
-
-/** The value the author wrote (what "Reset" brings back). @param {HTMLElement} field */
-function authoredValue(field) {
-  if (field.dataset.kind === "choices") {
-    return [...field.querySelectorAll("input[type=checkbox]")]
-      .filter((box) => /** @type {HTMLInputElement} */ (box).defaultChecked)
-      .map((box) => /** @type {HTMLInputElement} */ (box).value)
-      .join(",");
-  }
-  const select = field.querySelector("select");
-  if (select) return [...select.options].find((option) => option.defaultSelected)?.value ?? select.options[0]?.value;
-  return /** @type {HTMLInputElement} */ (field.querySelector(FIELD)).defaultValue;
-}
-
-/** @param {HTMLElement} root @param {string} key @param {string} value */
-function setControl(root, key, value) {
-  const field = /** @type {HTMLElement | null} */ (root.querySelector(`[data-input="${CSS.escape(key)}"]`));
-  if (!field) return;
-  if (field.dataset.kind === "choices") {
-    const picked = new Set(value.split(","));
-    for (const box of field.querySelectorAll("input[type=checkbox]")) {
-      /** @type {HTMLInputElement} */ (box).checked = picked.has(/** @type {HTMLInputElement} */ (box).value);
-    }
-    return;
-  }
-  const control = /** @type {HTMLInputElement | null} */ (field.querySelector(CONTROL));
-  if (control && control.value !== value) control.value = value;
-}
-
-/** Show the fields that apply to the current choices (a matrix multiply's M, N, K...). @param {HTMLElement} root */
-function updateVisibility(root) {
-  const values = readInputs(root);
-  for (const field of fields(root)) {
-    const key = field.dataset.shownWhen;
-    if (key) field.hidden = !(field.dataset.shownValues ?? "").split(" ").includes(values[key]);
-  }
-}
-
-/**
- * Narrow a long list of choices (checkboxes, or a select's options) to those whose label, group or value contains
- * the filter's text; a select moves to the first match so that the result follows at once.
- * @param {HTMLInputElement} filter
- */
-function filterChoices(filter) {
-  const needle = filter.value.trim().toLowerCase();
-  const field = filter.closest("[data-input]");
-  const matches = (/** @type {HTMLElement} */ element, /** @type {string} */ extra) =>
-    needle === "" || `${element.textContent} ${extra}`.toLowerCase().includes(needle);
-  for (const choice of field?.querySelectorAll(".calc-choice") ?? []) {
-    const group = choice.closest(".calc-choice-group")?.querySelector(".calc-choice-group-label")?.textContent ?? "";
-    /** @type {HTMLElement} */ (choice).hidden = !matches(/** @type {HTMLElement} */ (choice), group);
-  }
-  const select = field?.querySelector("select");
-  if (!select) return;
-  for (const option of select.options) {
-    const group = option.parentElement instanceof HTMLOptGroupElement ? option.parentElement.label : "";
-    option.hidden = !matches(option, `${group} ${option.value}`);
-  }
-  const first = [...select.options].find((option) => !option.hidden);
-  if (needle && first && select.selectedOptions[0]?.hidden) {
-    select.value = first.value;
-    select.dispatchEvent(new Event("input", { bubbles: true }));
-  }
-}
-
-/** A slider position as the number it stands for, written plainly. @param {HTMLInputElement} slider */
-function sliderValue(slider) {
-  const position = Number(slider.value);
-  const value = slider.dataset.scale === "log" ? 10 ** position : position;
-  return String(Number(value.toPrecision(3)));
-}
-
-/** @param {HTMLFormElement} form @param {HTMLInputElement} slider */
-function syncFieldFromSlider(form, slider) {
-  const field = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(slider.dataset.for ?? ""));
-  if (!field) return;
-  field.value = sliderValue(slider);
-  slider.setAttribute("aria-valuetext", describe(field));
-}
-
-/** @param {HTMLFormElement} form @param {HTMLInputElement} field */
-function syncSliderFromField(form, field) {
-  const slider = /** @type {HTMLInputElement | null} */ (
-    form.querySelector(`.calc-slider[data-for="${CSS.escape(field.name)}"]`)
-  );
-  const value = readable(field.value);
-  if (!slider || value === null || value <= 0) return;
-  slider.value = String(slider.dataset.scale === "log" ? Math.log10(value) : value);
-  slider.setAttribute("aria-valuetext", describe(field));
-}
-
-/** The number a field holds, read as the package reads it (`1,5` is 1.5), or null. @param {string} text */
-function readable(text) {
-  try {
-    return readNumber(text);
-  } catch (error) {
-    if (error instanceof NumberError) return null; // the package's message shows next to the field
-    throw error;
-  }
-}
-
-/** @param {HTMLFormElement} form */
-function syncAllSliders(form) {
-  for (const slider of form.querySelectorAll(".calc-slider")) {
-    const field = form.elements.namedItem(/** @type {HTMLInputElement} */ (slider).dataset.for ?? "");
-    if (field) syncSliderFromField(form, /** @type {HTMLInputElement} */ (field));
-  }
-}
-
-/** The field's value with its unit, as a screen reader should say it. @param {HTMLInputElement} field */
-function describe(field) {
-  const unit = field.closest(".calc-field")?.querySelector(".calc-unit")?.textContent?.replace(/[()]/g, "") ?? "";
-  return `${field.value} ${unit}`.trim();
-}
-
-/** Put a result from the package on the page. @param {HTMLElement} root @param {any} result */
+/** Put a result from the package on the page. @param {HTMLElement} root @param {import("./contracts.js").RunResult} result */
 function show(root, result) {
-  const errors = new Map(result.ok ? [] : result.errors.map((/** @type {any} */ e) => [e.field, e.hint]));
+  const errors = new Map(result.ok ? [] : result.errors.map((error) => [error.field, error.hint]));
   for (const field of fields(root)) {
     const key = field.dataset.input ?? "";
     const message = /** @type {HTMLElement} */ (field.querySelector(".calc-error"));
@@ -416,77 +277,4 @@ function tableElement(table) {
   }
   wrap.append(element);
   return wrap;
-}
-
-/** Record the inputs that differ from the author's in the URL, so the link reproduces this calculator. @param {HTMLElement} root */
-function recordInUrl(root) {
-  const url = new URL(location.href);
-  for (const field of fields(root)) {
-    const param = `${root.id}.${field.dataset.input}`;
-    const value = fieldValue(field);
-    if (value === authoredValue(field)) url.searchParams.delete(param);
-    else url.searchParams.set(param, value);
-  }
-  if (url.href !== location.href) history.replaceState(history.state, "", url);
-}
-
-/** @param {HTMLElement} root */
-function forgetInUrl(root) {
-  const url = new URL(location.href);
-  for (const key of [...url.searchParams.keys()]) if (key.startsWith(`${root.id}.`)) url.searchParams.delete(key);
-  if (url.href !== location.href) history.replaceState(history.state, "", url);
-}
-
-/**
- * Put the inputs that a shared link carries into the form. A part the form cannot take (a chip that is not in the
- * list, an input this calculator does not have) is left out, so that field keeps its default; each is described.
- * @param {HTMLElement} root @returns {string[]} what was ignored, in the reader's words
- */
-function restoreFromUrl(root) {
-  /** @type {string[]} */
-  const ignored = [];
-  for (const [param, value] of new URL(location.href).searchParams) {
-    const [id, key] = param.split(".", 2);
-    if (id !== root.id || !key) continue;
-    const field = /** @type {HTMLElement | null} */ (root.querySelector(`[data-input="${CSS.escape(key)}"]`));
-    if (!field) {
-      ignored.push(`“${key}” (not an input of this calculator)`);
-      continue;
-    }
-    const label = fieldLabel(field);
-    if (field.dataset.kind === "choices") {
-      const known = new Set([...field.querySelectorAll("input[type=checkbox]")].map((box) => /** @type {HTMLInputElement} */ (box).value));
-      const picked = value.split(",").filter((item) => item.trim());
-      const unknown = picked.filter((item) => !known.has(item.trim()));
-      for (const item of unknown) ignored.push(`${label} “${item}” (not in the list)`);
-      setControl(root, key, picked.filter((item) => known.has(item.trim())).join(","));
-      continue;
-    }
-    const select = field.querySelector("select");
-    if (select && ![...select.options].some((option) => option.value === value)) {
-      ignored.push(`${label} “${value}” (not in the list)`);
-      continue;
-    }
-    setControl(root, key, value);
-  }
-  return ignored;
-}
-
-/** A field's label as the form shows it, without its unit. @param {HTMLElement} field */
-function fieldLabel(field) {
-  const label = field.querySelector("label, legend");
-  return (label?.firstChild?.textContent ?? field.dataset.input ?? "").trim();
-}
-
-/** Say which parts of a shared link were left out, above the results. @param {HTMLElement} root @param {string[]} ignored */
-function showIgnored(root, ignored) {
-  if (!ignored.length) return;
-  const note = document.createElement("p");
-  note.className = "calc-link-note";
-  note.setAttribute("role", "status");
-  note.textContent =
-    `Part of this link was ignored: ${ignored.join("; ")}. ` +
-    (ignored.length === 1 ? "That field shows" : "Those fields show") +
-    " the page’s own value.";
-  root.querySelector(".calc-results")?.before(note);
 }

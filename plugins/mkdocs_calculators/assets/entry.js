@@ -17,7 +17,6 @@
   // The page's head marked <html> "calculators-live" (the components' scripts will run: runtime.py, LIVE_MARK) and
   // looks, once the page is parsed, for this mark that they do.
   document.documentElement.classList.add("calculators-entry");
-  const SERVICE_WORKER = "__CALCULATORS_SERVICE_WORKER__"; // replaced at build: "sw.js", or "" under mkdocs serve
 
   /** Opened from a file: say why the calculator is still, and keep its results readable. @param {HTMLElement[]} elements */
   function explainFileMode(elements) {
@@ -35,8 +34,7 @@
   /**
    * Opened from a file, a page still reaches the others: the build links to folders ("../roofline/"), which a
    * browser shows as a listing from file://, so each such link is pointed at the folder's index.html. A quiz cannot
-   * be checked (its module is blocked): its Check must not submit the form, which would reload the page and lose
-   * the answer, and its note says why.
+   * be checked (its module is blocked): its note says why, and its Check submits nothing (see below).
    */
   function fileMode() {
     document.documentElement.classList.add(STATIC); // quizzes show their options at once, in the build's order
@@ -165,26 +163,32 @@
     mountComponent("[data-progress-here]", "progress-view.js", "mountProgressHere"); // the reader's progress here
     mountComponent("[data-progress-book]", "progress-view.js", "mountProgressBook"); // and on the progress page
     const elements = mountNearViewport("[data-calculator]", "calculator.js", "mountCalculators");
-    if (elements.length && SERVICE_WORKER) {
-      import(new URL("offline.js", base).href).then((offline) => offline.keepRuntimeOffline());
-    }
+    if (elements.length) import(new URL("offline.js", base).href).then((offline) => offline.keepRuntimeOffline());
   }
 
   /**
-   * The service worker keeps the site for reading offline (sw.js at the site's root, written at build). Under
-   * `mkdocs serve`, whose pages change with every edit, the build leaves SERVICE_WORKER empty: no worker, and one
-   * left from an earlier visit to a built site on the same address is removed.
+   * The service worker keeps the site for reading offline (sw.js at the site's root, written at build). Its path is
+   * one of the build's values (build-info.js, a module: imported once the page has loaded, as registering waits for
+   * that anyway). Under `mkdocs serve`, whose pages change with every edit, the build leaves it empty: no worker, and
+   * one left from an earlier visit to a built site on the same address is removed.
    */
   function registerServiceWorker() {
     const container = navigator.serviceWorker;
     if (!container || location.protocol === "file:") return;
     const root = new URL("../../", base);
-    if (!SERVICE_WORKER) {
-      container.getRegistration(root.href).then((old) => old?.scope === root.href && old.unregister(), () => {});
-      return;
-    }
     const options = { scope: root.pathname, updateViaCache: /** @type {const} */ ("none") };
-    const register = () => container.register(new URL(SERVICE_WORKER, root), options).catch(() => {});
+    /** @type {() => Promise<typeof import("./build-info.js")>} */
+    const buildInfo = () => import(new URL("build-info.js", base).href);
+    const register = () =>
+      buildInfo()
+        .then(async ({ serviceWorker }) => {
+          if (serviceWorker) await container.register(new URL(serviceWorker, root), options);
+          else {
+            const old = await container.getRegistration(root.href);
+            if (old?.scope === root.href) await old.unregister();
+          }
+        })
+        .catch(() => {});
     if (document.readyState === "complete") register();
     else addEventListener("load", register, { once: true });
   }

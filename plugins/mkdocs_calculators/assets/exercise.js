@@ -19,25 +19,19 @@ import { bootRuntime, callPython, setPageGeneration, watchRuntime } from "./runt
 import { TimeLimitError, gradeOutputs, runExercise, warmExercises } from "./exercise_runtime.js";
 import { keepRuntimeOffline } from "./offline.js";
 import { load as loadProgress, save, watch as watchProgress } from "./progress.js";
+import { claim, stageText } from "./status.js";
+import { caretIn, loadEditorModule, makeEditable, whenReachedFor } from "./exercise_code.js";
+import { element, showError, showFailure, showOutput } from "./exercise_result.js";
 
 const TIME_LIMIT_MS = 5000;
 const HONEST_ATTEMPTS = 3;
 const STYLESHEET = new URL("./exercise.css", import.meta.url).href;
-const STAGE_TEXT = { runtime: "Starting Python in your browser…", package: "Loading the calculators…" };
 const KEYS_TEXT =
   "In the editor, Tab indents. To leave it with the keyboard, press Escape and then Tab; Ctrl+M switches Tab between " +
   "indenting and moving on.";
 
-/** @typedef {{inputs: Record<string, number>, expected: number | null}} Case */
-/**
- * @typedef {{id: string, title: string, function: string, parameters: string[], draw: Record<string, unknown>,
- *   tolerance: import("./grading.js").Tolerance, starter: string, solution: string}} ExerciseData
- */
-/** @typedef {{type: string, message: string, line: number | null}} PythonError */
-/** @typedef {{version: string, code?: string, passed: boolean, attempts: number, checked?: string}} Progress */
-
-/** @type {Promise<typeof import("./editor.js")> | null} */
-let editorModule = null;
+/** @typedef {import("./contracts.js").ExerciseData} ExerciseData */
+/** @typedef {import("./contracts.js").ExerciseProgress} Progress */
 
 /**
  * Make each exercise element live; called for every page Material shows.
@@ -54,99 +48,18 @@ export function mountExercises(elements, generation) {
   keepRuntimeOffline();
 }
 
-/** The editor's module, loaded once, on the first exercise a reader reaches for. */
-function loadEditorModule() {
-  editorModule ??= import("./editor.js");
-  return editorModule;
-}
-
-/**
- * Call `wanted` once, when the reader reaches for `root`: a pointer over it or a touch, a focus inside it, or `root`
- * entering the viewport.
- * @param {HTMLElement} root @param {() => void} wanted
- */
-function whenReachedFor(root, wanted) {
-  const events = ["pointerover", "pointerdown", "focusin"];
-  const observer = "IntersectionObserver" in window ? new IntersectionObserver(seen) : null;
-  function seen(/** @type {IntersectionObserverEntry[]} */ entries) {
-    if (entries.some((entry) => entry.isIntersecting)) reached();
-  }
-  function reached() {
-    for (const event of events) root.removeEventListener(event, reached);
-    observer?.disconnect();
-    wanted();
-  }
-  for (const event of events) root.addEventListener(event, reached);
-  if (observer) observer.observe(root);
-  else reached();
-}
-
-/**
- * The pre-rendered code as a plain-text field: labelled like the editor, typed into before the editor arrives.
- * @param {HTMLElement} code @param {string} labelledBy @param {string} describedBy
- */
-function makeEditable(code, labelledBy, describedBy) {
-  try {
-    code.contentEditable = "plaintext-only";
-  } catch {
-    code.contentEditable = "true"; // a browser without plaintext-only: the text is still read as text
-  }
-  const attributes = {
-    role: "textbox",
-    "aria-multiline": "true",
-    "aria-labelledby": labelledBy,
-    "aria-describedby": describedBy,
-    spellcheck: "false",
-    autocapitalize: "off",
-    autocorrect: "off",
-    tabindex: "0",
-  };
-  for (const [name, value] of Object.entries(attributes)) code.setAttribute(name, value);
-}
-
-/** Where the caret is in `code`, as an offset into its text; null when it is not there. @param {HTMLElement} code */
-function caretIn(code) {
-  const selection = getSelection();
-  if (!selection?.rangeCount || !code.contains(selection.focusNode)) return null;
-  const before = document.createRange();
-  before.setStart(code, 0);
-  before.setEnd(/** @type {Node} */ (selection.focusNode), selection.focusOffset);
-  return before.toString().length;
-}
-
 /** @param {string} key @param {string} version @returns {Progress} */
 function load(key, version) {
   const saved = loadProgress(key);
   if (!saved) return { version, passed: false, attempts: 0 };
   // Code survives an edit of the exercise; a pass counts only for the version that was checked.
-  return { version, code: saved.code, passed: saved.version === version && Boolean(saved.passed), attempts: saved.attempts | 0 };
-}
-
-/** @param {number | null} value */
-function number(value) {
-  if (value === null) return "None";
-  if (Number.isInteger(value)) return String(value);
-  return String(Number(value.toPrecision(8)));
-}
-
-/**
- * @param {string} tag
- * @param {Record<string, string>} [attributes]
- * @param {(Node | string)[]} [children]
- */
-function element(tag, attributes = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  node.append(...children);
-  return node;
+  return { version, code: saved.code, passed: saved.version === version && Boolean(saved.passed), attempts: Number(saved.attempts) | 0 };
 }
 
 /** @param {HTMLElement} root */
 function mountExercise(root) {
-  if (root.dataset.mounted) return;
-  root.dataset.mounted = "true";
-  /** @type {ExerciseData} */
-  const data = JSON.parse(root.dataset.exerciseData ?? "{}");
+  if (!claim(root)) return;
+  const data = /** @type {ExerciseData} */ (JSON.parse(root.dataset.exerciseData ?? "{}"));
   const key = /** @type {string} */ (root.dataset.exerciseKey);
   const progress = load(key, /** @type {string} */ (root.dataset.exerciseVersion));
   const { function: name, parameters, tolerance } = data;
@@ -178,8 +91,7 @@ function mountExercise(root) {
   // Another tab's save of this exercise, or a reset or an import on the progress page, reaches this tab: what is stored
   // now is the verdict and the count of attempts, so this tab's next save neither brings back a pass that was reset
   // there nor loses one made there. The code here stays as it is: the reader may be typing in it.
-  const stopProgress = watchProgress(key, () => {
-    if (!root.isConnected) return stopProgress();
+  watchProgress(key, root, () => {
     const stored = load(key, progress.version);
     if (stored.passed && !progress.passed) setStatus("You passed this exercise in another tab.");
     else if (!stored.passed && progress.passed) setStatus("This exercise's pass was reset in another tab.");
@@ -243,14 +155,17 @@ function mountExercise(root) {
     if (!root.isConnected) return stopWatching();
     if (!busy) return;
     if (stage === "failed") setStatus(`Python could not start (${error}).`);
-    else if (stage in STAGE_TEXT) setStatus(STAGE_TEXT[/** @type {"runtime" | "package"} */ (stage)]);
+    else if (stageText(stage)) setStatus(stageText(stage));
     else if (stage === "ready") setStatus("Running your code…");
   });
 
   /**
    * Run `work` with Run and Check unavailable meanwhile; null when stopped, failed or left. They are marked
    * aria-disabled, not disabled: a disabled button loses the focus, which a keyboard or screen reader user would then
-   * have to find again from the top of the page. @param {() => Promise<any>} work
+   * have to find again from the top of the page.
+   * @template {{stdout: string}} R
+   * @param {() => Promise<R | null>} work
+   * @returns {Promise<R | null>}
    */
   async function call(work) {
     busy = true;
@@ -283,34 +198,15 @@ function mountExercise(root) {
     }
   }
 
-  /** Run a job in a fresh interpreter, saying meanwhile that Python is starting. @param {any} job */
+  /** Run a job in a fresh interpreter, saying meanwhile that Python is starting. @param {import("./contracts.js").ExerciseJob} job */
   const inOwnPython = (job) =>
     runExercise(job, TIME_LIMIT_MS, {
-      onBooting: () => setStatus(STAGE_TEXT.runtime),
+      onBooting: () => setStatus(stageText("runtime")),
       onRunning: () => setStatus("Running your code…"),
     });
 
-  /** The error's line, as a button that puts the cursor there, and its message. @param {PythonError} error @param {string} prefix */
-  function showError(error, prefix = "") {
-    const parts = [];
-    const line = Number(error.line);
-    if (Number.isInteger(line) && line > 0) {
-      const go = element("button", { type: "button", class: "exercise-line" }, [`Line ${line}`]);
-      go.addEventListener("click", () => ensureEditor().then((ready) => ready.goToLine(line), () => plain.focus()));
-      parts.push(go, ": ");
-    }
-    parts.push(`${String(error.type)}: ${String(error.message)}`);
-    result.append(element("p", { class: "exercise-error" }, [prefix, ...parts]));
-  }
-
-  /** @param {string} stdout */
-  function showOutput(stdout) {
-    if (!stdout) return;
-    result.append(
-      element("p", { class: "exercise-output-label" }, ["Printed:"]),
-      element("pre", { class: "exercise-stdout" }, [stdout]),
-    );
-  }
+  /** Put the cursor on `line` of the code, in the editor (loaded for it), or else into the plain code. @param {number} line */
+  const goToLine = (line) => ensureEditor().then((ready) => ready.goToLine(line), () => plain.focus());
 
   run.addEventListener("click", async () => {
     if (busy) return;
@@ -324,8 +220,8 @@ function mountExercise(root) {
         ]),
       );
     }
-    showOutput(reply.stdout);
-    if (reply.error) showError(reply.error);
+    showOutput(result, reply.stdout);
+    if (reply.error) showError(result, reply.error, "", goToLine);
   });
 
   check.addEventListener("click", async () => {
@@ -333,11 +229,10 @@ function mountExercise(root) {
     const checked = code;
     const reply = await call(async () => {
       const seed = Array.from(crypto.getRandomValues(new Uint32Array(2)), (word) => word.toString(16)).join("");
-      /** @type {{cases: Case[], floats: string[]} | null} */
       const drawn = await callPython("exercise_cases", { ...data.draw, seed });
       if (!drawn) return null;
-      const job = { type: "cases", code: checked, function: name, parameters, floats: drawn.floats };
-      const ran = await inOwnPython({ ...job, cases: drawn.cases.map((one) => one.inputs) });
+      const cases = drawn.cases.map((one) => one.inputs);
+      const ran = await inOwnPython({ type: "cases", code: checked, function: name, parameters, floats: drawn.floats, cases });
       return ran && typeof ran === "object" ? gradeOutputs(ran, drawn.cases, tolerance) : ran;
     });
     if (!reply || !root.isConnected) return;
@@ -349,35 +244,14 @@ function mountExercise(root) {
       // An honest attempt: changed since the starter and since the last check.
       if (checked.trim() !== data.starter.trim() && checked !== progress.checked) progress.attempts += 1;
       progress.passed = false;
-      if (reply.error) showError(reply.error, "Your code does not run: ");
-      else showFailure(reply);
+      if (reply.error) showError(result, reply.error, "Your code does not run: ", goToLine);
+      else showFailure(result, reply, data, goToLine);
       if (progress.attempts >= HONEST_ATTEMPTS) solution.hidden = false;
     }
     progress.checked = checked;
-    showOutput(reply.stdout);
+    showOutput(result, reply.stdout);
     remember();
   });
-
-  /** @param {{passed: number, total: number, failure: any}} reply */
-  function showFailure(reply) {
-    const { failure } = reply;
-    const rows = data.parameters.map((name) => [name, failure.inputs[name]]).map(([name, value]) =>
-      element("tr", {}, [element("th", { scope: "row" }, [element("code", {}, [name])]), element("td", {}, [number(/** @type {number} */ (value))])]),
-    );
-    rows.push(element("tr", {}, [element("th", { scope: "row" }, ["Expected"]), element("td", {}, [number(failure.expected)])]));
-    if (!failure.error) {
-      rows.push(element("tr", {}, [element("th", { scope: "row" }, ["Got"]), element("td", {}, [failure.got])]));
-    }
-    const passed = reply.passed ? ` (the ${reply.passed} before it pass)` : "";
-    result.append(
-      element("p", { class: "exercise-fail" }, [`Case ${failure.index + 1} of ${reply.total} fails${passed}: ${failure.reason}.`]),
-      element("table", { class: "exercise-case" }, [
-        element("caption", {}, [`Case ${failure.index + 1}: ${data.function}(…) with these inputs`]),
-        element("tbody", {}, rows),
-      ]),
-    );
-    if (failure.error) showError(failure.error, "Your function raised an error. ");
-  }
 
   reset.addEventListener("click", () => {
     confirm.hidden = false;

@@ -9,7 +9,9 @@
  */
 import { verdict } from "./grading.js";
 
-/** @typedef {{worker: Promise<Worker>, ready: Promise<void>, reply: Promise<any>}} Interpreter */
+/** @typedef {import("./contracts.js").Ran} Ran */
+/** @typedef {import("./contracts.js").Case} Case */
+/** @typedef {{worker: Promise<Worker>, ready: Promise<void>, reply: Promise<Ran>}} Interpreter */
 
 /** A run that went past its time limit: its worker was ended. */
 export class TimeLimitError extends Error {}
@@ -50,7 +52,7 @@ function policedWorker() {
     const policy = WORKER_POLICY.replaceAll("'", "&#39;");
     frame.srcdoc = `<!doctype html><meta http-equiv="Content-Security-Policy" content="${policy}"><title>exercises</title>`;
     frame.addEventListener("load", () => {
-      const made = /** @type {any} */ (frame.contentWindow)?.Worker;
+      const made = /** @type {(Window & typeof globalThis) | null} */ (frame.contentWindow)?.Worker;
       if (made) resolve(made);
       else reject(new Error("the exercise sandbox could not be made"));
     });
@@ -64,17 +66,20 @@ function start() {
   const script = new URL("./exercise_worker.js", import.meta.url).href;
   const source = URL.createObjectURL(new Blob([`import ${JSON.stringify(script)};`], { type: "text/javascript" }));
   const worker = policedWorker().then((PolicedWorker) => new PolicedWorker(source, { type: "module", name: "exercise" }));
-  /** @type {(value: any) => void} */
+  /** @type {(value: Ran) => void} */
   let answer = () => {};
   /** @type {(error: Error) => void} */
   let refuse = () => {};
+  /** @type {Promise<Ran>} */
   const reply = new Promise((resolve, reject) => {
     answer = resolve;
     refuse = reject;
   });
   worker.catch(refuse);
+  /** @type {Promise<void>} */
   const ready = worker.then((created) => new Promise((resolve, reject) => {
-    created.addEventListener("message", ({ data }) => {
+    created.addEventListener("message", (event) => {
+      const data = /** @type {import("./contracts.js").FromExerciseWorker | null} */ (event.data);
       if (data?.type === "ready") resolve(undefined);
       else if (data?.type === "failed") reject(new Error(String(data.error)));
       else if (data?.type === "done") answer(data.reply);
@@ -99,10 +104,10 @@ export function warmExercises() {
 /**
  * Run one job in a fresh interpreter: its reply, or TimeLimitError when it runs past `limitMs` (the boot is not
  * counted). `onBooting` is called if the interpreter is still starting, `onRunning` once the job is sent to it.
- * @param {{type: "run" | "cases"} & Record<string, unknown>} job
+ * @param {import("./contracts.js").ExerciseJob} job
  * @param {number} limitMs
  * @param {{onBooting?: () => void, onRunning?: () => void}} [stages]
- * @returns {Promise<any>}
+ * @returns {Promise<Ran>}
  */
 export async function runExercise(job, limitMs, { onBooting, onRunning } = {}) {
   const mine = spare ?? start();
@@ -135,15 +140,17 @@ export async function runExercise(job, limitMs, { onBooting, onRunning } = {}) {
  * The verdict on what a reader's code returned for `cases` (their inputs and expected values, from the calculators'
  * worker), made in the page from the outputs alone: {ok, passed, total, stdout, error, failure}, as the build's
  * calckit.exercise_run.check_code gives it. Anything in the reply that is not a value of the expected form fails.
- * @param {any} ran the exercise worker's reply
- * @param {{inputs: Record<string, number>, expected: number | null}[]} cases
- * @param {import("./grading.js").Tolerance} tolerance
+ * @param {Ran} ran the exercise worker's reply
+ * @param {Case[]} cases
+ * @param {import("./contracts.js").Tolerance} tolerance
+ * @returns {import("./contracts.js").Checked}
  */
 export function gradeOutputs(ran, cases, tolerance) {
   const graded = { ok: false, passed: 0, total: cases.length, stdout: String(ran.stdout ?? "") };
   if (ran.error) return { ...graded, error: ran.error };
   for (const [index, one] of cases.entries()) {
     const got = Array.isArray(ran.results) ? ran.results[index] : undefined;
+    /** @type {import("./contracts.js").CaseFailure} */
     const failure = { index, inputs: one.inputs, expected: one.expected, got: "", reason: "", error: null };
     if (got?.kind === "raised") Object.assign(failure, { reason: "raised an error", error: got.error });
     else {

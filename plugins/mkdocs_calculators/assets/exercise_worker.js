@@ -14,10 +14,10 @@
  * To it:   {type: "run", code} | {type: "cases", code, function, parameters, floats, cases}
  * From it: {type: "ready"} | {type: "failed", error} | {type: "done", reply} (calckit.exercise_run's JSON)
  */
+import { wheels } from "./build-info.js";
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
-// Replaced at build by the content-hashed name of calckit's wheel, written beside this file.
-const CALCKIT = /** @type {string[]} */ (JSON.parse('__CALCULATORS_WHEELS__'))[0];
+const CALCKIT = wheels[0]; // the content-hashed name of calckit's wheel, written beside this file: the first
 const INDEX_URL = new URL("./pyodide/", import.meta.url).href;
 const WHEEL_DIR = "/lib/wheels";
 // Python's own limit, below the depth at which the browser's stack runs out for plain Python recursion.
@@ -101,7 +101,8 @@ booted.then(
   (error) => send({ type: "failed", error: String(error?.message ?? error) }),
 );
 
-self.addEventListener("message", async ({ data }) => {
+addEventListener("message", async (event) => {
+  const data = /** @type {import("./contracts.js").ExerciseJob | null} */ (event.data);
   if (data?.type !== "run" && data?.type !== "cases") return;
   const call = await booted;
   const { type, ...args } = data;

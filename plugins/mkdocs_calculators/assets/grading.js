@@ -10,12 +10,7 @@
 
 export const SLACK = 1e-9;
 
-/** @typedef {{amount: number, relative: boolean}} Tolerance */
-/**
- * What a reader's function returned, as the exercise worker sends it (calckit.grading.returned).
- * @typedef {{kind: "number", value: number, shown?: string} | {kind: "none" | "nonfinite", shown?: string}
- *   | {kind: "other", type: string, shown?: string}} Returned
- */
+/** @typedef {import("./contracts.js").Tolerance} Tolerance */
 
 /** Whether `given` is within `tolerance` of `answer`. @param {number} given @param {number} answer @param {Tolerance} tolerance */
 export function allows(given, answer, tolerance) {
@@ -49,14 +44,15 @@ function shortest(x) {
  * @param {unknown} got @param {number | null} expected @param {Tolerance} tolerance
  */
 export function verdict(got, expected, tolerance) {
-  const kind = got && typeof got === "object" ? /** @type {any} */ (got).kind : undefined;
+  const fields = got && typeof got === "object" ? /** @type {Record<string, unknown>} */ (got) : {};
+  const kind = fields.kind;
   if (expected === null) return kind === "none" ? "" : "expected None: there is no such number for these inputs";
   if (kind === "none") return "expected a number, got None";
   if (kind === "other") {
-    const type = /** @type {any} */ (got).type;
+    const type = fields.type;
     return `expected a number, got ${typeof type === "string" ? type : "something else"}`;
   }
-  const value = /** @type {any} */ (got)?.value;
+  const value = fields.value;
   if (kind !== "number" || typeof value !== "number" || !Number.isFinite(value)) return "expected a finite number";
   if (allows(value, expected, tolerance)) return "";
   if (!expected) return "expected 0";

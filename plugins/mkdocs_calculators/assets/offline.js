@@ -9,14 +9,15 @@
  * caches what it fetches, see worker.js): the request waits until that runtime has cached it, so that nothing, the 9 MB
  * wasm above all, is downloaded twice. A runtime started under control shares its downloads with the service worker.
  */
+import { serviceWorker } from "./build-info.js";
 import { runtimeDownloadsKept, startedUnderServiceWorker } from "./runtime.js";
 
 let asked = false;
 
-/** Ask once per tab. */
+/** Ask once per tab, on a site with a service worker (none under `mkdocs serve`). */
 export function keepRuntimeOffline() {
   const container = navigator.serviceWorker;
-  if (asked || !container) return;
+  if (asked || !container || !serviceWorker) return;
   asked = true;
   if (container.controller) askWhenQuiet(container.controller);
   else {

@@ -8,12 +8,12 @@
  * Next, Escape, the reader's own edit or leaving the page stop it.
  */
 import { NumberError, readNumber } from "./grading.js";
+import { claim } from "./status.js";
 
 /** @param {HTMLElement[]} elements */
 export function mountPlayers(elements) {
   for (const root of elements) {
-    if (root.dataset.mounted) continue;
-    root.dataset.mounted = "true";
+    if (!claim(root)) continue;
     mountPlayer(root);
   }
 }

@@ -6,11 +6,12 @@
  * download made here, import reads a file the reader picks.
  */
 import { PROGRESS_EVENT, everything, merge, read, restore, summary } from "./progress.js";
+import { claim } from "./status.js";
 
-const FORMAT = "calculators-progress";
+const FORMAT = /** @type {const} */ ("calculators-progress");
 const FORMAT_VERSION = 1;
 
-/** @typedef {{kind: string, key: string, version: string, total: number, title?: string}} Item */
+/** @typedef {import("./contracts.js").ProgressItem} Item */
 
 /** Call `update` now and whenever progress changes, here or in another tab, while `root` is in the page. @param {HTMLElement} root @param {() => void} update */
 function follow(root, update) {
@@ -30,10 +31,8 @@ function follow(root, update) {
 /** The line under a page's title. @param {HTMLElement[]} elements */
 export function mountProgressHere(elements) {
   for (const root of elements) {
-    if (root.dataset.mounted) continue;
-    root.dataset.mounted = "true";
-    /** @type {Item[]} */
-    const items = JSON.parse(root.dataset.progressHere ?? "[]");
+    if (!claim(root)) continue;
+    const items = /** @type {Item[]} */ (JSON.parse(root.dataset.progressHere ?? "[]"));
     const state = /** @type {HTMLElement} */ (root.querySelector(".progress-here-state"));
     follow(root, () => {
       const parts = items.map((item) => {
@@ -50,19 +49,17 @@ export function mountProgressHere(elements) {
 /** The "Your progress" page. @param {HTMLElement[]} elements */
 export function mountProgressBook(elements) {
   for (const root of elements) {
-    if (root.dataset.mounted) continue;
-    root.dataset.mounted = "true";
+    if (!claim(root)) continue;
     mountBook(root);
   }
 }
 
 /** @param {HTMLElement} root */
 function mountBook(root) {
-  const { book } = JSON.parse(root.dataset.progressBook ?? "{}");
+  const { book } = /** @type {{book: string}} */ (JSON.parse(root.dataset.progressBook ?? "{}"));
   const find = (/** @type {string} */ selector) => /** @type {HTMLElement} */ (root.querySelector(selector));
   const rows = /** @type {HTMLElement[]} */ ([...root.querySelectorAll("[data-progress-item]")]);
-  /** @type {Item[]} */
-  const items = rows.map((row) => JSON.parse(row.dataset.progressItem ?? "{}"));
+  const items = rows.map((row) => /** @type {Item} */ (JSON.parse(row.dataset.progressItem ?? "{}")));
   const known = new Set(items.map((item) => item.key));
   const summaryLine = find(".progress-summary");
   const message = find(".progress-message");
@@ -92,6 +89,7 @@ function mountBook(root) {
 
   find(".progress-export").addEventListener("click", () => {
     const entries = Object.fromEntries(Object.entries(everything()).filter(([key]) => known.has(key)));
+    /** @type {import("./contracts.js").ProgressExport} */
     const file = { format: FORMAT, version: FORMAT_VERSION, book, exported: new Date().toISOString(), progress: entries };
     const blob = new Blob([JSON.stringify(file, null, 1)], { type: "application/json" });
     const link = document.createElement("a");
@@ -110,6 +108,7 @@ function mountBook(root) {
     fileInput.value = "";
     if (!file) return;
     const refusal = (/** @type {string} */ why) => say(`${file.name} was not imported: ${why} Your progress is unchanged.`);
+    /** @type {Partial<import("./contracts.js").ProgressExport> | null} */
     let data;
     try {
       data = JSON.parse(await file.text());
@@ -125,7 +124,7 @@ function mountBook(root) {
     const merged = {};
     for (const [key, entry] of Object.entries(data.progress)) {
       if (!known.has(key) || !entry || typeof entry !== "object" || Array.isArray(entry)) continue;
-      merged[key] = merge(key, /** @type {any} */ (entry), read(key));
+      merged[key] = merge(key, entry, read(key));
     }
     if (!restore(merged)) return say("Your browser would not store the imported progress (storage full or off).");
     forgetUndo();

@@ -16,7 +16,7 @@ export const PROGRESS_EVENT = "calculators:progress";
 const ROOT = new URL("../../", import.meta.url).pathname; // the site's root: this file is assets/calculators/progress.js
 const PREFIX = `calculators-progress:${ROOT}|`;
 
-/** @typedef {{version?: string, at?: number, resetAt?: number, [field: string]: any}} Entry */
+/** @typedef {import("./contracts.js").Entry} Entry */
 
 /** The localStorage key of a block's progress on this site. @param {string} key the block's key from the build */
 export function storageKey(key) {
@@ -57,10 +57,10 @@ export function read(key) {
   return old;
 }
 
-/** @param {any} value without its time stamp, to tell whether it changed */
+/** @param {unknown} value without its time stamp, to tell whether it changed */
 function content(value) {
   if (!value || typeof value !== "object") return JSON.stringify(value);
-  const { at, ...rest } = value;
+  const { at, ...rest } = /** @type {{at?: number}} */ (value);
   return JSON.stringify(rest);
 }
 
@@ -90,7 +90,7 @@ function mergeExercise(mine, theirs) {
   if (!theirs || theirs.version === undefined || (theirs.at ?? 0) <= resetAt) return { ...mine, ...stamp };
   const same = theirs.version === mine.version;
   const later = (theirs.at ?? 0) > (mine.at ?? 0) ? theirs : mine;
-  const attempts = Math.max(mine.attempts | 0, same ? theirs.attempts | 0 : 0);
+  const attempts = Math.max(Number(mine.attempts) | 0, same ? Number(theirs.attempts) | 0 : 0);
   const passed = Boolean(mine.passed || (same && theirs.passed));
   return { ...mine, code: later.code, attempts, passed, ...stamp };
 }
@@ -137,7 +137,7 @@ export function save(key, entry) {
       if (answer && before[id] !== content(answer)) answer.at = now;
     }
     if (Object.keys(before).some((id) => !(id in answers))) mine.resetAt = now - 1;
-  } else if (entry.code === undefined && !entry.passed && !(entry.attempts | 0)) {
+  } else if (entry.code === undefined && !entry.passed && !(Number(entry.attempts) | 0)) {
     mine.resetAt = now - 1;
   }
   mine = merge(key, mine, readRaw(storageKey(key)));
@@ -148,20 +148,21 @@ export function save(key, entry) {
 }
 
 /**
- * Call `changed` with the merged progress when another tab of this book saves this block's.
- * @param {string} key @param {(entry: Entry | null) => void} changed @returns {() => void} stops watching
+ * Call `changed` with the merged progress when another tab of this book saves this block's, for as long as the block's
+ * element `root` is on the page (instant navigation replaces it).
+ * @param {string} key @param {HTMLElement} root @param {(entry: Entry | null) => void} changed
  */
-export function watch(key, changed) {
+export function watch(key, root, changed) {
   const name = storageKey(key);
   /** @param {StorageEvent} event */
   const listener = (event) => {
+    if (!root.isConnected) return removeEventListener("storage", listener);
     if (event.key !== name && event.key !== null) return; // null: the whole storage was cleared
     const entry = readRaw(name);
     if (entry) remember(key, entry);
     changed(entry);
   };
   addEventListener("storage", listener);
-  return () => removeEventListener("storage", listener);
 }
 
 /** Every block's stored progress on this site, by block key. @returns {Record<string, Entry>} */

@@ -10,12 +10,17 @@
  *                | {type: "started", id} | {type: "result", id, generation, result}
  *                | {type: "error", id, generation, error}
  */
+import { timeLimit } from "./build-info.js";
 
-/** Seconds the book's code may take for one call (the plugin's time_limit option), replaced at build. */
-const TIME_LIMIT_MS = Number("__CALCULATORS_TIME_LIMIT__") * 1000 || 5000;
+/** Milliseconds the book's code may take for one call (the plugin's time_limit option, in seconds). */
+const TIME_LIMIT_MS = timeLimit * 1000;
 
-/** @typedef {"idle" | "runtime" | "package" | "ready" | "failed"} Stage */
+/** @typedef {import("./contracts.js").Stage} Stage */
 /** @typedef {{stage: Stage, error?: string}} RuntimeState */
+/** @typedef {import("./contracts.js").PythonResults} PythonResults */
+/** @typedef {import("./contracts.js").PythonFunction} PythonFunction */
+/** @typedef {import("./contracts.js").ToWorker} ToWorker */
+/** @typedef {import("./contracts.js").FromWorker} FromWorker */
 
 /** @type {Worker | null} */
 let worker = null;
@@ -39,7 +44,7 @@ let downloadsKept = Promise.resolve();
 /** @type {() => void} */
 let keepDone = () => {};
 /** Calls sent and not yet answered, with their message, which a restarted worker is sent again. */
-/** @type {Map<number, {resolve: (value: any) => void, reject: (reason: Error) => void, message?: object, started?: () => void}>} */
+/** @type {Map<number, {resolve: (value: unknown) => void, reject: (reason: Error) => void, message?: ToWorker, started?: () => void}>} */
 const pending = new Map();
 /** @type {Set<(state: RuntimeState) => void>} */
 const listeners = new Set();
@@ -94,7 +99,8 @@ export function bootRuntime() {
       reject(error);
       return;
     }
-    worker.addEventListener("message", ({ data }) => {
+    worker.addEventListener("message", (event) => {
+      const data = /** @type {FromWorker} */ (event.data);
       if (data.type === "progress") setState({ stage: data.stage });
       else if (data.type === "ready") {
         setState({ stage: "ready" });
@@ -129,16 +135,20 @@ export function bootRuntime() {
 /**
  * Call `calckit.api.FUNCTIONS[name]` in the worker with JSON keyword arguments. Resolves with its result, or
  * with null when the page has changed since the call was made.
- * @param {string} name
+ * @template {PythonFunction} F
+ * @param {F} name
  * @param {Record<string, unknown>} args
- * @returns {Promise<any>}
+ * @returns {Promise<PythonResults[F] | null>}
  */
 export async function callPython(name, args) {
   await bootRuntime();
   const id = nextId++;
   return new Promise((resolve, reject) => {
+    /** @type {ToWorker} */
     const message = { type: "call", id, generation: pageGeneration, function: name, arguments: args };
-    pending.set(id, { resolve, reject, message });
+    // What calckit answered for `name`: the worker runs the book's own code, which the build checked.
+    const answered = (/** @type {unknown} */ value) => resolve(/** @type {PythonResults[F] | null} */ (value));
+    pending.set(id, { resolve: answered, reject, message });
     worker?.postMessage(message);
   });
 }
@@ -155,15 +165,17 @@ export class CallError extends Error {}
  * is first asked to stop (Pyodide's interrupt buffer); otherwise, or if it does not stop, the worker is ended and
  * started again, since a loop blocks the worker's thread. The other calls waiting on it are then sent again to the
  * new worker, so the page's other calculators keep working.
- * @param {string} name
+ * @template {PythonFunction} F
+ * @param {F} name
  * @param {Record<string, unknown>} args
  * @param {number} limitMs
- * @returns {Promise<any>}
+ * @returns {Promise<PythonResults[F] | null>}
  */
 export async function callPythonWithin(name, args, limitMs) {
   await bootRuntime();
   const id = nextId++;
   return new Promise((resolve, reject) => {
+    /** @type {ToWorker} */
     const message = { type: "call", id, generation: pageGeneration, function: name, arguments: args };
     const stopped = () => new TimeLimitError(`stopped after ${limitMs / 1000} s`);
     let asked = false; // to stop, through the interrupt buffer: the reply that follows is the stopped call's
@@ -192,7 +204,7 @@ export async function callPythonWithin(name, args, limitMs) {
       else settle();
     };
     pending.set(id, {
-      resolve: (value) => done(() => resolve(value)),
+      resolve: (value) => done(() => resolve(/** @type {PythonResults[F] | null} */ (value))),
       reject: (reason) => done(() => reject(reason)),
       message,
       started,

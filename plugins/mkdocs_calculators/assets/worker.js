@@ -12,21 +12,23 @@
  */
 import { loadPyodide, version } from "./pyodide/pyodide.mjs";
 
-// Replaced at build by the content-hashed names of the wheels written beside this file (calckit, then the book's
-// package), and by the name of the book's package, which calckit is told to use (calckit.book.use).
-const WHEELS = /** @type {string[]} */ (JSON.parse('__CALCULATORS_WHEELS__'));
-const PACKAGE = "__CALCULATORS_PACKAGE__";
-// Replaced at build by the memory snapshot's file name (or "" when the build made none; see snapshot.py), and by
-// "<Pyodide version> <wheel> <wheel>" that it was made with, which must be what this worker runs.
-const SNAPSHOT = "__CALCULATORS_SNAPSHOT__";
-const SNAPSHOT_FOR = "__CALCULATORS_SNAPSHOT_FOR__";
-// Replaced at build by {file: content hash} for the files this worker fetches, or {} when the site has no service
-// worker. The worker keeps them in the offline cache that sw.js serves from, under the same keys (URL?v=hash).
-const CACHED = /** @type {Record<string, string>} */ (JSON.parse('__CALCULATORS_CACHED__'));
-// Replaced at build by the modules that the book's package imports and the browser lacks: none, unless the build was
+// The build's values (layout.py's BuildInfo): the content-hashed names of the wheels written beside this file
+// (calckit, then the book's package) and the book's package, which calckit is told to use (calckit.book.use); the
+// memory snapshot's file name ("" when the build made none; see snapshot.py) and "<Pyodide version> <wheel> <wheel>"
+// that it was made with, which must be what this worker runs; {file: content hash} for the files this worker fetches
+// ({} when the site has no service worker), kept in the offline cache that sw.js serves from, under the same keys
+// (URL?v=hash); and the modules that the book's package imports and the browser lacks: none, unless the build was
 // not strict (`mkdocs serve`), which said so at their lines. Each is a stand-in (calckit/stand_ins.py), so that only
 // the calculators whose code uses one fail, saying so, and the page's others compute.
-const MISSING = /** @type {string[]} */ (JSON.parse('__CALCULATORS_MISSING__'));
+import {
+  cached as CACHED,
+  missing as MISSING,
+  bookPackage as PACKAGE,
+  snapshot as SNAPSHOT,
+  snapshotFor as SNAPSHOT_FOR,
+  wheels as WHEELS,
+} from "./build-info.js";
+
 const RUNTIME_CACHE = `calculators-runtime:${new URL("../../", import.meta.url).href}`; // as in sw.js and layout.py
 const INDEX_URL = new URL("./pyodide/", import.meta.url).href;
 const WHEEL_DIR = "/lib/wheels"; // as in snapshot.mjs: each wheel's file goes here and onto sys.path
@@ -155,7 +157,7 @@ async function fetchSnapshot() {
   if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
   const reader = response.body.getReader();
   const first = (await reader.read()).value ?? new Uint8Array();
-  /** @type {ReadableStream<Uint8Array>} */
+  /** @type {ReadableStream<Uint8Array<ArrayBuffer>>} */
   let body = new ReadableStream({
     start(controller) {
       if (first.length) controller.enqueue(first);
@@ -180,7 +182,7 @@ async function fetchSnapshot() {
 
 /**
  * Put the wheels on sys.path, as snapshot.mjs did before taking the snapshot.
- * @param {any} pyodide @param {Uint8Array[]} wheels in the order of WHEELS
+ * @param {import("./pyodide/pyodide.mjs").PyodideAPI} pyodide @param {Uint8Array[]} wheels in the order of WHEELS
  */
 function installWheels(pyodide, wheels) {
   pyodide.FS.mkdirTree(WHEEL_DIR);
@@ -317,7 +319,8 @@ function booted() {
   return api;
 }
 
-self.addEventListener("message", async ({ data }) => {
+addEventListener("message", async (event) => {
+  const data = /** @type {import("./contracts.js").ToWorker} */ (event.data);
   if (data.type === "boot") {
     controlled = Boolean(data.controlled);
     interrupt = data.interrupt ?? null;

@@ -1,0 +1,50 @@
+// @ts-check
+/** A quiz's single-choice (radio buttons) and multiple-choice (checkboxes) questions: reading, marking, grading. */
+import { element, verdictLine } from "./quiz_marks.js";
+
+/** @typedef {import("./contracts.js").ChoiceData} ChoiceData */
+/** @typedef {import("./quiz.js").Kind} Kind */
+
+/** Single choice (radio buttons) and multiple choice (checkboxes). @param {HTMLFormElement} form @param {ChoiceData} spec @returns {Kind} */
+export function choiceKind(form, spec) {
+  const inputs = /** @type {HTMLInputElement[]} */ ([...form.querySelectorAll(".quiz-choice input")]);
+  const chosen = () => inputs.filter((input) => input.checked).map((input) => Number(input.value));
+  return {
+    read: chosen,
+    restore(value) {
+      for (const input of inputs) input.checked = Array.isArray(value) && value.includes(Number(input.value));
+    },
+    missing: () =>
+      chosen().length ? "" : spec.kind === "single" ? "Choose an answer first." : "Choose at least one answer first.",
+    grade() {
+      const picked = chosen();
+      for (const input of inputs) {
+        const index = Number(input.value);
+        const mark = /** @type {HTMLElement} */ (input.closest(".quiz-choice")?.querySelector(".quiz-mark"));
+        if (!picked.includes(index)) continue;
+        const right = spec.correct.includes(index);
+        mark.replaceChildren(verdictLine(right, right ? "A right answer." : "Not a right answer."));
+        if (spec.choices[index]) mark.append(element("span", "quiz-why", spec.choices[index]));
+        mark.hidden = false;
+      }
+      const hits = picked.filter((index) => spec.correct.includes(index)).length;
+      const correct = hits === spec.correct.length && picked.length === spec.correct.length;
+      const details =
+        spec.kind === "multiple" && !correct
+          ? [
+              `${hits} of your ${picked.length === 1 ? "1 choice" : `${picked.length} choices`} ` +
+                `${hits === 1 ? "is" : "are"} right; ` +
+                (spec.correct.length === 1 ? "there is 1 right answer." : `there are ${spec.correct.length} right answers.`),
+            ]
+          : [];
+      return { correct, details };
+    },
+    clear() {
+      for (const mark of form.querySelectorAll(".quiz-choice .quiz-mark")) {
+        mark.replaceChildren();
+        /** @type {HTMLElement} */ (mark).hidden = true;
+      }
+    },
+    focus: () => (inputs.find((input) => input.checked) ?? inputs[0])?.focus(),
+  };
+}

@@ -1,0 +1,114 @@
+// @ts-check
+/**
+ * A quiz's numeric questions: the reader's number, read and graded by grading.js (the twin of calckit's rule), and
+ * "new numbers", the one thing a quiz asks Python for (`calckit.api.quiz_variant`, through runtime.js, loaded then).
+ */
+import { NumberError, allows, readAnswer } from "./grading.js";
+import { element } from "./quiz_marks.js";
+import { stageText } from "./status.js";
+
+/** @typedef {import("./contracts.js").NumericData} NumericData */
+/** @typedef {import("./contracts.js").Variant} Variant */
+/** @typedef {import("./contracts.js").Answer} Answer */
+/** @typedef {import("./quiz.js").Kind} Kind */
+
+/**
+ * A number worked out by the reader, graded against the answer the build (or the worker, for new numbers) computed.
+ * @param {HTMLFormElement} form
+ * @param {NumericData} spec
+ * @param {{changed: () => void, generation: number}} context
+ * @param {() => Answer} answer
+ * @param {() => void} render
+ * @returns {Kind}
+ */
+export function numericKind(form, spec, context, answer, render) {
+  const input = /** @type {HTMLInputElement} */ (form.querySelector(".quiz-numeric input"));
+  const text = /** @type {HTMLElement} */ (form.querySelector(".quiz-text"));
+  const status = /** @type {HTMLElement} */ (form.querySelector(".quiz-status"));
+  const feedback = /** @type {HTMLElement} */ (form.querySelector(".quiz-feedback"));
+  const newNumbers = /** @type {HTMLButtonElement | null} */ (form.querySelector(".quiz-new"));
+  /** @type {Variant} */
+  let current = spec;
+
+  /** @param {Variant} variant */
+  function apply(variant) {
+    current = variant;
+    text.textContent = variant.text;
+    form.dataset.inputs = JSON.stringify(variant.inputs);
+  }
+
+  /**
+   * The reader's number in the question's unit (grading.js: a decimal comma, grouped thousands, the unit or another
+   * prefix of it), or what to do instead. @returns {{value: number} | {error: string}}
+   */
+  function given() {
+    try {
+      return { value: readAnswer(input.value, spec.unit) };
+    } catch (error) {
+      if (!(error instanceof NumberError)) throw error;
+      return { error: `${error.message}.` };
+    }
+  }
+
+  if (newNumbers && spec.variant) {
+    newNumbers.hidden = false;
+    newNumbers.addEventListener("click", async () => {
+      newNumbers.disabled = true;
+      status.textContent = "Making new numbers…";
+      /** @type {(() => void) | null} */
+      let stopWatching = null;
+      try {
+        const runtime = await import("./runtime.js");
+        stopWatching = runtime.watchRuntime(({ stage }) => {
+          const text = stageText(stage);
+          if (text) status.textContent = text;
+        });
+        runtime.setPageGeneration(context.generation);
+        const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+        /** @type {Variant | null} */
+        const variant = await runtime.callPython("quiz_variant", { question: spec.variant, seed });
+        if (!variant || !form.isConnected) return;
+        apply(variant);
+        Object.assign(answer(), { variant, value: "", checked: false, correct: false });
+        input.value = "";
+        render();
+        status.textContent = "";
+        feedback.replaceChildren(element("p", "quiz-detail", "New numbers: read the question again."));
+        input.focus();
+        context.changed();
+      } catch (error) {
+        status.textContent =
+          `New numbers need Python in your browser, which could not start (${/** @type {Error} */ (error).message}). ` +
+          "The question as written still works.";
+      } finally {
+        stopWatching?.();
+        newNumbers.disabled = false;
+      }
+    });
+  }
+
+  return {
+    read: () => input.value,
+    restore(value) {
+      input.value = typeof value === "string" ? value : "";
+    },
+    missing: () => {
+      const read = given();
+      return "error" in read ? read.error : "";
+    },
+    grade() {
+      const read = given();
+      const correct = "value" in read && allows(read.value, current.answer, spec.tolerance);
+      return { correct, details: correct ? [`The answer is ${current.answer_text}.`] : [] };
+    },
+    clear() {},
+    focus: () => input.focus(),
+    reset() {
+      apply(spec);
+      status.textContent = "";
+    },
+    load(saved) {
+      if (saved.variant) apply(saved.variant);
+    },
+  };
+}

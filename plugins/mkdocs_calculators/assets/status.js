@@ -1,0 +1,21 @@
+// @ts-check
+/**
+ * What calculators, quizzes and exercises share about their state on the page: the words a reader sees while Python
+ * starts in the browser (runtime.js's stages), and mounting each block once (Material's instant navigation may hand
+ * the same element to a mount again).
+ */
+
+/** @type {Partial<Record<import("./runtime.js").Stage, string>>} */
+const STAGE_TEXT = { runtime: "Starting Python in your browser…", package: "Loading the calculators…" };
+
+/** What a block says while Python starts, or "" at a stage with nothing to say. @param {import("./runtime.js").Stage} stage */
+export function stageText(stage) {
+  return STAGE_TEXT[stage] ?? "";
+}
+
+/** Whether `root` is this mount's to make live: false when an earlier mount has it already. @param {HTMLElement} root */
+export function claim(root) {
+  if (root.dataset.mounted) return false;
+  root.dataset.mounted = "true";
+  return true;
+}

@@ -1,0 +1,2 @@
+// editor/lezer-highlight.js as runtime.py writes it: @lezer/highlight, vendored.
+export * from "@lezer/highlight";
