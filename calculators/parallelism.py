@@ -34,7 +34,7 @@ from typing import Any
 
 from calckit.charts import layered
 from calckit.spec import Calculator, Choice, Input, Output, Result, Table, Value, number, text
-from calckit.units import format_number, format_si
+from calckit.units import format_si
 
 from .collectives import collective_cost
 from .hardware import bandwidth_input, chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
@@ -300,7 +300,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         f"{PARALLELISM.output('efficiency').text(values['efficiency'])} of the step is compute, with "
         f"{format_si(mine.memory, 'B')} of model state per chip. "
         + (f"Fastest that fits: {best[0]}." if best else "No strategy fits in memory.")
-        + f" Peak over data-axis bandwidth: {format_number(peak / data_link)} FLOP/byte."
+        + " Tokens per chip for the data axis's traffic to hide: "
+        + f"{PARALLELISM.output('dp_tokens_per_chip').text(values['dp_tokens_per_chip'])}."
         + figures_as_of(inputs)
     )
     table = Table(
