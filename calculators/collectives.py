@@ -12,7 +12,10 @@ in one direction (times the share of it achieved), `a` the fixed cost of one ste
 - Switched (NVLink through NVSwitch): one port of w per chip in each direction; the ring algorithm that NCCL uses
   sends f V in N - 1 steps (Thakur, Rabenseifner and Gropp 2005: (p - 1) a + f n b).
 - Two levels (nodes of G chips on a switch, joined by a slower network of w_out per chip): gather across nodes the
-  1/G of the data that each chip's peers hold, f_M V / (G w_out) with M = N / G nodes, then within the node.
+  1/G of the data that each chip's peers hold, f_M V / (G w_out) with M = N / G nodes, and within the node, f_G V / w.
+  The two phases are pipelined, chunk by chunk, so the slower of them sets the bandwidth term (the scaling book,
+  "How to Think About GPUs": the cost is the larger of the node's and the network's; NCCL's rings, one per NIC, do
+  the same), while their steps add up. So a node's G NICs together, not one chip's, bound a gather over all the chips.
 - An all-reduce is a reduce-scatter then an all-gather: twice the time (Patarasuk and Yuan 2009).
 - An all-to-all sends f V: on a switch, in N - 1 pairwise steps (Thakur et al.); on a ring each piece travels to its
   destination, so the links carry (V / N) x sum over j of min(j, N - j) each way; on a torus the axes run at once
@@ -130,7 +133,7 @@ def collective_cost(
         across = (nodes - 1) / nodes * size / node
         within = (node - 1) / node * size
         gather = CollectiveCost(
-            across / out_link + within / link,
+            max(across / out_link, within / link),
             (nodes - 1) * out_latency + (node - 1) * latency,
             across + within,
             f"{nodes} nodes of {node}",

@@ -34,7 +34,7 @@ from typing import Any
 
 from calckit.charts import layered
 from calckit.spec import Calculator, Choice, Input, Output, Result, Table, Value, number, text
-from calckit.units import format_number, format_si
+from calckit.units import format_si
 
 from .collectives import collective_cost
 from .hardware import bandwidth_input, chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
@@ -54,6 +54,23 @@ class Network:
     outer: float  # B/s per chip between domains, one direction
     inner_latency: float
     outer_latency: float
+
+    def gather_bandwidth(self, group: int, stride: int) -> float:
+        """What each chip's share of a bandwidth-bound gather over `group` chips spaced `stride` apart moves per
+        second: f V over the gather's bandwidth term. On a 3-D torus, both directions of all three axes; on a switch,
+        the scale-up port while the group fits in one domain, the chip's own NIC when each domain holds one member,
+        and between the two, the two-level gather's rate, which the domain's NICs together set."""
+        if self.kind == "torus":
+            return 6 * self.inner
+        together = max(1, self.domain // stride)
+        if group <= together:
+            return self.inner
+        if together == 1:
+            return self.outer
+        gather = collective_cost(
+            "all-gather", "two-level", 1.0, group, self.inner, 0.0, node=together, out_link=self.outer, out_latency=0.0
+        )
+        return (group - 1) / group / gather.bandwidth_time
 
     def cost(self, op: str, size: float, group: int, stride: int) -> float:
         """Time of `op` over `group` chips spaced `stride` apart."""
@@ -252,10 +269,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             )
         )
     mine = step_cost(model, mesh, tokens, peak, net, overlap)
-    # What each chip sends per second on the data axis: over the scale-up links while the data group stays inside
-    # one domain, over the network otherwise; on a 3-D torus both directions of all three axes.
-    chips = mesh.tp * mesh.pp * mesh.dp
-    data_link = 6 * net.inner if net.kind == "torus" else net.inner if chips <= net.domain else net.outer
+    # What each chip sends per second on the data axis of this mesh (its group and stride decide which links).
+    data_link = net.gather_bandwidth(mesh.dp, mesh.tp * mesh.pp)
     tensor_link = 2 * net.inner if net.kind == "torus" else net.inner
     values: dict[str, Value] = {
         "compute": mine.compute,
@@ -269,7 +284,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         "efficiency": mine.compute / mine.step,
         "memory": mine.memory,
         "fits": "yes" if mine.memory <= hbm else f"no: {format_si(mine.memory, 'B')} of {format_si(hbm, 'B')}",
-        "dp_tokens_per_chip": peak / data_link,
+        # Hidden when 4 P / (tp pp W) <= 4 P B / (N C): each chip all-reduces only its 1 / (tp pp) of the gradients.
+        "dp_tokens_per_chip": peak / (data_link * mesh.tp * mesh.pp),
         "tp_limit": 1 + 3 * model.active * tensor_link / (8 * model.layers * model.width * peak),
         "tokens_per_chip": tokens / (mesh.dp * mesh.pp * mesh.tp),
         "best": best[0] if best else "none fits",
@@ -284,7 +300,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         f"{PARALLELISM.output('efficiency').text(values['efficiency'])} of the step is compute, with "
         f"{format_si(mine.memory, 'B')} of model state per chip. "
         + (f"Fastest that fits: {best[0]}." if best else "No strategy fits in memory.")
-        + f" Peak over data-axis bandwidth: {format_number(peak / data_link)} FLOP/byte."
+        + " Tokens per chip for the data axis's traffic to hide: "
+        + f"{PARALLELISM.output('dp_tokens_per_chip').text(values['dp_tokens_per_chip'])}."
         + figures_as_of(inputs)
     )
     table = Table(
@@ -475,7 +492,8 @@ PARALLELISM = Calculator(
         Output(
             "dp_tokens_per_chip",
             "Tokens per chip for data-axis traffic to hide",
-            help="Peak / what each chip sends per second on the data axis; tokens, at 2-byte gradients.",
+            help="Peak / (what each chip sends per second on the data axis × tensor × pipeline degree): each chip "
+            "reduces only its shard of the gradients. Tokens, at 2-byte gradients.",
         ),
         Output(
             "tp_limit",

@@ -81,7 +81,10 @@ def test_attention_intensity() -> None:
 class TestSplitting:
     def test_chips(self) -> None:
         assert shown(LT, {"batch": 1, "chips": 4}, "step_time") == "10.5 ms"
+        # Two H100s hold the weights with room for (160 - 140) / 1.342 = 14 caches, but no batch reaches 50 tokens/s.
         assert LT.run({"batch": 1, "chips": 2}).values["target_batch"] == "—"
+        assert LT.run({"chips": 2}).values["max_batch"] == 14 and "only 14 caches" in LESSON
+        assert shown(LT, {"batch": 1, "chips": 2}, "step_time") == "21.1 ms"
 
     def test_all_reduce_latency(self) -> None:
         """16 kB (8,192 values of 2 bytes) per all-reduce, 160 per step."""

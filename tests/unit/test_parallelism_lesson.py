@@ -33,6 +33,9 @@ class TestCollectives:
     def test_default_all_reduce(self) -> None:
         assert shown(COLLECTIVE, {}, "bandwidth_time") == "249 µs"
         assert shown(COLLECTIVE, {}, "latency_time") == "8.4 µs"
+        # Eight chips make seven ring steps per phase, two phases (the text once said eight steps, 9.6 us).
+        assert COLLECTIVE.run({}).values["latency_time"] == pytest.approx(2 * 7 * 0.6e-6)
+        assert "seven ring steps of 0.6 µs, twice" in LESSON
         assert shown(COLLECTIVE, {}, "time") == "257 µs"
         assert shown(COLLECTIVE, {}, "crossover") == "2.16 MB"
         assert shown(COLLECTIVE, {}, "busbw") == "435 GB/s"
@@ -47,10 +50,10 @@ class TestCollectives:
 
     def test_two_levels(self) -> None:
         two = {"topology": "two-level"}
-        assert shown(COLLECTIVE, {**two, "chips": 64}, "time") == "575 µs"
+        assert shown(COLLECTIVE, {**two, "chips": 64}, "time") == "326 µs"
         assert shown(COLLECTIVE, {**two, "chips": 64}, "latency_time") == "46.2 µs"
-        assert shown(COLLECTIVE, {**two, "chips": 64}, "busbw") == "219 GB/s"
-        assert shown(COLLECTIVE, {**two, "chips": 1024}, "time") == "1.26 ms"
+        assert shown(COLLECTIVE, {**two, "chips": 64}, "busbw") == "386 GB/s"
+        assert shown(COLLECTIVE, {**two, "chips": 1024}, "time") == "1.01 ms"
         assert shown(COLLECTIVE, {**two, "chips": 1024}, "latency_time") == "694 µs"
         # 127 network steps per ring: 128 nodes of 8; the NIC is 450 / 50 = 9 times slower than NVLink.
         assert COLLECTIVE.run({**two, "chips": 1024}).values["shape"] == "128 nodes of 8"
@@ -66,16 +69,20 @@ class TestCollectives:
 
 class TestStrategies:
     def test_data_parallel_thresholds(self) -> None:
-        assert shown(EXPLORER, {}, "dp_tokens_per_chip") == "19,800"
+        # One chip alone on its NIC; the default mesh (tensor 8 in the node, each chip's eighth of the gradients over
+        # its own NIC); pure FSDP over 1,024 chips, the two-level all-reduce over the node's eight NICs.
+        assert shown(EXPLORER, {"domain": 1, "tp": 1}, "dp_tokens_per_chip") == "19,800"
+        assert EXPLORER.run({}).values["dp_tokens_per_chip"] == pytest.approx(989.4e12 / (8 * 50e9))
+        assert shown(EXPLORER, {"tp": 1}, "dp_tokens_per_chip") == "2,460"
         assert shown(EXPLORER, V5P, "dp_tokens_per_chip") == "850"
 
     def test_memory(self) -> None:
         rows = {row[0]: row for row in EXPLORER.run({}).table.rows}  # type: ignore[union-attr]
         assert rows["Data parallel"][1] == "1.12 TB" and "1.12 TB" in LESSON
         assert rows["FSDP (ZeRO-3)"][1] == "1.09 GB" and "1.09 GB" in LESSON
-        assert rows["FSDP (ZeRO-3)"][4] == "121 ms" and rows["FSDP (ZeRO-3)"][3] == "1.86 s"
-        assert rows["Tensor parallel"][3] == "195 s"
-        assert "121 ms" in LESSON and "1.86 s" in LESSON and "195 s" in LESSON
+        assert rows["FSDP (ZeRO-3)"][4] == "0 s" and rows["FSDP (ZeRO-3)"][3] == "1.04 s"
+        assert rows["Tensor parallel"][3] == "109 s"
+        assert "1.04 s" in LESSON and "109 s" in LESSON
 
     def test_default_mesh(self) -> None:
         assert shown(EXPLORER, {}, "exposed") == "671 ms"
@@ -101,7 +108,7 @@ class TestStrategies:
 
     def test_scaling_out_at_a_fixed_batch(self) -> None:
         rows = {row[0]: row for row in EXPLORER.run({"chips": 8192}).table.rows}  # type: ignore[union-attr]
-        assert rows["FSDP (ZeRO-3)"][3] == "1.87 s" and rows["FSDP (ZeRO-3)"][2] == "217 ms"
+        assert rows["FSDP (ZeRO-3)"][3] == "1.06 s" and rows["FSDP (ZeRO-3)"][2] == "217 ms"
 
     def test_combinations(self) -> None:
         big = {"chips": 8192, "tp": 8}
@@ -114,7 +121,9 @@ class TestStrategies:
         assert shown(EXPLORER, {**staged, "overlap_tp": "yes"}, "efficiency") == "75.9%"
         wide = {**big, "pp": 4, "microbatches": 32, "overlap_tp": "yes", "tokens": 16_777_216}
         assert shown(EXPLORER, wide, "efficiency") == "87.5%"
-        assert shown(EXPLORER, {"chips": 8192, "tp": 1, "tokens": 16_777_216}, "efficiency") == "46.4%"
+        fsdp = {"chips": 8192, "tp": 1, "tokens": 16_777_216}
+        assert shown(EXPLORER, fsdp, "efficiency") == "82.2%"
+        assert shown(EXPLORER, fsdp, "data_comm") == "1.06 s" and shown(EXPLORER, fsdp, "compute") == "869 ms"
 
     def test_problem_2(self) -> None:
         """16 Mi tokens over 8,960 v5p chips: 1,872 per chip, above 850, nothing exposed."""

@@ -19,9 +19,10 @@ def test_two_axis_torus_all_gather_of_a_gigabyte() -> None:
 
 
 def test_reduce_scatter_over_four_nodes() -> None:
-    """4 nodes of 8, 256 MB: across 3/4 x 256e6 / 8 over 50 GB/s, within 7/8 x 256e6 over 450 GB/s, 3 + 7 steps."""
+    """4 nodes of 8, 256 MB: across 3/4 x 256e6 / 8 over 50 GB/s (480 us), within 7/8 x 256e6 over 450 GB/s
+    (497.8 us), pipelined so the slower, here NVLink's, sets the pace; 3 + 7 steps."""
     values = COLLECTIVE.run({"op": "reduce-scatter", "topology": "two-level", "chips": 32, "size_mb": 256}).values
-    assert values["time"] == pytest.approx(0.75 * 32e6 / 50e9 + 7 / 8 * 256e6 / 450e9 + 3 * 2.7e-6 + 7 * 0.6e-6)
+    assert values["time"] == pytest.approx(7 / 8 * 256e6 / 450e9 + 3 * 2.7e-6 + 7 * 0.6e-6)
 
 
 def test_all_to_all_on_a_ring_of_six() -> None:
@@ -32,7 +33,11 @@ def test_all_to_all_on_a_ring_of_six() -> None:
 
 def test_b200_data_parallel_over_a_400g_nic() -> None:
     b200 = get_chip("b200").peak("bf16").value * 1e12
-    assert EXPLORER.run({"chip": "b200"}).values["dp_tokens_per_chip"] == pytest.approx(b200 / 50e9)
+    """Alone on its 400 Gb/s NIC, C / W; with eight-way tensor parallelism in the node, each chip reduces an eighth of
+    the gradients over its own NIC, so the bound per chip is eight times lower."""
+    alone = {"chip": "b200", "domain": 1, "tp": 1}
+    assert EXPLORER.run(alone).values["dp_tokens_per_chip"] == pytest.approx(b200 / 50e9)
+    assert EXPLORER.run({"chip": "b200"}).values["dp_tokens_per_chip"] == pytest.approx(b200 / (8 * 50e9))
 
 
 def test_eight_experts_top_two_quadruple_the_critical_batch() -> None:
