@@ -34,6 +34,7 @@ from calckit.exercise_run import FILENAME as EXERCISE_FILENAME
 from calckit.running import CodeFailure, RaisedElsewhere, TimeLimitExceeded
 
 if TYPE_CHECKING:
+    from calckit.book import Book
     from calckit.contracts import CheckResult
     from calckit.spec import Calculator, Value
 
@@ -292,15 +293,13 @@ class _Ended(Exception):
     """The child's pipe closed."""
 
 
-def failure_message(error: CodeFailure, kind: str) -> str:
-    """What the author of a `kind` block reads for the book's code failing while the block was read (a quiz's
+def failure_message(error: CodeFailure, kind: str, book: Book | None) -> str:
+    """What the author of a `kind` block reads for `book`'s code failing while the block was read (a quiz's
     answer, an exercise's cases, its solution checked on them)."""
     from calckit.api import describe_failure
 
-    if error.calculator is not None:
-        from calckit import book
-
-        return describe_failure(book.current(), error.calculator, error.values or {}, error)["message"]
+    if error.calculator is not None and book is not None:
+        return describe_failure(book, error.calculator, error.values or {}, error)["message"]
     place = f" ({error.where})" if isinstance(error, TimeLimitExceeded | RaisedElsewhere) and error.where else ""
     if isinstance(error, TimeLimitExceeded):
         what = "the solution" if kind == "exercise" else "the book's code"

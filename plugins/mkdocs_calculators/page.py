@@ -89,7 +89,7 @@ def _render(kind: BlockKind[Any], block: Authored, problems: list[Problem], brok
         problems += found.problems
         return render_problems([str(problem) for problem in found.problems], kind.title)
     except CodeFailure as failure:  # the book's code, run for a quiz's answer or an exercise's cases or solution
-        problem = block.problem(block.line, failure_message(failure, kind.name))
+        problem = block.problem(block.line, failure_message(failure, kind.name, block.page.book))
         problems.append(problem)
         return render_problems([str(problem)], kind.title)
     return kind.render(model, block)

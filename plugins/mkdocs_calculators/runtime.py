@@ -165,7 +165,7 @@ def write_runtime(
         if stale not in wheels:
             stale.unlink()
     made = (
-        provide_snapshot(node_modules, wheels, book.package, out, create=not serving, limit=time_limit)
+        provide_snapshot(node_modules, wheels, book, out, create=not serving, limit=time_limit)
         if snapshot
         else None
     )

@@ -31,10 +31,14 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .imports import HOW_TO_SHIP
 from .layout import SNAPSHOT_INPUTS
 from .problems import LIMIT, python_failure
+
+if TYPE_CHECKING:
+    from calckit.book import Book
 
 __all__ = ["SNAPSHOT_GLOB", "Snapshot", "provide_snapshot", "snapshot_key"]
 
@@ -136,10 +140,10 @@ def _run_node(command: list[str], limit: float) -> subprocess.CompletedProcess[s
 
 
 def _make(
-    node: str, pyodide_dir: Path, wheels: list[Path], package: str, target: Path, limit: float
+    node: str, pyodide_dir: Path, wheels: list[Path], book: Book, target: Path, limit: float
 ) -> tuple[int, int] | None:
     started = time.monotonic()
-    command = [node, str(SCRIPT), str(pyodide_dir), str(target), package, *(str(wheel) for wheel in wheels)]
+    command = [node, str(SCRIPT), str(pyodide_dir), str(target), book.package, *(str(wheel) for wheel in wheels)]
     try:
         result = _run_node(command, limit)
     except OSError as error:
@@ -149,10 +153,9 @@ def _make(
         if result == "the boot":
             log.warning(f"calculators: Node took over {TIMEOUT} s to boot Python for the memory snapshot; none made")
             return None
-        from calckit import book
-
-        code = getattr(book.calculator(result).compute, "__code__", None)
-        directory = book.current().directory
+        calculator = book.calculators.get(result)
+        code = getattr(calculator.compute, "__code__", None) if calculator else None
+        directory = book.directory
         where = (
             f"{directory.name}/{Path(code.co_filename).relative_to(directory).as_posix()}:{code.co_firstlineno}: "
             if code is not None and Path(code.co_filename).is_relative_to(directory)
@@ -193,16 +196,16 @@ def _make(
 
 
 def provide_snapshot(
-    node_modules: Path, wheels: list[Path], package: str, out_dir: Path, *, create: bool = True, limit: float = 5.0
+    node_modules: Path, wheels: list[Path], book: Book, out_dir: Path, *, create: bool = True, limit: float = 5.0
 ) -> Snapshot | None:
-    """Put the snapshot for this runtime, `wheels` and `package` into `out_dir`, from the cache or made now; None
-    without one.
+    """Put the snapshot for this runtime, `wheels` and `book`'s package into `out_dir`, from the cache or made now;
+    None without one.
 
     `create=False` (under `mkdocs serve`, where every edit to a calculator makes a new wheel) only reuses a cached one.
     """
     pyodide_dir = node_modules / "pyodide"
     names = [wheel.name for wheel in wheels]
-    name = f"snapshot-{snapshot_key(pyodide_dir, names, package)}.bin"
+    name = f"snapshot-{snapshot_key(pyodide_dir, names, book.package)}.bin"
     snapshot = Snapshot(name=name, made_for=" ".join([pyodide_version(pyodide_dir), *names]))
     target = out_dir / name
     for stale in out_dir.glob(SNAPSHOT_GLOB):
@@ -228,7 +231,7 @@ def provide_snapshot(
 
     with tempfile.TemporaryDirectory(prefix="calculators-snapshot-") as scratch:
         made = Path(scratch) / name
-        sizes = _make(node, pyodide_dir, wheels, package, made, limit)
+        sizes = _make(node, pyodide_dir, wheels, book, made, limit)
         if sizes is None:
             return None
         if cache and cached:
