@@ -135,13 +135,12 @@ class ComputeProcess:
             return self._reply()
 
     def runner(self, calculator: Calculator, values: Mapping[str, Value]) -> object:
-        """For calckit.running.use_runner: a calculator of the book in use, when that is this package, runs in the
-        child (which runs its own import of it, found by name); any other (a test's, another book's, in a process
-        that a host such as Python-Markdown shares) runs here, as it would with no runner."""
-        from calckit import book
-
-        ours = book.in_use() and book.current().package == self.package
-        if not ours or book.current().calculators.get(calculator.name) is not calculator:
+        """For calckit.running.use_runner: a calculator of this package (the very one its CALCULATORS holds, once the
+        build has imported it) runs in the child, which runs its own import of it, found by name; any other (a
+        test's, another book's, in a process that a host such as Python-Markdown shares) runs here, as it would with
+        no runner."""
+        registry = getattr(sys.modules.get(self.package), "CALCULATORS", None)
+        if not isinstance(registry, Mapping) or registry.get(calculator.name) is not calculator:
             return calculator.compute(values)
         return self.compute(calculator.name, values)
 

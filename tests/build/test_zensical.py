@@ -16,6 +16,7 @@ import pytest
 from mkdocs_calculators.layout import ENTRY_SCRIPT, STYLESHEET
 from mkdocs_calculators.runtime import LIVE_MARK
 from mkdocs_calculators.ship import GENERATED_MARK
+from tests.build.test_runtime_build import build_info
 from tests.support import SECOND_BOOK, build_second_book, build_with_zensical
 
 
@@ -67,7 +68,7 @@ class TestTheSecondBookUnderZensical:
         site = built[0] / "site"
         assets = site / "assets/calculators"
         assert sorted(path.name.split("-")[0] for path in assets.glob("*.whl")) == ["calckit", "circuits"]
-        assert 'const PACKAGE = "circuits";' in (assets / "worker.js").read_text(encoding="utf-8")
+        assert build_info(site)["bookPackage"] == "circuits"
         assert (assets / "pyodide/pyodide.asm.wasm").is_file()
         assert len(list(assets.glob("snapshot-*.bin"))) == 1
         manifest = (site / "sw.js").read_text(encoding="utf-8")
