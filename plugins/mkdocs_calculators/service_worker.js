@@ -18,7 +18,7 @@
  */
 const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-/** @typedef {import("./types/contracts.js").Manifest} Manifest */
+/** @typedef {import("../types/contracts.js").Manifest} Manifest */
 
 const SCOPE = sw.registration.scope; // the site's root, ending with "/"
 const SCOPE_PATH = new URL(SCOPE).pathname;
@@ -198,6 +198,6 @@ function cacheRuntime() {
 }
 
 sw.addEventListener("message", (event) => {
-  const message = /** @type {import("./types/contracts.js").ToServiceWorker | null} */ (event.data);
+  const message = /** @type {import("../types/contracts.js").ToServiceWorker | null} */ (event.data);
   if (message?.type === "cache-runtime") event.waitUntil(cacheRuntime());
 });
