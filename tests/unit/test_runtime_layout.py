@@ -65,7 +65,7 @@ def test_every_build_value_a_script_imports_is_written_and_each_is_used() -> Non
     assert imported["entry.js"] == {"serviceWorker"}
     assert ENTRY_IMPORT in (PLUGIN / "assets/entry.js").read_text(encoding="utf-8")
     assert set().union(*imported.values()) == set(BuildInfo.__annotations__)
-    declared = (PLUGIN / "types" / BUILD_INFO.replace(".js", ".d.ts")).read_text(encoding="utf-8")
+    declared = (PLUGIN.parent / "types" / BUILD_INFO.replace(".js", ".d.ts")).read_text(encoding="utf-8")
     assert re.findall(r"^export const (\w+):", declared, re.MULTILINE) == list(BuildInfo.__annotations__)
     for script in (*(PLUGIN / "assets").iterdir(), SCRIPTS["sw.js"]):
         assert not re.search(r"__[A-Z]+_[A-Z_]+__", script.read_text(encoding="utf-8")), script.name
