@@ -367,7 +367,7 @@ class ExerciseReader(CheckReader):
         return cases
 
     def solution_passes(self, exercise: Exercise, name: str) -> None:
-        result = running.check_code(exercise.solution, exercise.checking_data(), check_code_here)
+        result = running.check_code(exercise.solution, exercise.checking_data(), self.package, check_code_here)
         if result["ok"]:
             return
         if result["error"] is not None:

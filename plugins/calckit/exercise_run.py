@@ -39,7 +39,7 @@ __all__ = [
 FILENAME = "<exercise>"  # how the reader's code is named in its tracebacks
 OUTPUT_LIMIT = 20_000  # characters of printed output kept; the rest is cut, so a print in a loop cannot fill memory
 MESSAGE_LIMIT = 1_000  # characters of an error's message (and 100 of its type's name) that reach the page
-# And calckit and the book's own package (see _blocked): the reference that the code is checked against.
+# And the book's own package, where there is one (at build: `package`): the reference the code is checked against.
 BLOCKED_MODULES = frozenset({"js", "pyodide", "pyodide_js", "_pyodide", "micropip", "calckit"})
 
 
@@ -68,27 +68,27 @@ class _Output:
         return kept + f"\n[output cut after {OUTPUT_LIMIT:,} characters]" if self.cut else kept
 
 
-def _guarded_import(
-    name: str,
-    globals: Mapping[str, object] | None = None,
-    locals: Mapping[str, object] | None = None,
-    fromlist: Sequence[str] = (),
-    level: int = 0,
-) -> Any:
-    if level == 0 and _blocked(name.split(".")[0]):
-        raise ImportError(f"exercises cannot import '{name}': the code runs on its own, away from the page")
-    return builtins.__import__(name, globals, locals, fromlist, level)
+def _guard(package: str | None) -> Callable[..., Any]:
+    """An `__import__` that refuses BLOCKED_MODULES and the book's `package` (None: no book to keep away)."""
+    blocked = BLOCKED_MODULES | ({package} if package else set())
+
+    def guarded_import(
+        name: str,
+        globals: Mapping[str, object] | None = None,
+        locals: Mapping[str, object] | None = None,
+        fromlist: Sequence[str] = (),
+        level: int = 0,
+    ) -> Any:
+        if level == 0 and name.split(".")[0] in blocked:
+            raise ImportError(f"exercises cannot import '{name}': the code runs on its own, away from the page")
+        return builtins.__import__(name, globals, locals, fromlist, level)
+
+    return guarded_import
 
 
-def _blocked(top: str) -> bool:
-    from . import book
-
-    return top in BLOCKED_MODULES or (book.current().package == top if book.in_use() else False)
-
-
-def _namespace() -> dict[str, Any]:
+def _namespace(package: str | None) -> dict[str, Any]:
     own_builtins = dict(vars(builtins))
-    own_builtins["__import__"] = _guarded_import
+    own_builtins["__import__"] = _guard(package)
     own_builtins["input"] = _no_input
     return {"__name__": "__exercise__", "__builtins__": own_builtins}
 
@@ -126,9 +126,9 @@ def _compile(code: str) -> CodeType | CodeError:
         return _error(error)
 
 
-def _execute(code: str, output: _Output) -> tuple[dict[str, Any], CodeError | None]:
+def _execute(code: str, output: _Output, package: str | None) -> tuple[dict[str, Any], CodeError | None]:
     """The namespace the code left, and its error (None if it ran to the end)."""
-    namespace = _namespace()
+    namespace = _namespace(package)
     compiled = _compile(code)
     if isinstance(compiled, dict):
         return namespace, compiled
@@ -143,12 +143,17 @@ def _execute(code: str, output: _Output) -> tuple[dict[str, Any], CodeError | No
 def run_code(code: str) -> RunCodeResult:
     """Run the code once: {ok, stdout, error}, the error being {type, message, line} or None."""
     output = _Output()
-    _, error = _execute(code, output)
+    _, error = _execute(code, output, None)
     return {"ok": error is None, "stdout": output.text(), "error": error}
 
 
 def run_cases(
-    code: str, function: str, parameters: Sequence[str], floats: Sequence[str], cases: Sequence[Mapping[str, Any]]
+    code: str,
+    function: str,
+    parameters: Sequence[str],
+    floats: Sequence[str],
+    cases: Sequence[Mapping[str, Any]],
+    package: str | None = None,
 ) -> RunCasesResult:
     """Run the code, then call its function on each case's inputs, in order, up to the first that raises.
 
@@ -159,7 +164,7 @@ def run_cases(
     {"kind": "raised", "error": ...}.
     """
     output = _Output()
-    namespace, error = _execute(code, output)
+    namespace, error = _execute(code, output, package)
     target = namespace.get(function)
     if error is None and not callable(target):
         error = {"type": "NameError", "message": f"the code does not define a function '{function}'", "line": None}
@@ -179,16 +184,18 @@ def run_cases(
     return {"ok": True, "stdout": output.text(), "error": None, "results": results}
 
 
-def check_code(code: str, exercise: Mapping[str, Any]) -> CheckResult:
+def check_code(code: str, exercise: Mapping[str, Any], package: str | None = None) -> CheckResult:
     """Run the code on the exercise's cases ({inputs, expected}) and grade it: what the build does to the solution.
 
-    `exercise` is {function, parameters, floats, cases, tolerance} (see `Exercise.checking_data`). Returns {ok,
+    `exercise` is {function, parameters, floats, cases, tolerance} (see `Exercise.checking_data`); `package`, the
+    book's import name, is kept from the code as the reader's page keeps it (not installed there). Returns {ok,
     passed, total, stdout, error, failure}: `failure` for the first failing case, {index, inputs, expected, got,
     reason, error}. The browser grades the same way in `exercise.js`, with `grading.js`.
     """
     cases: list[Mapping[str, Any]] = list(exercise["cases"])
     floats = list(exercise.get("floats", ()))
-    ran = run_cases(code, exercise["function"], exercise["parameters"], floats, [case["inputs"] for case in cases])
+    given = [case["inputs"] for case in cases]
+    ran = run_cases(code, exercise["function"], exercise["parameters"], floats, given, package)
     result: CheckResult = {
         "ok": False,
         "passed": 0,

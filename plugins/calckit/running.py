@@ -80,7 +80,7 @@ class RaisedElsewhere(CodeFailure):
         super().__init__(cause)
 
 
-CodeRunner = Callable[[str, "Mapping[str, Any]"], "CheckResult"]
+CodeRunner = Callable[[str, "Mapping[str, Any]", "str | None"], "CheckResult"]
 FunctionRunner = Callable[[str, "Mapping[str, Any]"], object]  # a function of the book by its dotted name, keywords
 _runner: Runner | None = None
 _code_runner: CodeRunner | None = None
@@ -97,10 +97,10 @@ def use_runner(
     _runner, _code_runner, _function_runner = runner, code_runner, function_runner
 
 
-def check_code(code: str, data: Mapping[str, Any], here: CodeRunner) -> CheckResult:
-    """An exercise's solution checked on its cases wherever the book's code runs: `here`
-    (calckit.exercise_run.check_code) unless the build installed a runner with a time limit."""
-    return (_code_runner or here)(code, data)
+def check_code(code: str, data: Mapping[str, Any], package: str | None, here: CodeRunner) -> CheckResult:
+    """An exercise's solution checked on its cases, the book's `package` kept from it, wherever the book's code runs:
+    `here` (calckit.exercise_run.check_code) unless the build installed a runner with a time limit."""
+    return (_code_runner or here)(code, data, package)
 
 
 def call_function(path: str, arguments: Mapping[str, Any], here: FunctionRunner) -> object:

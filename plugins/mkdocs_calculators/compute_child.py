@@ -6,7 +6,7 @@ It reads requests from stdin and writes replies to stdout, each a pickle with a 
     ("use", package, limit)                 -> None          import the book's package
     ("table", limit)                        -> None          call its data table's rows and sources, if it has one
     ("compute", name, values, limit)        -> object        what calculator `name`'s compute returns
-    ("check_code", code, data, limit)       -> dict          calckit.exercise_run.check_code (an exercise's solution)
+    ("check_code", code, data, package, limit) -> dict       calckit.exercise_run.check_code (an exercise's solution)
     ("call", path, arguments, limit)        -> object        what the book's function `path` returns (an exercise's
                                                              expected value)
 

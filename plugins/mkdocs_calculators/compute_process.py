@@ -112,8 +112,8 @@ class ComputeProcess:
         """What calculator `name`'s compute returns for `values`, run in the child."""
         return self._call(("compute", name, dict(values), self.limit))
 
-    def check_code(self, code: str, data: Mapping[str, Any]) -> CheckResult:
-        result: CheckResult = self._call(("check_code", code, dict(data), self.limit))  # type: ignore[assignment]
+    def check_code(self, code: str, data: Mapping[str, Any], package: str | None) -> CheckResult:
+        result: CheckResult = self._call(("check_code", code, dict(data), package, self.limit))  # type: ignore[assignment]
         return result
 
     def call_function(self, path: str, arguments: Mapping[str, Any]) -> object:

@@ -246,7 +246,7 @@ class TestRun:
         assert (len(error["type"]), len(error["message"]), error["line"]) == (100, MESSAGE_LIMIT, 1)
         assert error["message"].endswith("xx...") and error["type"].endswith("EE...")
 
-    @pytest.mark.parametrize("module", ["js", "pyodide", "pyodide.ffi", "calculators", "micropip"])
+    @pytest.mark.parametrize("module", ["js", "pyodide", "pyodide.ffi", "calckit", "micropip"])
     def test_modules_that_reach_outside_are_refused(self, module: str) -> None:
         error = run_code(f"import {module}\n")["error"]
         assert error["type"] == "ImportError"
@@ -289,6 +289,16 @@ class TestCheck:
             "message": "name 'nothing' is not defined",
             "line": 2,
         }
+
+    def test_the_books_package_is_kept_from_a_solution_when_it_is_named(self) -> None:
+        """The build names the book's package, which the reader's page does not have: a solution that leans on it is
+        refused there as it would fail in the page; named or not, a plain solution passes."""
+        leaning = "from calculators import roofline\n" + ATTAINABLE
+        error = check_code(leaning, self.data, "calculators")["error"]
+        assert (error["type"], error["line"]) == ("ImportError", 1)
+        assert error["message"].startswith("exercises cannot import 'calculators'")
+        assert check_code(leaning, self.data)["ok"]
+        assert check_code(ATTAINABLE, self.data, "calculators")["ok"]
 
     def test_code_without_the_function(self) -> None:
         result = check_code("def roof():\n    pass\n", self.data)
