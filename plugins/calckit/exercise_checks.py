@@ -330,30 +330,15 @@ class ExerciseReader(CheckReader):
     ) -> list[Case]:
         specs = {spec.key: spec for spec in calculator.inputs}
         cases: list[Case] = []
-        for index, entry in enumerate(raw):
-            at: Where = ("check", "fixed", index)
-            label = f"{name}: fixed case {index + 1}"
-            if not isinstance(entry, Mapping):
-                self.add_at(at, f"{label} must be a mapping of the parameters' values (got {got(entry)})")
-                continue
+        for at, label, pairs in self.fixed_entries(raw, name, parameters):
             values: dict[str, Value] = {}
-            for key, value in ((str(key), value) for key, value in entry.items()):
-                if key not in parameters:
-                    self.add_at(
-                        (*at, key), f"{label}: unknown parameter '{key}' (expected one of: {', '.join(parameters)})"
-                    )
-                    continue
+            for key, value in pairs:
                 if specs[key].kind == "choice" and isinstance(value, int | float) and not isinstance(value, bool):
                     value = f"{value:g}"  # `bytes_per_param: 2` means the choice "2"
                 try:
                     values[key] = specs[key].parse(value)
                 except InputError as error:
                     self.add_at((*at, key), f"{label}: calculator '{calculator.name}': {error.message}")
-            missing = [parameter for parameter in parameters if parameter not in entry]
-            if missing:
-                self.add_at(
-                    at, f"{label} has no '{missing[0]}' (a case gives every parameter: {', '.join(parameters)})"
-                )
             if len(values) < len(parameters):
                 continue
             inputs = {**given, **values}

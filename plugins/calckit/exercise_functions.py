@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import math
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -294,6 +294,37 @@ class CheckReader(Reader):
                     whole.append(key)
         return tuple(varies), tuple(whole)
 
+    def fixed_entries(
+        self, raw: list[Any], name: str, parameters: Sequence[str]
+    ) -> Iterator[tuple[Where, str, Iterator[tuple[str, Any]]]]:
+        """Each of the author's `fixed` cases that is a mapping: where it is, its label, and its (parameter, value)
+        pairs. What is wrong with the case's shape is reported here, in the order it is met: an entry that is not a
+        mapping, a parameter the function does not take (as the pairs are read), one it leaves out (once the caller
+        has read the case)."""
+        for index, entry in enumerate(raw):
+            at: Where = ("check", "fixed", index)
+            label = f"{name}: fixed case {index + 1}"
+            if not isinstance(entry, Mapping):
+                self.add_at(at, f"{label} must be a mapping of the parameters' values (got {got(entry)})")
+                continue
+            yield at, label, self._known(entry, at, label, parameters)
+            missing = [parameter for parameter in parameters if parameter not in entry]
+            if missing:
+                self.add_at(
+                    at, f"{label} has no '{missing[0]}' (a case gives every parameter: {', '.join(parameters)})"
+                )
+
+    def _known(
+        self, entry: Mapping[Any, Any], at: Where, label: str, parameters: Sequence[str]
+    ) -> Iterator[tuple[str, Any]]:
+        for key, value in ((str(key), value) for key, value in entry.items()):
+            if key in parameters:
+                yield key, value
+            else:
+                self.add_at(
+                    (*at, key), f"{label}: unknown parameter '{key}' (expected one of: {', '.join(parameters)})"
+                )
+
     def function_fixed(
         self, fields: Mapping[str, Any], name: str, parameters: Sequence[str]
     ) -> tuple[dict[str, float | int], ...]:
@@ -302,27 +333,13 @@ class CheckReader(Reader):
             self.add_at(("check", "fixed"), f"{name}: 'fixed' must be a list of cases (got {got(raw)})")
             return ()
         cases = []
-        for index, entry in enumerate(raw):
-            at: Where = ("check", "fixed", index)
-            label = f"{name}: fixed case {index + 1}"
-            if not isinstance(entry, Mapping):
-                self.add_at(at, f"{label} must be a mapping of the parameters' values (got {got(entry)})")
-                continue
+        for at, label, pairs in self.fixed_entries(raw, name, parameters):
             values: dict[str, float | int] = {}
-            for key, value in ((str(key), value) for key, value in entry.items()):
-                if key not in parameters:
-                    self.add_at(
-                        (*at, key), f"{label}: unknown parameter '{key}' (expected one of: {', '.join(parameters)})"
-                    )
-                elif not _number(value):
-                    self.add_at((*at, key), f"{label}: '{key}' must be a number (got {got(value)})")
-                else:
+            for key, value in pairs:
+                if _number(value):
                     values[key] = value
-            missing = [parameter for parameter in parameters if parameter not in entry]
-            if missing:
-                self.add_at(
-                    at, f"{label} has no '{missing[0]}' (a case gives every parameter: {', '.join(parameters)})"
-                )
+                else:
+                    self.add_at((*at, key), f"{label}: '{key}' must be a number (got {got(value)})")
             cases.append(values)
         return tuple(cases)
 
