@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from . import running
 from .errors import InputError
@@ -121,27 +121,22 @@ class ExerciseReader(CheckReader):
         if not cases:
             self.add_at(("check",), f"{name}: no cases to check (set 'cases' above 0, or list 'fixed' ones)")
             return None
-        exercise = Exercise(
-            ident,
-            title,
-            prompt,
-            signature[0],
-            parameters,
-            starter,
-            solution,
-            hints,
-            calculator.name,
-            output.key,
-            unit,
-            scale,
-            given,
-            tolerance,
-            cases,
-            count,
-            self.varies,
+        authored = _authored(ident, (title, prompt, hints), signature, starter, solution)
+        return self.passing(
+            Exercise(
+                **authored,
+                calculator=calculator.name,
+                output=output.key,
+                unit=unit,
+                scale=scale,
+                given=given,
+                tolerance=tolerance,
+                cases=cases,
+                count=count,
+                vary=self.varies,
+            ),
+            name,
         )
-        self.solution_passes(exercise, name)
-        return None if self.problems else exercise
 
     def parameters_set(self, parameters: tuple[str, ...], given: Mapping[str, Any], name: str) -> None:
         """Each case sets the parameters: `vary` changes only them, and `inputs` holds only the others."""
@@ -185,30 +180,23 @@ class ExerciseReader(CheckReader):
         if not cases:
             self.add_at(("check",), f"{name}: no cases to check (set 'cases' above 0, or list 'fixed' ones)")
             return None
-        title, prompt, hints = texts
-        exercise = Exercise(
-            ident,
-            title,
-            prompt,
-            signature[0],
-            parameters,
-            starter,
-            solution,
-            hints,
-            "",
-            "",
-            check.unit,
-            1.0,
-            check.given,
-            check.tolerance,
-            cases,
-            check.count,
-            check.varies,
-            reference=check.function.path,
-            whole=check.whole,
+        return self.passing(
+            Exercise(
+                **_authored(ident, texts, signature, starter, solution),
+                calculator="",
+                output="",
+                unit=check.unit,
+                scale=1.0,
+                given=check.given,
+                tolerance=check.tolerance,
+                cases=cases,
+                count=check.count,
+                vary=check.varies,
+                reference=check.function.path,
+                whole=check.whole,
+            ),
+            name,
         )
-        self.solution_passes(exercise, name)
-        return None if self.problems else exercise
 
     def hints(self, values: Mapping[str, Any], name: str) -> tuple[str, ...]:
         raw = values.get("hints", [])
@@ -351,6 +339,12 @@ class ExerciseReader(CheckReader):
                 cases.append(Case(case.inputs, case.expected, fixed=True))
         return cases
 
+    def passing(self, exercise: Exercise, name: str) -> Exercise | None:
+        """The exercise, once its solution passes its own cases; None when it does not (reported) or when something
+        else was."""
+        self.solution_passes(exercise, name)
+        return None if self.problems else exercise
+
     def solution_passes(self, exercise: Exercise, name: str) -> None:
         result = running.check_code(exercise.solution, exercise.checking_data(), self.package, check_code_here)
         if result["ok"]:
@@ -376,3 +370,36 @@ class ExerciseReader(CheckReader):
             self.add_at(
                 ("solution",), f"{name}: the solution fails its own {what}, got {failure['got']} ({failure['reason']})"
             )
+
+
+class _Authored(TypedDict):
+    """What every exercise has, whatever checks it: its texts and its code."""
+
+    id: str
+    title: str
+    prompt: str
+    function: str
+    parameters: tuple[str, ...]
+    starter: str
+    solution: str
+    hints: tuple[str, ...]
+
+
+def _authored(
+    ident: str,
+    texts: tuple[str, str, tuple[str, ...]],
+    signature: tuple[str, tuple[str, ...]],
+    starter: str,
+    solution: str,
+) -> _Authored:
+    title, prompt, hints = texts
+    return {
+        "id": ident,
+        "title": title,
+        "prompt": prompt,
+        "function": signature[0],
+        "parameters": signature[1],
+        "starter": starter,
+        "solution": solution,
+        "hints": hints,
+    }

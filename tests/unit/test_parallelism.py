@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from calckit.book import calculator as get
-from calculators.parallelism import Mesh, Model, Network, step_cost
+from calculators.training_step import Mesh, Model, Network, step_cost
 
 EXPLORER = get("parallelism")
 LLAMA = Model(params=70e9, active=70e9, layers=80, width=8192, experts=1, top_k=1)
