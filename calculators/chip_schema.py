@@ -15,12 +15,13 @@ import difflib
 import math
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
 from calckit.table import Source
 
+from .chip_lines import ChipDataError, KeyLines, unknown_name
 from .chip_model import PRECISION_UNITS, PRECISIONS, Chip, ChipDatabase, Figure
 
 __all__ = [
@@ -28,10 +29,8 @@ __all__ = [
     "ORIGIN",
     "PLAUSIBLE",
     "PRICE_CLASSES",
-    "ChipDataError",
     "parse_chips",
     "parse_database",
-    "unknown_name",
 ]
 
 DATABASE_FILE: Final = "chips.toml"
@@ -83,53 +82,6 @@ PLAUSIBLE: Final[Mapping[str, tuple[float, float]]] = MappingProxyType(
 _ON_CHIP_BANDWIDTH: Final = (1.0, 100_000.0)
 
 
-class ChipDataError(ValueError):
-    """A problem in the chip database at one line: `origin:line: where: problem` (where names chip and field)."""
-
-    def __init__(self, origin: str, line: int, where: str, problem: str) -> None:
-        self.origin = origin
-        self.line = line
-        self.where = where
-        self.problem = problem
-        super().__init__(f"{origin}:{line}: {where}: {problem}" if where else f"{origin}:{line}: {problem}")
-
-
-class _Lines:
-    """Where each [[chip]] or [[source]] table, and each key in it, starts: tomllib gives values, not positions."""
-
-    _HEADER = re.compile(r"\s*\[\[\s*(chip|source)\s*\]\]")
-    _SUBTABLE = re.compile(r"\s*\[\s*(?:chip|source)\.([A-Za-z0-9_.-]+)\s*\]")
-    _KEY = re.compile(r"\s*([A-Za-z0-9_.\"' -]+?)\s*=")
-
-    def __init__(self, text: str) -> None:
-        self.tables: dict[str, list[tuple[int, dict[str, int]]]] = {"chip": [], "source": []}
-        keys: dict[str, int] | None = None
-        prefix = ""
-        for number, line in enumerate(text.splitlines(), start=1):
-            if header := self._HEADER.match(line):
-                keys, prefix = {}, ""
-                self.tables[header[1]].append((number, keys))
-            elif subtable := self._SUBTABLE.match(line):
-                prefix = subtable[1] + "."
-            elif line.lstrip().startswith("["):
-                keys = None
-            elif keys is not None and (key := self._KEY.match(line)):
-                keys.setdefault(prefix + re.sub(r"[\"' ]", "", key[1]), number)
-
-    def of(self, kind: str, index: int, key: str = "") -> int:
-        """The line of `key` (or of the nearest enclosing key) in the kind's table number `index`, else its header."""
-        tables = self.tables[kind]
-        if index >= len(tables):
-            return 1
-        header, keys = tables[index]
-        parts = key.split(".") if key else []
-        while parts:
-            if (line := keys.get(".".join(parts))) is not None:
-                return line
-            parts.pop()
-        return header
-
-
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 
 
@@ -147,7 +99,7 @@ def parse_database(
         line, where = (int(position[1]), f" (column {position[2]})") if position else (1, "")
         reason = _TOML_POSITION.sub("", message)
         raise ChipDataError(origin, line, "", f"not valid TOML: {reason}{where}") from None
-    lines = _Lines(text)
+    lines = KeyLines(text)
     unknown = sorted(set(data) - {"source", "chip"})
     if unknown:
         raise ChipDataError(
@@ -181,14 +133,6 @@ def parse_chips(
     return dict(parse_database(text, origin, today=today, check_dates=check_dates).chips)
 
 
-def unknown_name(name: str, known: Iterable[str], what: str = "field") -> str:
-    """ "unknown field 'pwer_w': did you mean 'power_w'? (known: a, b, c)": a misspelling with its likely fix."""
-    names = sorted(known)
-    near = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-    guess = f": did you mean '{near[0]}'?" if near else ""
-    return f"unknown {what} '{name}'{guess} (known: {', '.join(names)})"
-
-
 def _future_date(date: str, today: datetime.date) -> str:
     """The first date in a source's `date` text that lies after `today` ("2031-06" is after 2026-12-01), or ""."""
     for match in _DATE.finditer(date):
@@ -198,7 +142,7 @@ def _future_date(date: str, today: datetime.date) -> str:
     return ""
 
 
-def _parse_sources(raw_sources: object, origin: str, lines: _Lines, today: datetime.date | None) -> dict[str, Source]:
+def _parse_sources(raw_sources: object, origin: str, lines: KeyLines, today: datetime.date | None) -> dict[str, Source]:
     if not isinstance(raw_sources, list) or not raw_sources:
         raise ChipDataError(origin, 1, "", "expected at least one [[source]] table")
     sources: dict[str, Source] = {}
@@ -256,7 +200,7 @@ def _parse_sources(raw_sources: object, origin: str, lines: _Lines, today: datet
 class _Parser:
     """Turns one [[chip]] table into a Chip, or raises ValueError naming the chip and the field."""
 
-    def __init__(self, origin: str, sources: Mapping[str, Source], raw: object, index: int, lines: _Lines) -> None:
+    def __init__(self, origin: str, sources: Mapping[str, Source], raw: object, index: int, lines: KeyLines) -> None:
         self.origin = origin
         self.sources = sources
         self.index = index

@@ -18,8 +18,9 @@ from typing import Final
 
 from calckit.table import Source, newest_date
 
+from .chip_lines import ChipDataError
 from .chip_model import PRECISION_LABELS, PRECISION_UNITS, PRECISIONS, Chip, ChipDatabase, Figure
-from .chip_schema import DATABASE_FILE, PLAUSIBLE, PRICE_CLASSES, ChipDataError, parse_chips, parse_database
+from .chip_schema import DATABASE_FILE, PLAUSIBLE, PRICE_CLASSES, parse_chips, parse_database
 
 __all__ = [
     "PLAUSIBLE",
