@@ -2,103 +2,39 @@
 
 from __future__ import annotations
 
-import gzip
 import os
 import random
-import shutil
-import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
-from bench.build import problems
-from bench.figures import BenchError, Figure, editor_figures, guarded, is_editor, median, percentile
+from bench.figures import BenchError, Figure, guarded, median, percentile
+from bench.lab import (
+    BARE,
+    BOOT_TIMEOUT_MS,
+    COLD_VALUE,
+    FIRST,
+    ROOFLINE,
+    WARM_TIMEOUT_MS,
+    WASM,
+    WORKER_SCRIPT,
+    Lab,
+    Visit,
+    served_book,
+)
 from bench.lighthouse import book_pages, lighthouse
-from calckit.api import run
+from bench.page_bytes import measure_bytes
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.support import ROOT, build_site, serve, service_worker_manifest
+from tests.support import service_worker_manifest
 
 __all__ = ["measure_browser"]
-
-ROOFLINE = "/lessons/roofline/"
-EXERCISES = "/lessons/roofline-exercises/"
-BARE = "/__bench__/bare.html"
-STATIC = Path(__file__).parent / "static"  # served as /__bench__/
-FIRST = "#calc-1"
-PLUGIN_ASSETS = "/assets/calculators/"
-WORKER_SCRIPT = PLUGIN_ASSETS + "worker.js"
-WASM = "pyodide.asm.wasm"
-SERVICE_WORKER = "/sw.js"  # written by the plugin at the site's root, when it writes one
-RUNTIME_KINDS = ("pyodide", "vega", "wheel", "other runtime")
 
 COLD_RUNS = 3
 REPEAT_RUNS = 3
 WARM_INPUTS = 60
-COLD_VALUE = "1000"  # the first intensity a reader types (the page starts at 100)
-BOOT_TIMEOUT_MS = 60_000  # a cold Pyodide boot on a busy 2-core machine
-WARM_TIMEOUT_MS = 10_000
-QUIET_MS = 1_500  # how long a page is watched for late requests, after the network is idle
-
-# Set the first calculator's intensity, dispatch an input event and resolve, on the page's clock, with {ms: until a
-# MutationObserver sees every output and the summary equal to CPython's, chart_ms: until its chart has also been
-# drawn again (vega.js counts each finished draw in data-drawn; 0 for a calculator without a chart), frame_ms: until
-# the browser has laid out and painted the frame that shows them (a task queued from the next animation frame runs
-# after that frame's rendering), dispatched}.
-# Throws if the outputs already show that result (nothing to see).
-MEASURE_INPUT = """
-async ([selector, value, want, timeout]) => {
-  const root = document.querySelector(selector);
-  const field = root.querySelector(`${selector}-intensity`);
-  const outputs = Object.keys(want.outputs).map((key) => root.querySelector(`[data-output="${key}"] output`));
-  const summary = root.querySelector(".calc-summary");
-  const chart = root.querySelector(".calc-chart-view");
-  const shows = () =>
-    Object.values(want.outputs).every((text, i) => outputs[i]?.textContent === text) &&
-    summary.textContent === want.summary;
-  if (shows()) throw new Error(`${selector} already shows the result for ${value}`);
-  return await new Promise((resolve, reject) => {
-    let dispatched = 0;
-    let ms = null;
-    let drawsBefore = 0;
-    const draws = () => Number(chart?.dataset.drawn ?? 0);
-    const finish = (chartMs) => {
-      observer.disconnect();
-      clearTimeout(timer);
-      requestAnimationFrame(() => {
-        const after = new MessageChannel();
-        after.port1.onmessage = () =>
-          resolve({ ms, chart_ms: chartMs, frame_ms: performance.now() - dispatched, dispatched });
-        after.port2.postMessage(null);
-      });
-    };
-    const observer = new MutationObserver(() => {
-      if (ms === null) {
-        if (!shows()) return;
-        ms = performance.now() - dispatched;
-        if (!chart) return finish(ms);
-      }
-      if (draws() > drawsBefore) finish(performance.now() - dispatched);
-    });
-    const timer = setTimeout(() => {
-      observer.disconnect();
-      reject(new Error(`${selector} did not show the result for ${value} within ${timeout} ms`));
-    }, timeout);
-    const watch = { childList: true, characterData: true, subtree: true };
-    for (const node of [...outputs, summary]) observer.observe(node, watch);
-    if (chart) observer.observe(chart, { attributes: true, attributeFilter: ["data-drawn"] });
-    field.value = value;
-    drawsBefore = draws();
-    dispatched = performance.now();
-    field.dispatchEvent(new Event("input", { bubbles: true }));
-  });
-}
-"""
 
 # Logs when the page creates the calculators' worker and when each message from it arrives (progress stages, ready,
 # the first result), to show where a cold first interaction spends its time. It only listens.
@@ -137,25 +73,6 @@ RUNTIME_CACHED = """async (count) => {
   return false;
 }"""
 
-# Wait until the page's service worker, if it registered one, is active (so its install has finished precaching),
-# then a little longer for late requests.
-SERVICE_WORKER_SETTLED = """
-async ([timeout, quiet]) => {
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  const registered = await navigator.serviceWorker?.getRegistration();
-  if (registered) await Promise.race([navigator.serviceWorker.ready, sleep(timeout)]);
-  await sleep(quiet);
-}
-"""
-
-
-def expected(intensity: str) -> dict[str, Any]:
-    """What CPython's package shows for the first roofline calculator (the spec's defaults) at `intensity`."""
-    result = run("roofline", {"intensity": intensity})
-    if not result["ok"]:
-        raise BenchError(f"roofline rejects intensity {intensity}: {result['errors']}")
-    return {"outputs": {out["key"]: out["text"] for out in result["outputs"]}, "summary": result["summary"]}
-
 
 def warm_values(count: int = WARM_INPUTS) -> list[str]:
     """`count` different intensities from 1 to 2000, evenly spread on a log scale, to 3 digits, in a fixed shuffle."""
@@ -164,107 +81,6 @@ def warm_values(count: int = WARM_INPUTS) -> list[str]:
         raise BenchError(f"warm inputs are not all different: {values}")
     random.Random(0).shuffle(values)
     return values
-
-
-@dataclass
-class Visit:
-    """One page in a fresh browser context (so an empty HTTP cache), and what it asked for."""
-
-    page: Page
-    base_url: str
-    urls: list[str] = field(default_factory=list)  # every request, as routed
-    finished: list[Request] = field(default_factory=list)
-    workers: list[str] = field(default_factory=list)
-
-    def open_calculators(self, path: str = ROOFLINE) -> None:
-        """Go to `path` and wait until its first calculator is mounted (the component module is live)."""
-        self.page.goto(self.base_url + path)
-        self.page.locator(FIRST).scroll_into_view_if_needed()  # calculators mount as they near the screen
-        self.page.wait_for_selector(f"{FIRST}[data-mounted]", state="attached")
-
-    def change_intensity(self, value: str, timeout_ms: int) -> dict[str, float]:
-        """{ms: from the input event to the new result on screen, dispatched: when, on the page's clock}."""
-        result: dict[str, float] = self.page.evaluate(MEASURE_INPUT, [FIRST, value, expected(value), timeout_ms])
-        return result
-
-    def count(self, suffix: str) -> int:
-        return sum(1 for url in self.urls if urlsplit(url).path.endswith(suffix))
-
-
-class Lab:
-    """The browser and the served site; every request to another host is failed and kept, every page error too."""
-
-    def __init__(self, browser: Browser, base_url: str) -> None:
-        self.browser = browser
-        self.base_url = base_url
-        self.host = urlsplit(base_url).netloc
-        self.foreign: list[str] = []
-        self.errors: list[str] = []
-
-    def _route(self, route: Route, urls: list[str]) -> None:
-        url = route.request.url
-        urls.append(url)
-        scheme, netloc = urlsplit(url)[:2]
-        if scheme in ("http", "https", "ws", "wss") and netloc != self.host:
-            self.foreign.append(url)
-            route.abort()
-        else:
-            route.continue_()
-
-    def _failed(self, request: Request) -> None:
-        # The service worker asks the HTTP cache first for what the page may already have fetched (cache:
-        # "only-if-cached"): a miss is an answer, not a failure, and routing turns that cache off.
-        if request.url not in self.foreign and request.failure != "net::ERR_CACHE_MISS":
-            self.errors.append(f"request failed: {request.url} ({request.failure})")
-
-    def _seen(self, request: Request, urls: list[str]) -> None:
-        urls.append(request.url)
-        scheme, netloc = urlsplit(request.url)[:2]
-        if scheme in ("http", "https", "ws", "wss") and netloc != self.host:
-            self.foreign.append(request.url)
-
-    @contextmanager
-    def visit(self, *, routed: bool = True) -> Iterator[Visit]:
-        """A fresh context; every request routed (and one to another host failed), or with `routed=False` only
-        watched, which keeps Chromium's HTTP cache on (routing turns it off) for a repeat visit."""
-        context = self.browser.new_context()
-        try:
-            urls: list[str] = []
-            if routed:
-                context.route("**/*", lambda route: self._route(route, urls))
-            else:
-                context.on("request", lambda request: self._seen(request, urls))
-            page = context.new_page()
-            visit = Visit(page, self.base_url, urls)
-            context.on("requestfinished", lambda request: visit.finished.append(request))
-            context.on("requestfailed", self._failed)
-            page.on("worker", lambda worker: visit.workers.append(worker.url))
-            page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
-            page.on(
-                "console", lambda msg: self.errors.append(f"{page.url}: {msg.text}") if msg.type == "error" else None
-            )
-            yield visit
-        finally:
-            context.close()
-
-
-@contextmanager
-def served_book(**env: str) -> Iterator[tuple[str, Path]]:
-    """The book built strictly into a temporary folder, with the bare-boot page beside it, served gzip-compressed on
-    127.0.0.1.
-
-    The server starts first so that the build's site_url carries its port: Material's instant navigation only
-    follows links to the site_url it was built for (T4).
-    """
-    with tempfile.TemporaryDirectory(prefix="bench-served-") as folder:
-        site = Path(folder)
-        # gzip and ten minutes' max-age, as GitHub Pages serves (the repeat visits of T2 use the HTTP cache)
-        with serve(site, compress=True, max_age=600) as base_url:
-            result = build_site(ROOT / "mkdocs.yml", site, SITE_URL=base_url + "/", **env)
-            if result.returncode != 0:
-                raise BenchError(f"the book's strict build fails: {problems(result.stderr)}")
-            shutil.copytree(STATIC, site / "__bench__")
-            yield base_url, site
 
 
 def boot_bare(page: Page) -> dict[str, float]:
@@ -334,7 +150,7 @@ def recomputes(visit: Visit) -> list[dict[str, float]]:
     visit.page.evaluate("window.__benchCalls.length = 0")
     for value in warm_values():
         measured = visit.change_intensity(value, WARM_TIMEOUT_MS)
-        calls: list[list[float]] = visit.page.evaluate("window.__benchCalls.splice(0)")
+        calls: list[list[Any]] = visit.page.evaluate("window.__benchCalls.splice(0)")
         start = measured["dispatched"]
         sent = next(at for kind, at, *_ in calls if kind == "sent" and at >= start)
         received, python = next((at, rest[0]) for kind, at, *rest in calls if kind == "received" and at >= sent)
@@ -376,77 +192,6 @@ def navigation(lab: Lab) -> dict[str, float]:
             "first_recompute_ms": first,
             "recompute_after_return_ms": back,
         }
-
-
-def kind(path: str) -> str:
-    """What a requested file is, for the byte counts: the plugin's own front end, a part of the runtime, or the rest."""
-    if path == SERVICE_WORKER:
-        return "plugin"
-    if is_editor(path):
-        return "editor"  # the exercises' CodeMirror and its entry module
-    if not path.startswith(PLUGIN_ASSETS):
-        return "page+theme"
-    name = path.removeprefix(PLUGIN_ASSETS)
-    if name.startswith(("pyodide/", "snapshot")):
-        return "pyodide"  # Pyodide's core files and its memory snapshot
-    if name.startswith("vega/"):
-        return "vega"  # the vendored bundles (vega.js beside them is the plugin's own loader)
-    if name.endswith(".whl"):
-        return "wheel"
-    if "/" not in name and name.endswith((".js", ".mjs", ".css")):
-        return "plugin"
-    return "other runtime"
-
-
-def _network_bytes(request: Request) -> int | None:
-    """Body bytes that came from the server; None for a response a service worker gave from its cache."""
-    response = request.response()
-    if response is None or response.from_service_worker:
-        return None
-    length = response.headers.get("content-length")
-    return int(length) if length is not None else request.sizes()["responseBodySize"]
-
-
-class Download(NamedTuple):
-    path: str
-    bytes: int
-    by_service_worker: bool  # fetched by the page's service worker (precache, runtime cache), not by the page
-
-
-def page_bytes(lab: Lab, path: str, *, recompute: bool) -> list[Download]:
-    """Every response a fresh visit to `path` had the server send.
-
-    After a recompute (with `recompute`), or else a quiet wait; either way once the network is idle and the page's
-    service worker, if it registered one, is active (it has precached what it precaches at install).
-    """
-    with lab.visit() as visit:
-        if recompute:
-            visit.open_calculators(path)
-            visit.change_intensity(COLD_VALUE, BOOT_TIMEOUT_MS)
-        else:
-            visit.page.goto(lab.base_url + path)
-        visit.page.wait_for_load_state("networkidle")
-        visit.page.evaluate(SERVICE_WORKER_SETTLED, [BOOT_TIMEOUT_MS, QUIET_MS])
-        downloads = []
-        for request in visit.finished:
-            size = _network_bytes(request)
-            if size is not None:
-                downloads.append(Download(urlsplit(request.url).path, size, request.service_worker is not None))
-        return downloads
-
-
-def by_kind(downloads: list[Download]) -> dict[str, dict[str, int]]:
-    """Bytes by kind of file, for the page's own requests and for its service worker's."""
-    totals: dict[str, dict[str, int]] = {"page": {}, "service worker": {}}
-    for download in downloads:
-        side = totals["service worker" if download.by_service_worker else "page"]
-        side[kind(download.path)] = side.get(kind(download.path), 0) + download.bytes
-    return totals
-
-
-def gzipped(site: Path, paths: list[str]) -> dict[str, int]:
-    """Each site file's size gzip-compressed at level 9."""
-    return {path: len(gzip.compress((site / path.lstrip("/")).read_bytes(), 9, mtime=0)) for path in paths}
 
 
 def _boot_stages(cold: list[dict[str, Any]]) -> Figure:
@@ -606,56 +351,6 @@ def _navigation(lab: Lab, raw: dict[str, Any]) -> list[Figure]:
     ]
 
 
-def _bytes(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
-    home = page_bytes(lab, "/", recompute=False)
-    roofline = page_bytes(lab, ROOFLINE, recompute=True)
-    exercises = page_bytes(lab, EXERCISES, recompute=False)
-    print(f"T5 bytes by kind, home: {by_kind(home)}", flush=True)
-    print(f"T5 bytes by kind, roofline after a recompute: {by_kind(roofline)}", flush=True)
-    print(f"T5 bytes by kind, exercises: {by_kind(exercises)}", flush=True)
-    # What every page costs: the plugin's files the page itself asks for, and the service worker's script.
-    own = {d.path for d in home if kind(d.path) == "plugin" and (not d.by_service_worker or d.path == SERVICE_WORKER)}
-    always_loaded = gzipped(site, sorted(own))
-    runtime_on_home = [d for d in home if kind(d.path) in RUNTIME_KINDS]
-    by_worker = sum(d.bytes for d in home if d.by_service_worker)
-    raw["T5"] = {
-        "always_loaded_gzip_bytes": always_loaded,
-        "home": {"by_kind": by_kind(home), "downloads": [d._asdict() for d in home]},
-        "roofline_after_recompute": {"by_kind": by_kind(roofline), "downloads": [d._asdict() for d in roofline]},
-        "exercises": {"by_kind": by_kind(exercises), "downloads": [d._asdict() for d in exercises]},
-    }
-    editor_files = sorted(
-        "/" + path.relative_to(site).as_posix()
-        for path in site.rglob("*.js")
-        if is_editor("/" + path.relative_to(site).as_posix())
-    )
-    editor = editor_figures(
-        [(d.path, d.bytes) for d in home],
-        [(d.path, d.bytes) for d in exercises if not d.by_service_worker],
-        gzipped(site, editor_files),
-    )
-    return [
-        Figure(
-            "T5",
-            "plugin's always-loaded JS + CSS, gzip -9",
-            20,
-            sum(always_loaded.values()) / 1000,
-            "kB",
-            ", ".join(f"{Path(path).name} {size:,} B" for path, size in always_loaded.items()) or "none loaded",
-        ),
-        Figure(
-            "T5",
-            "Pyodide and Vega bytes, home page",
-            0,
-            sum(d.bytes for d in runtime_on_home),
-            "B",
-            f"{len(runtime_on_home)} requests; home page {sum(d.bytes for d in home):,} B in all, "
-            f"{by_worker:,} B of it by its service worker",
-        ),
-        *editor,
-    ]
-
-
 def _without_snapshot(raw: dict[str, Any]) -> list[Figure]:
     """T2 again on a build with no memory snapshot (CALCULATORS_SNAPSHOT=false): the plain boot it falls back to."""
     with served_book(CALCULATORS_SNAPSHOT="false") as (base_url, _), sync_playwright() as playwright:
@@ -696,7 +391,7 @@ def measure_browser() -> tuple[list[Figure], dict[str, Any]]:
                 *guarded("T2 T3", "cold first interaction, warm recompute", lambda: _interaction(lab, site, raw)),
                 *guarded("T2", "repeat visit", lambda: _repeat(lab, site, raw)),
                 *guarded("T4", "instant navigation roofline -> home -> roofline", lambda: _navigation(lab, raw)),
-                *guarded("T5", "bytes of the home and roofline pages", lambda: _bytes(lab, site, raw)),
+                *guarded("T5", "bytes of the home and roofline pages", lambda: measure_bytes(lab, site, raw)),
                 *guarded(
                     "T7", "Lighthouse on every page, beside its plugin-free twin", lambda: _pages(base_url, site, raw)
                 ),

@@ -41,7 +41,7 @@ def main() -> int:
     build_figures, build_raw = measure_builds()
     browser_figures, browser_raw = measure_browser()
     figures = sorted([*build_figures, *browser_figures], key=_order)
-    results = {
+    results: dict[str, Any] = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "seconds": round(time.perf_counter() - started, 1),
         "machine": {
