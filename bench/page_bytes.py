@@ -63,6 +63,9 @@ class Download(NamedTuple):
     path: str
     bytes: int
     by_service_worker: bool  # fetched by the page's service worker (precache, runtime cache), not by the page
+    # The page asked for this file, whoever fetched it: the page itself, or its service worker on the page's behalf
+    # (a page the worker controls gets its answer from the worker, which fetched and kept it).
+    asked_by_page: bool
 
 
 def page_bytes(lab: Lab, path: str, *, recompute: bool) -> list[Download]:
@@ -79,11 +82,13 @@ def page_bytes(lab: Lab, path: str, *, recompute: bool) -> list[Download]:
             visit.page.goto(lab.base_url + path)
         visit.page.wait_for_load_state("networkidle")
         visit.page.evaluate(SERVICE_WORKER_SETTLED, [BOOT_TIMEOUT_MS, QUIET_MS])
+        asked = {urlsplit(request.url).path for request in visit.finished if request.service_worker is None}
         downloads = []
         for request in visit.finished:
             size = _network_bytes(request)
             if size is not None:
-                downloads.append(Download(urlsplit(request.url).path, size, request.service_worker is not None))
+                where = urlsplit(request.url).path
+                downloads.append(Download(where, size, request.service_worker is not None, where in asked))
         return downloads
 
 
@@ -126,7 +131,7 @@ def measure_bytes(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
     )
     editor = editor_figures(
         [(d.path, d.bytes) for d in home],
-        [(d.path, d.bytes) for d in exercises if not d.by_service_worker],
+        [(d.path, d.bytes) for d in exercises if d.asked_by_page],
         gzipped(site, editor_files),
     )
     return [
