@@ -41,6 +41,8 @@ def kind(path: str) -> str:
     name = path.removeprefix(PLUGIN_ASSETS)
     if name.startswith(("pyodide/", "snapshot")):
         return "pyodide"  # Pyodide's core files and its memory snapshot
+    if name.startswith("katex/"):
+        return "math"  # KaTeX's stylesheet and fonts, for the formulas typeset at build
     if name.startswith("vega/"):
         return "vega"  # the vendored bundles (vega.js beside them is the plugin's own loader)
     if name.endswith(".whl"):
@@ -68,11 +70,13 @@ class Download(NamedTuple):
     asked_by_page: bool
 
 
-def page_bytes(lab: Lab, path: str, *, recompute: bool) -> list[Download]:
+def page_bytes(lab: Lab, path: str, *, recompute: bool = False, reach: str = "") -> list[Download]:
     """Every response a fresh visit to `path` had the server send.
 
-    After a recompute (with `recompute`), or else a quiet wait; either way once the network is idle and the page's
-    service worker, if it registered one, is active (it has precached what it precaches at install).
+    After a recompute (with `recompute`), or after scrolling to the first element that `reach` selects (as a reader
+    reaches an exercise, which then loads its editor), or else after a quiet wait; in each case once the network is
+    idle and the page's service worker, if it registered one, is active (it has precached what it precaches at
+    install).
     """
     with lab.visit() as visit:
         if recompute:
@@ -80,6 +84,8 @@ def page_bytes(lab: Lab, path: str, *, recompute: bool) -> list[Download]:
             visit.change_intensity(COLD_VALUE, BOOT_TIMEOUT_MS)
         else:
             visit.page.goto(lab.base_url + path)
+        if reach:
+            visit.page.locator(reach).first.scroll_into_view_if_needed()
         visit.page.wait_for_load_state("networkidle")
         visit.page.evaluate(SERVICE_WORKER_SETTLED, [BOOT_TIMEOUT_MS, QUIET_MS])
         asked = {urlsplit(request.url).path for request in visit.finished if request.service_worker is None}
@@ -107,12 +113,12 @@ def gzipped(site: Path, paths: list[str]) -> dict[str, int]:
 
 
 def measure_bytes(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
-    home = page_bytes(lab, "/", recompute=False)
+    home = page_bytes(lab, "/")
     roofline = page_bytes(lab, ROOFLINE, recompute=True)
-    exercises = page_bytes(lab, EXERCISES, recompute=False)
+    exercises = page_bytes(lab, EXERCISES, reach="[data-exercise]")  # the editor loads as an exercise nears
     print(f"T5 bytes by kind, home: {by_kind(home)}", flush=True)
     print(f"T5 bytes by kind, roofline after a recompute: {by_kind(roofline)}", flush=True)
-    print(f"T5 bytes by kind, exercises: {by_kind(exercises)}", flush=True)
+    print(f"T5 bytes by kind, exercises, one reached: {by_kind(exercises)}", flush=True)
     # What every page costs: the plugin's files the page itself asks for, and the service worker's script.
     own = {d.path for d in home if kind(d.path) == "plugin" and (not d.by_service_worker or d.path == SERVICE_WORKER)}
     always_loaded = gzipped(site, sorted(own))
@@ -131,7 +137,7 @@ def measure_bytes(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
     )
     editor = editor_figures(
         [(d.path, d.bytes) for d in home],
-        [(d.path, d.bytes) for d in exercises if d.asked_by_page],
+        list({d.path: d.bytes for d in exercises if d.asked_by_page}.items()),  # once each, whoever fetched it
         gzipped(site, editor_files),
     )
     return [
