@@ -493,7 +493,7 @@ class TestFunctionCheck:
             (
                 "calculators.matmull.critical_batch",
                 "check: the book's package has no module 'calculators.matmull' (expected one of: calculators, "
-                "calculators.chip_model,",
+                "calculators.chip_lines, calculators.chip_model,",
             ),
             (
                 "calculators.matmul.critical",
