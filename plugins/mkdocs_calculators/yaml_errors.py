@@ -10,6 +10,8 @@ import re
 
 import yaml
 
+from calckit.numbers import NumberError, read_number
+
 __all__ = ["Loader", "MisreadNumber", "compose", "describe_yaml_error"]
 
 Loader = yaml.SafeLoader | yaml.CSafeLoader
@@ -32,14 +34,14 @@ def compose(text: str) -> tuple[Loader, yaml.Node | None]:
     except yaml.MarkedYAMLError:
         fast.dispose()
     else:
-        return fast, _checked(fast, node)
+        return fast, _checked(fast, node, text)
     slow = yaml.SafeLoader(text)
-    return slow, _checked(slow, slow.get_single_node())
+    return slow, _checked(slow, slow.get_single_node(), text)
 
 
-def _checked(loader: Loader, node: yaml.Node | None) -> yaml.Node | None:
+def _checked(loader: Loader, node: yaml.Node | None, text: str) -> yaml.Node | None:
     try:
-        _refuse_misread_numbers(loader, node)
+        _refuse_misread_numbers(loader, node, text)
     except MisreadNumber:
         loader.dispose()
         raise
@@ -48,26 +50,63 @@ def _checked(loader: Loader, node: yaml.Node | None) -> yaml.Node | None:
 
 class MisreadNumber(yaml.MarkedYAMLError):
     """A plain value that YAML 1.1 reads as another number than the one written: 1:30 is 90 (base 60), 012 is 10
-    (octal), 1.0e-400 is 0. Raised with the value's place, so that the block's message gives its line."""
+    (octal), 1.0e-400 is 0, and 9,5 in a { } mapping is 9 and a key 5 (a comma ends a value there). Raised with
+    the value's place, so that the block's message gives its line."""
 
 
 _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
 _BASE_60 = re.compile(r"[-+]?\d[\d_]*(?::[0-5]?\d)+(?:\.[\d_]*)?")
 _OCTAL = re.compile(r"[-+]?0[0-7_]+")
+_NULL = "tag:yaml.org,2002:null"
 
 
-def _refuse_misread_numbers(loader: Loader, node: yaml.Node | None) -> None:
+def _plain_number(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and not node.style and node.tag in (_INT, _FLOAT)
+
+
+def _refuse_split_numbers(node: yaml.MappingNode, text: str) -> None:
+    """MisreadNumber for a number written with a comma in a { } mapping: `{intensity: 9,5}` is read by YAML as
+    `intensity: 9` and a key `5` with no value (in a flow mapping a comma ends the value), and the block would
+    only report an unknown input '5'. Found as a plain number followed, right after its comma, by keys that are
+    digits with nothing after them."""
+    pairs = node.value
+    for index, (_, value) in enumerate(pairs):
+        if not _plain_number(value):
+            continue
+        end, parts = value.end_mark.index, [value.value]
+        for key, after in pairs[index + 1 :]:
+            bare = after.tag == _NULL and after.start_mark.index == after.end_mark.index  # `5` alone: no `: value`
+            digits = isinstance(key, yaml.ScalarNode) and not key.style and key.value.isascii() and key.value.isdigit()
+            if not (digits and bare and text[end : key.start_mark.index] == ","):
+                break
+            end = key.end_mark.index
+            parts.append(key.value)
+        if len(parts) == 1:
+            continue
+        written = ",".join(parts)
+        try:
+            meant = f"write {read_number(written):.15g}, or '{written}' in quotes"
+        except NumberError as error:  # `1,2,3`: in quotes it would be refused too
+            meant = error.advice[0].lower() + error.advice[1:]
+        entries = f"{parts[0]} and {'keys' if len(parts) > 2 else 'a key'} {', '.join(parts[1:])}"
+        problem = f"YAML reads {written} in a {{ }} mapping as {entries}: {meant}"
+        raise MisreadNumber(problem=problem, problem_mark=value.start_mark)
+
+
+def _refuse_misread_numbers(loader: Loader, node: yaml.Node | None, text: str) -> None:
     """MisreadNumber for the first plain scalar under `node` that YAML would read as a number other than written."""
     if node is None:
         return
     if isinstance(node, yaml.MappingNode):
+        if node.flow_style:
+            _refuse_split_numbers(node, text)
         for key, value in node.value:
-            _refuse_misread_numbers(loader, key)
-            _refuse_misread_numbers(loader, value)
+            _refuse_misread_numbers(loader, key, text)
+            _refuse_misread_numbers(loader, value, text)
     elif isinstance(node, yaml.SequenceNode):
         for item in node.value:
-            _refuse_misread_numbers(loader, item)
+            _refuse_misread_numbers(loader, item, text)
     elif isinstance(node, yaml.ScalarNode) and not node.style and node.tag in (_INT, _FLOAT):  # plain: libyaml says ""
         text = node.value
         read = loader.construct_object(node)

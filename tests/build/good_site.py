@@ -59,4 +59,16 @@ use: roofline
 intensity: 40
 ````
 """,
+    "docs/numbers.md": """# Numbers written with a comma
+
+```calculator
+use: roofline
+intensity: 9,5
+```
+
+```calculator
+use: roofline
+intensity: 1,400
+```
+""",
 }

@@ -95,6 +95,24 @@ def test_results_are_cpythons_for_the_authors_inputs(uid: str, inputs: dict[str,
     assert calculator.find("p", class_="calc-summary").text() == result["summary"]
 
 
+@pytest.mark.parametrize(
+    ("uid", "field", "meant", "misread"), [("calc-1", "9.5", 9.5, 95), ("calc-2", "1400", 1400, 1.4)]
+)
+def test_a_number_written_with_a_comma_is_read_as_the_forms_read_it(
+    uid: str, field: str, meant: float, misread: float, good_site: Build
+) -> None:
+    """`intensity: 9,5` in a block is 9.5 (a decimal comma) and `intensity: 1,400` is 1400 (thousands), as a form
+    reads them: the field holds the number meant, and the results are CPython's for it, which differ from those for
+    the number a comma dropped or misplaced would give."""
+    calculator = _page(good_site, "numbers/index.html").find("section", id=uid)
+    assert calculator.find("input", id=f"{uid}-intensity").attrs["value"] == field
+    shown = [output.find("output").text() for output in calculator.find_all("div", class_="calc-output")]
+    results = {number: api.run("roofline", {"intensity": number}) for number in (meant, misread)}
+    assert all(result["ok"] for result in results.values()), results
+    assert shown == [output["text"] for output in results[meant]["outputs"]]
+    assert shown != [output["text"] for output in results[misread]["outputs"]]
+
+
 def test_two_blocks_on_a_page_get_distinct_ids(index: Element) -> None:
     """Blocks are numbered calc-1, calc-2 in page order, and no id on the page is used twice."""
     assert [element.attrs["id"] for element in index.find_all("section", class_="calc")] == ["calc-1", "calc-2"]
