@@ -183,6 +183,74 @@ def test_exercise_code_cannot_delete_the_sites_caches_or_storage(page: Page, bas
     assert page.evaluate("localStorage.getItem('trick-probe')") == "kept"
 
 
+# Every other door Pyodide's own Python modules open on JavaScript, each trying to empty the site's caches and its
+# localStorage (not only to look): a door that opened would leave them emptied, whatever it printed.
+EMPTY_CACHES = "caches.keys().then((keys) => Promise.all(keys.map((key) => caches.delete(key))))"
+EMPTY_STORAGE = "localStorage.clear()"
+DOORS = {
+    "sys.modules js": "import sys\nsys.modules['js'].caches.keys()\nsys.modules['js'].localStorage.clear()\n",
+    "import js": "import js\njs.caches.keys()\njs.localStorage.clear()\n",
+    "pyodide.code.run_js caches": f"import pyodide.code\npyodide.code.run_js({EMPTY_CACHES!r})\n",
+    "pyodide.code.run_js storage": f"from pyodide.code import run_js\nrun_js({EMPTY_STORAGE!r})\n",
+    "pyodide.ffi to_js": (
+        "from pyodide.ffi import to_js\n"
+        f"to_js([]).constructor.constructor({'return ' + EMPTY_CACHES!r})()\n"
+        f"to_js([]).constructor.constructor({'return ' + EMPTY_STORAGE!r})()\n"
+    ),
+    "pyodide.ffi create_proxy": (
+        "import pyodide.ffi\n"
+        "proxy = pyodide.ffi.create_proxy(lambda: 0)\n"
+        f"proxy.constructor.constructor({'return ' + EMPTY_CACHES!r})()\n"
+    ),
+    "pyodide.ffi JsProxy of self": (
+        "import pyodide.ffi, pyodide.code\n"
+        "scope = pyodide.code.run_js('globalThis')\n"
+        "assert isinstance(scope, pyodide.ffi.JsProxy)\n"
+        "scope.caches.keys()\n"
+    ),
+    # The same modules by the ways round an `import` statement that is refused.
+    "importlib pyodide.code": f"import importlib\nimportlib.import_module('pyodide.code').run_js({EMPTY_CACHES!r})\n",
+    "__import__ pyodide.code": f"__import__('pyodide.code', fromlist=['run_js']).run_js({EMPTY_STORAGE!r})\n",
+    "importlib pyodide.ffi": (
+        "import importlib\n"
+        "to_js = importlib.import_module('pyodide.ffi').to_js\n"
+        f"to_js([]).constructor.constructor({'return ' + EMPTY_CACHES!r})()\n"
+    ),
+    "sys.modules pyodide": (
+        "import sys\n"
+        "loaded = [module for name, module in sys.modules.items() if name.startswith(('pyodide', '_pyodide'))]\n"
+        "run_js = next(getattr(module, 'run_js') for module in loaded if hasattr(module, 'run_js'))\n"
+        f"run_js({EMPTY_CACHES!r})\n"
+    ),
+}
+
+
+def test_pyodides_own_modules_reach_neither_the_caches_nor_storage(page: Page, base_url: str) -> None:
+    """`sys.modules['js']`, `import js`, `pyodide.code.run_js` and the JsProxies `pyodide.ffi` makes (whose
+    constructor's constructor is JavaScript's Function) each try to empty the site's caches and localStorage from an
+    exercise: each is refused (raises in the reader's Python), and the caches and storage are as they were."""
+    open_exercises(page, base_url + PAGE)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
+    page.wait_for_function("caches.keys().then((keys) => keys.length > 0)")
+    before = page.evaluate("caches.keys()")
+    page.evaluate("localStorage.setItem('trick-probe', 'kept')")
+    code = (
+        f"DOORS = {DOORS!r}\n"
+        "for name, attempt in DOORS.items():\n"
+        "    try:\n"
+        "        exec(attempt, {})\n"
+        "        print(name, 'reached')\n"
+        "    except Exception:\n"
+        "        print(name, 'refused')\n"
+    )
+    run(page, code)
+    printed = present(page.text_content(f"{ROOFLINE} .exercise-stdout")).splitlines()
+    assert printed == [f"{name} refused" for name in DOORS]
+    page.wait_for_timeout(500)  # a deletion a door had started (a promise) would have been carried out by now
+    assert page.evaluate("caches.keys()") == before
+    assert page.evaluate("localStorage.getItem('trick-probe')") == "kept"
+
+
 def test_patching_builtins_changes_neither_the_calculators_nor_the_next_run(page: Page, base_url: str) -> None:
     """builtins.min = lambda ...: 42 in an exercise: the calculator on the page still computes the roofline, and the
     next run has the real min (each run is a fresh interpreter)."""
