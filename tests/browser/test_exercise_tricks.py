@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page
 from calckit.exercise_checks import read_exercise
 from calculators import CALCULATORS
 from mkdocs_calculators.fences import find_fences
-from tests.browser.calculator_page import expected, present, wait_for_texts
+from tests.browser.calculator_page import expected, follow_instantly, present, wait_for_texts, wait_mounted
 from tests.browser.test_exercise import CALCULATOR, PAGE, RIGHT, ROOFLINE, open_exercises, press, result_text, type_code
 from tests.support import ROOT
 
@@ -265,6 +265,23 @@ def test_patching_builtins_changes_neither_the_calculators_nor_the_next_run(page
     wait_for_texts(page, expected("roofline", chip="tpu-v5e", intensity=20), CALCULATOR)
     run(page, "print(min(1, 2))\n")
     assert page.text_content(f"{ROOFLINE} .exercise-stdout") == "1\n"
+
+
+def test_patching_builtins_does_not_follow_the_reader_to_the_next_page(page: Page, base_url: str) -> None:
+    """builtins.min = lambda ...: 42 in an exercise, then Material's instant navigation (no reload: the page's
+    workers could live on) to the roofline lesson: its calculator recomputes with the real min. Patched, its
+    attainable performance would be min(...) = 42 TFLOP/s rather than 3.35 TB/s × 20 = 67 TFLOP/s."""
+    open_exercises(page, base_url + PAGE)
+    run(page, "import builtins\nbuiltins.min = lambda *a, **k: 42.0\nprint(builtins.min(1, 2))\n")
+    assert page.text_content(f"{ROOFLINE} .exercise-stdout") == "42.0\n"
+    page.evaluate("window.sameDocument = true")
+    follow_instantly(page, "article a[href$='roofline/']", f"{base_url}/lessons/roofline/")
+    assert page.evaluate("window.sameDocument") is True  # the page was swapped in, not loaded anew
+    wait_mounted(page, "#calc-1")
+    page.fill("#calc-1-intensity", "20")
+    wanted = expected("roofline", intensity=20)
+    assert wanted["attainable"].startswith("67"), wanted
+    wait_for_texts(page, wanted, "#calc-1")
 
 
 @pytest.mark.parametrize(
