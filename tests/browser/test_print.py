@@ -108,3 +108,89 @@ def test_wide_tables_fit_the_page(browser: Browser, base_url: str, network: Netw
         )
         assert inside, table.locator("th").first.text_content()
     context.close()
+
+
+def test_a_sort_question_prints_every_item_and_bucket_without_its_controls(
+    browser: Browser, base_url: str, network: Network
+) -> None:
+    """The roofline quiz's second quiz sorts eight kernels into two buckets: on paper every kernel and both buckets'
+    names show, and the instructions for picking and dragging, the Check button and the quiz's footer do not."""
+    context, page = printed(browser, network, base_url + "/lessons/roofline-quiz/")
+    quiz = page.locator("#quiz-2")
+    expect(quiz).to_have_attribute("data-mounted", "true", timeout=30_000)
+    question = quiz.locator(".quiz-question[data-kind=sort]")
+    assert question.count() == 1
+    items = question.locator(".quiz-item")
+    assert items.count() == 8
+    for index in range(8):
+        expect(items.nth(index)).to_be_visible()
+    targets = question.locator(".quiz-target")
+    expect(targets).to_have_text(["Not sorted yet", "Compute-bound", "Memory-bandwidth-bound"])
+    for index in range(3):
+        expect(targets.nth(index)).to_be_visible()
+    for hidden in (".quiz-hint", ".quiz-check", ".quiz-retry", ".quiz-footer", ".quiz-note"):
+        for node in quiz.locator(hidden).all():
+            expect(node).to_be_hidden()
+    assert question.locator(".quiz-sort").evaluate("(node) => getComputedStyle(node).breakInside") == "avoid"
+    context.close()
+
+
+def test_an_exercise_prints_its_statement_and_code_without_its_buttons(
+    browser: Browser, base_url: str, network: Network
+) -> None:
+    """The first exercise, its editor loaded as a reader who reached it has it: the title, the prompt, the task and
+    the code print, the Run, Check and Reset buttons and the status line do not."""
+    context, page = printed(browser, network, base_url + "/lessons/roofline-exercises/")
+    exercise = page.locator("#exercise-1")
+    expect(exercise).to_have_attribute("data-mounted", "true", timeout=30_000)
+    exercise.scroll_into_view_if_needed()
+    expect(exercise.locator(".cm-content")).to_contain_text("def attainable(peak_tflops, bandwidth_tbs, intensity):")
+    for shown in (".exercise-title", ".exercise-prompt", ".exercise-task", ".exercise-editor", ".cm-content"):
+        expect(exercise.locator(shown)).to_be_visible()
+    expect(exercise.locator(".exercise-run")).to_be_attached()
+    for hidden in (".exercise-run", ".exercise-check", ".exercise-reset", ".exercise-status"):
+        expect(exercise.locator(hidden)).to_be_hidden()
+    assert exercise.locator("button:visible").count() == 0
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "title"),
+    [
+        ("/lessons/roofline/", "#calc-1 .calc-title"),
+        ("/lessons/roofline-quiz/", "#quiz-1 .quiz-title"),
+        ("/lessons/roofline-exercises/", "#exercise-1 .exercise-title"),
+    ],
+)
+def test_a_blocks_title_is_not_left_alone_at_a_page_foot(
+    browser: Browser, base_url: str, network: Network, path: str, title: str
+) -> None:
+    """A block's title keeps to what follows it: were the block split over two pages (taller than one), its title
+    would not end the first page alone."""
+    context, page = printed(browser, network, base_url + path)
+    node = page.locator(title)
+    expect(node).to_be_visible()
+    assert node.evaluate("(node) => getComputedStyle(node).breakAfter") == "avoid"
+    context.close()
+
+
+def test_the_chip_database_table_fits_the_page(browser: Browser, base_url: str, network: Network) -> None:
+    """The chip database's table (every chip, twelve columns) prints within the A4 page's width: its last column,
+    the price per chip-hour, is on the page rather than cut at its edge or scrolled out of its box."""
+    context, page = printed(browser, network, base_url + "/reference/chips/")
+    table = page.locator("article table.calc-table").first
+    headings = table.locator("thead th")
+    assert headings.count() == 12
+    expect(headings.last).to_contain_text("Price per chip-hour")
+    table.scroll_into_view_if_needed()
+    inside = table.evaluate(
+        """(node) => {
+            const page = document.querySelector('article').getBoundingClientRect();
+            const wrap = node.closest('.calc-table-wrap');
+            const last = node.querySelector('thead th:last-child').getBoundingClientRect();
+            return { table: node.getBoundingClientRect().right <= page.right + 1, last: last.right <= page.right + 1,
+              wrap: wrap.scrollWidth <= wrap.clientWidth + 1, within: page.right <= innerWidth };
+        }"""
+    )
+    assert inside == {"table": True, "last": True, "wrap": True, "within": True}
+    context.close()
