@@ -101,6 +101,34 @@ def test_the_chip_database_scrolls_with_the_page(browser: Browser, base_url: str
     context.close()
 
 
+def test_chip_names_stay_as_the_database_scrolls_sideways(browser: Browser, base_url: str, network: Network) -> None:
+    """On a phone the chip database's twelve columns scroll sideways in their box: the chips' names and the corner
+    heading above them stay at its left edge, painted over the figures and headings that pass under them."""
+    context = new_context(browser, network, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(base_url + "/reference/chips/")
+    box = page.locator(".calc-table-wrap").first
+    box.scroll_into_view_if_needed()
+    assert box.evaluate("(node) => node.scrollWidth > node.clientWidth + 200")  # there is a long way to scroll
+    box.evaluate("(node) => { node.scrollLeft = 200; }")
+    place = box.evaluate(
+        """(node) => {
+            const left = node.getBoundingClientRect().left;
+            const at = (cell) => Math.round(cell.getBoundingClientRect().left - left);
+            const [corner, year] = node.querySelectorAll("thead th");
+            const name = node.querySelector("tbody th[scope=row]");
+            const box = name.getBoundingClientRect();
+            const over = document.elementFromPoint(box.left + 5, box.top + box.height / 2);
+            return { scrolled: node.scrollLeft, corner: at(corner), name: at(name), year: at(year),
+              covers: name.contains(over) };
+        }"""
+    )
+    assert place["scrolled"] == 200
+    assert (place["corner"], place["name"], place["covers"]) == (0, 0, True)
+    assert place["year"] < 0  # the headings after the corner went by under it
+    context.close()
+
+
 # Each exercise's code box: its height and whether its code runs off sideways (the pre-rendered <code> scrolls itself,
 # the editor's .cm-scroller does), and whether the page itself scrolls sideways.
 CODE_BOXES = """() => ({
