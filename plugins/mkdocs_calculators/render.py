@@ -11,7 +11,7 @@ import math
 from html import escape
 from typing import TYPE_CHECKING
 
-from .stand_in import NARROW, WIDE, stand_in_rem
+from .stand_in import NARROW, WIDE, stand_in_rem, table_stand_in
 
 if TYPE_CHECKING:
     from calckit.contracts import RunReply, TableData
@@ -158,7 +158,8 @@ def render_table(table: TableData) -> str:
     )
     caption = escape(table["caption"])
     return (
-        f'<div class="calc-table-wrap" role="region" tabindex="0" aria-label="{caption}">'
+        f'<div class="calc-table-wrap" role="region" tabindex="0" aria-label="{caption}" '
+        f'style="{table_stand_in(table, WIDE, NARROW)}">'
         f'<table class="calc-table"><caption>{caption}</caption><thead><tr>{head}</tr></thead>'
         f"<tbody>{rows}</tbody></table></div>"
     )

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from calckit.contracts import RunReply, TableData
     from calckit.spec import Calculator, Input, Value
 
-__all__ = ["NARROW", "WIDE", "Layout", "height_px", "stand_in_rem"]
+__all__ = ["NARROW", "PAGE_NARROW", "PAGE_WIDE", "WIDE", "Layout", "height_px", "stand_in_rem", "table_stand_in"]
 
 ROOT = 20.0  # px in a rem: Material's html font-size (125%)
 TEXT = 16.0  # px: the body text (.md-typeset is 0.8rem)
@@ -43,6 +43,8 @@ class Layout:
 
 WIDE = Layout("wide", 648.0)  # a 1280 px screen (and any from 1220 px: Material's content column stops growing)
 NARROW = Layout("narrow", 318.0)  # a 390 px phone
+PAGE_WIDE = Layout("page, wide", 688.0)  # a table in the page's content column itself, on a 1280 px screen
+PAGE_NARROW = Layout("page, narrow", 358.0)  # and on a 390 px phone
 
 
 def _lines(text: str, font: float, width: float) -> int:
@@ -194,3 +196,12 @@ def stand_in_rem(calculator: Calculator, inputs: dict[str, Value], result: RunRe
     """The stand-in height, whole rem: the taller of its heights before and after its script runs, with some slack."""
     tallest = max(height_px(calculator, inputs, result, layout, mounted) for mounted in (False, True))
     return math.ceil(tallest * SLACK / ROOT)
+
+
+def table_stand_in(table: TableData, wide: Layout, narrow: Layout) -> str:
+    """A table's stand-in heights as the style attribute's custom properties (calculators.css, .calc-table-wrap).
+
+    Off screen a table is skipped like a calculator; one 35rem for all stood in for the chip database's 4,300 px.
+    """
+    rem = [math.ceil(_table(table, layout.width) * SLACK / ROOT) for layout in (wide, narrow)]
+    return f"--table-stand-in: {rem[0]}rem; --table-stand-in-narrow: {rem[1]}rem"

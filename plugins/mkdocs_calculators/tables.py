@@ -12,9 +12,12 @@ For this book the table is the chip database, and a block reads:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 from typing import TYPE_CHECKING
+
+from .stand_in import PAGE_NARROW, PAGE_WIDE, table_stand_in
 
 if TYPE_CHECKING:
     from calckit.table import Cell, DataTable, Row
@@ -39,6 +42,11 @@ class SourceLinks:
         number = self.numbers[source_id]
         link = f'<a href="{self.page}#source-{source_id}" title="Source {number}">S{number}</a>'
         return f'<sup class="table-source">{link}</sup>'
+
+
+def _text(html: str) -> str:
+    """What a cell's HTML reads as: its text, the tags between words as spaces."""
+    return unescape(re.sub(r"<[^>]+>", " ", html)).strip()
 
 
 def _figure(cell: Cell, links: SourceLinks) -> str:
@@ -77,20 +85,24 @@ def data_table(
     headings = [table.row_label.capitalize(), *(table.heading(column) for column in columns)]
     head = "".join(f'<th scope="col">{escape(heading)}</th>' for heading in headings)
     html_rows = []
+    text_rows = []  # what each row reads, for its height off screen
     for row in rows:
         name = escape(row.name)
         if details:
             name += f"<br><small>{escape(row.details)}</small>" if row.details else ""
         else:
             name = f'<a href="{links.page}#{table.row_label}-{row.id}">{name}</a>'
-        cells = "".join(_cell(row.cells.get(column), links) for column in columns)
+        cell_html = [_cell(row.cells.get(column), links) for column in columns]
+        cells = "".join(cell_html)
+        text_rows.append([_text(name), *(_text(cell) for cell in cell_html)])
         row_id = f" id={table.row_label}-{row.id}" if details else ""
         html_rows.append(f'<tr{row_id}><th scope="row">{name}</th>{cells}</tr>')
     date = as_of(rows, table.sources())
     caption = f"{caption} {'Figures as of ' + date + '.' if date else ''}".strip()
     caption_html = f"<caption>{escape(caption)}</caption>" if caption else ""
+    stand_in = table_stand_in({"caption": caption, "columns": headings, "rows": text_rows}, PAGE_WIDE, PAGE_NARROW)
     return (
-        f'<div class="calc-table-wrap" role="region" tabindex="0" aria-label="{escape(label)}">'
+        f'<div class="calc-table-wrap" role="region" tabindex="0" aria-label="{escape(label)}" style="{stand_in}">'
         f'<table class="calc-table" data-sortable>{caption_html}<thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(html_rows)}</tbody></table></div>"
     )
