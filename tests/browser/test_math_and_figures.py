@@ -10,12 +10,13 @@ cycle in its live summary, and plays to the end of the pass and round again.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from tests.browser.calculator_page import present, wait_mounted
+from tests.browser.calculator_page import follow_instantly, frames, present, wait_mounted
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -24,6 +25,14 @@ LESSON = "/lessons/roofline/"
 CHAPTER = "/chapters/27-asics-and-accelerators/"
 BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
 KATEX_FONT = "document.fonts.ready.then(() => document.fonts.check('16px KaTeX_Main'))"
+# The KaTeX fonts a formula of the roofline lesson and chapter 27 uses, loaded (check() alone is true for a family that
+# was never declared): its upright letters and digits, and its italic variables.
+KATEX_FONTS_LOADED = """() => document.fonts.ready.then(() => {
+  const loaded = [...document.fonts]
+    .filter((face) => face.status === "loaded")
+    .map((face) => `${face.family} ${face.style}`);
+  return loaded.includes("KaTeX_Main normal") && loaded.includes("KaTeX_Math italic");
+})"""
 
 
 def test_formulas_are_typeset_with_no_math_script(page: Page, base_url: str, network: Network) -> None:
@@ -48,6 +57,56 @@ def test_formulas_are_typeset_with_no_math_script(page: Page, base_url: str, net
     page.goto(base_url + CHAPTER)
     annotations = page.eval_on_selector_all("article .katex annotation", "els => els.map(e => e.textContent)")
     assert "M + 2N - 2" in annotations and "\\frac{M}{M + 2N - 2}" in annotations, annotations
+
+
+def test_the_math_fonts_do_not_lay_the_whole_page_out_again(browser: Browser, base_url: str, network: Network) -> None:
+    """KaTeX's fonts are declared by script, not by @font-face in a stylesheet: as Material's script starts, Chromium
+    parses every stylesheet again, and @font-face rules there invalidated the layout of the whole document ("Fonts
+    changed" on #document in a trace), which laid chapter 27 out twice at load (formulas.py)."""
+    context = new_context(browser, network, viewport=PHONE, service_workers="block")
+    page = context.new_page()
+    browser.start_tracing(page=page, categories=["disabled-by-default-devtools.timeline.invalidationTracking"])
+    try:
+        page.goto(base_url + CHAPTER)
+        page.wait_for_load_state("load")
+        page.wait_for_function(KATEX_FONTS_LOADED)
+        frames(page)  # Material's script has run at load, and the frames after the fonts came are drawn
+    finally:
+        trace = json.loads(browser.stop_tracing())
+    context.close()
+    changed = [
+        event["args"]["data"].get("nodeName")
+        for event in trace["traceEvents"]
+        if event.get("name") == "LayoutInvalidationTracking" and event["args"]["data"].get("reason") == "Fonts changed"
+    ]
+    invalidations = sum(event.get("name") == "LayoutInvalidationTracking" for event in trace["traceEvents"])
+    assert invalidations > 1000, invalidations  # the trace did record the page's layout
+    assert "#document" not in changed, len(changed)
+    assert network.foreign == [], network.foreign
+
+
+def test_a_page_reached_by_instant_navigation_gets_the_math_fonts(page: Page, base_url: str) -> None:
+    """Instant navigation runs no script of a new page's head: the fonts' script at the top of the content declares them
+    when a page with math follows one without."""
+    page.goto(base_url + "/contributing/")
+    assert page.locator(".katex").count() == 0
+    assert page.evaluate("[...document.fonts].filter((face) => face.family.startsWith('KaTeX_')).length") == 0
+    page.evaluate("window.sameDocument = true")
+    follow_instantly(page, "nav a[href$='lessons/roofline/']", f"{base_url}{LESSON}")
+    assert page.evaluate("window.sameDocument") is True
+    page.wait_for_function(KATEX_FONTS_LOADED)
+    declared = page.evaluate("[...document.fonts].filter((face) => face.family.startsWith('KaTeX_')).length")
+    assert declared == 20, declared  # each of KaTeX's faces once, however many pages with math came before
+
+
+def test_without_script_the_formulas_still_get_their_fonts(browser: Browser, base_url: str, network: Network) -> None:
+    """A reader without script gets KaTeX's fonts from its stylesheet's `@media (scripting: none)` rules."""
+    context = new_context(browser, network, java_script_enabled=False, service_workers="block")
+    page = context.new_page()
+    with page.expect_request(lambda request: request.url.endswith("/KaTeX_Main-Regular.woff2")):
+        page.goto(base_url + LESSON)
+    assert page.locator(".katex").count() > 10
+    context.close()
 
 
 def test_formulas_read_offline_after_one_visit(page: Page, context: BrowserContext, base_url: str) -> None:

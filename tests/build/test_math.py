@@ -59,7 +59,22 @@ def test_formulas_are_typeset_with_mathml_and_the_rest_stays_text(tmp_path: Path
     assert "Just $5 and $6 of text." in build.html("plain/index.html")
     assert "<script" not in page.split('<span class="katex">', 1)[1].split("</article>")[0]  # no math script
     css = (build.site / "assets/calculators/katex/katex.css").read_text()
-    assert "KaTeX_Main-Regular.woff2" in css and ".ttf" not in css and ".woff)" not in css
+    # KaTeX's fonts are declared by script at the top of the content, not by @font-face in its stylesheet (whose
+    # rules, parsed again as Material's script starts, laid the whole page out twice: formulas.py); woff2 only.
+    script_off = css.split("@media (scripting: none) {", 1)
+    assert "@font-face" not in script_off[0] and ".katex .mathnormal" in script_off[0]
+    article = page.split('<article class="md-content__inner md-typeset">', 1)[1]
+    declared = re.match(r'<script>\(\(base, faces\) => \{.*?\}\)\("([^"]*)", (\[\[.*?\]\])\)</script>', article)
+    assert declared and declared[1] == "assets/calculators/katex/fonts/", article[:300]
+    assert declared[0] in page.split("</head>", 1)[0]  # before the first layout; again for instant navigation
+    faces = json.loads(declared[2])
+    assert ["KaTeX_Main", "KaTeX_Main-Regular.woff2", "normal", "400"] in faces
+    assert ["KaTeX_Math", "KaTeX_Math-Italic.woff2", "italic", "400"] in faces
+    assert len(faces) == 20 and all(file.endswith(".woff2") for _, file, _, _ in faces)
+    # Without script, the same faces come from the stylesheet; woff2 only.
+    assert script_off[1].count("@font-face") == len(faces) and "url(fonts/KaTeX_Main-Regular.woff2)" in script_off[1]
+    assert ".ttf" not in css and ".woff)" not in css
+    assert "FontFace" not in build.html("plain/index.html")
     # Off screen, a display formula's drawing and every formula's MathML cost no style or layout: without these,
     # the roofline lesson's formulas cost a phone most of the blocking time it had over the page without them.
     skipped = re.findall(r"([^{}]+)\{\s*content-visibility: auto;", css)
