@@ -151,14 +151,21 @@ def test_import_cannot_load_a_script_from_another_host(
     context.close()
 
 
-def test_exercise_code_cannot_delete_the_sites_caches_or_storage(page: Page, base_url: str) -> None:
-    """The trick from the issue: importlib.import_module('js') then caches.delete; and the same through the global
-    scope, indexedDB, the origin's private file system and the prototype's own getter."""
+def _open_with_caches_and_a_stored_probe(page: Page, base_url: str) -> list[str]:
+    """The exercises' page, controlled by the service worker once its caches are filled, with a value in
+    localStorage ('trick-probe': 'kept') for a trick to delete: the names of the caches, to compare after."""
     open_exercises(page, base_url + PAGE)
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
     page.wait_for_function("caches.keys().then((keys) => keys.length > 0)")
-    before = page.evaluate("caches.keys()")
     page.evaluate("localStorage.setItem('trick-probe', 'kept')")
+    names: list[str] = page.evaluate("caches.keys()")
+    return names
+
+
+def test_exercise_code_cannot_delete_the_sites_caches_or_storage(page: Page, base_url: str) -> None:
+    """The trick from the issue: importlib.import_module('js') then caches.delete; and the same through the global
+    scope, indexedDB, the origin's private file system and the prototype's own getter."""
+    before = _open_with_caches_and_a_stored_probe(page, base_url)
     code = (
         f"{GLOBALS}"
         "tries = {\n"
@@ -229,11 +236,7 @@ def test_pyodides_own_modules_reach_neither_the_caches_nor_storage(page: Page, b
     """`sys.modules['js']`, `import js`, `pyodide.code.run_js` and the JsProxies `pyodide.ffi` makes (whose
     constructor's constructor is JavaScript's Function) each try to empty the site's caches and localStorage from an
     exercise: each is refused (raises in the reader's Python), and the caches and storage are as they were."""
-    open_exercises(page, base_url + PAGE)
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
-    page.wait_for_function("caches.keys().then((keys) => keys.length > 0)")
-    before = page.evaluate("caches.keys()")
-    page.evaluate("localStorage.setItem('trick-probe', 'kept')")
+    before = _open_with_caches_and_a_stored_probe(page, base_url)
     code = (
         f"DOORS = {DOORS!r}\n"
         "for name, attempt in DOORS.items():\n"
