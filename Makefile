@@ -15,7 +15,7 @@ PORT_FREE = $(if $(shell $(BIN)/python -c "import socket; print(socket.socket().
 # instead of a traceback halfway through it; Chromium is installed where it can be (as root, from Debian).
 REQUIRE = $(eval missing := $(shell PYTHON='$(PYTHON)' .ci/prerequisites $(1)))$(if $(missing),$(error $(missing)))
 
-.PHONY: serve build preview test test-busy lint bench clean
+.PHONY: serve build preview test test-busy lint bench bench-t7 clean
 
 $(BIN)/python:
 	$(call REQUIRE,python)
@@ -74,6 +74,10 @@ lint: $(VENV)/.test-deps node_modules/.installed
 bench: $(VENV)/.test-deps node_modules/.installed
 	$(call REQUIRE,chromium)
 	$(BIN)/python -m bench
+
+bench-t7: $(VENV)/.test-deps node_modules/.installed
+	$(call REQUIRE,chromium)
+	$(BIN)/python -m bench.t7 $(PAGES)
 
 clean:
 	rm -rf site .bench
