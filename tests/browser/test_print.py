@@ -117,6 +117,7 @@ def test_a_sort_question_prints_every_item_and_bucket_without_its_controls(
     names show, and the instructions for picking and dragging, the Check button and the quiz's footer do not."""
     context, page = printed(browser, network, base_url + "/lessons/roofline-quiz/")
     quiz = page.locator("#quiz-2")
+    quiz.scroll_into_view_if_needed()  # a quiz mounts as it nears the screen: this one sits below quiz-1's questions
     expect(quiz).to_have_attribute("data-mounted", "true", timeout=30_000)
     question = quiz.locator(".quiz-question[data-kind=sort]")
     assert question.count() == 1

@@ -149,7 +149,7 @@
 
   function mountPage() {
     generation += 1;
-    heldChecks.clear(); // those of the page the reader left
+    for (const form of heldChecks) if (!form.isConnected) heldChecks.delete(form); // those of the page the reader left
     for (const observer of observers) observer.disconnect();
     observers = [];
     if (location.protocol === "file:") {
@@ -194,8 +194,11 @@
   }
 
   // Material's document$ emits each page it shows; from file:// it completes without emitting, so mount once then.
+  // The mount runs in a task of its own, not inside Material's DOMContentLoaded handler, whose task is the longest
+  // of a page's load already (Material's own work, then Chromium's autofill reading every form): a phone's main
+  // thread then blocks for less at a time.
   const documents = /** @type {any} */ (window).document$;
-  if (documents?.subscribe && location.protocol !== "file:") documents.subscribe(mountPage);
+  if (documents?.subscribe && location.protocol !== "file:") documents.subscribe(() => setTimeout(mountPage));
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mountPage);
   else mountPage();
   if (location.protocol === "file:") {
