@@ -144,7 +144,7 @@ def test_an_exercise_prints_its_statement_and_code_without_its_buttons(
     context, page = printed(browser, network, base_url + "/lessons/roofline-exercises/")
     exercise = page.locator("#exercise-1")
     expect(exercise).to_have_attribute("data-mounted", "true", timeout=30_000)
-    exercise.scroll_into_view_if_needed()
+    exercise.hover()
     expect(exercise.locator(".cm-content")).to_contain_text("def attainable(peak_tflops, bandwidth_tbs, intensity):")
     for shown in (".exercise-title", ".exercise-prompt", ".exercise-task", ".exercise-editor", ".cm-content"):
         expect(exercise.locator(shown)).to_be_visible()

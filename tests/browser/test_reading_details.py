@@ -174,7 +174,7 @@ def test_the_editor_wraps_on_a_phone_as_the_code_before_it(
     )
     assert not any(box["editor"] or box["sideways"] for box in mounted["boxes"]), mounted
     for box in mounted["boxes"]:
-        page.locator(f"#{box['id']}").scroll_into_view_if_needed()
+        page.locator(f"#{box['id']}").hover()  # a reader reaching for it
         page.wait_for_selector(f"#{box['id']} .cm-content")
     after = eventually(  # the editor measures itself in the frames after it is made
         page,

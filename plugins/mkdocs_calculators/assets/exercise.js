@@ -12,15 +12,16 @@
  * progress.js under `data-exercise-key`; after HONEST_ATTEMPTS failing checks of changed code, a solution can be shown.
  *
  * The editor (CodeMirror, about 300 kB) loads only when a reader reaches for an exercise: a pointer over it, a touch
- * or a focus inside it, or the exercise scrolled into view. Until then the pre-rendered code is itself editable
- * (plain text), Run and Check use it, and the editor takes over what was typed there, with the caret, when it arrives.
+ * or a focus inside it; an exercise that is only scrolled past starts its interpreters booting, but makes no editor.
+ * Until then the pre-rendered code is itself editable (plain text), Run and Check use it, and the editor takes over
+ * what was typed there, with the caret, when it arrives.
  */
 import { bootRuntime, callPython, setPageGeneration, watchRuntime } from "./runtime.js";
 import { TimeLimitError, gradeOutputs, runExercise, warmExercises } from "./exercise_runtime.js";
 import { keepRuntimeOffline } from "./offline.js";
 import { load as loadProgress, save, watch as watchProgress } from "./progress.js";
 import { claim, stageText } from "./status.js";
-import { caretIn, loadEditorModule, makeEditable, whenReachedFor } from "./exercise_code.js";
+import { caretIn, loadEditorModule, makeEditable, whenNearScreen, whenReachedFor } from "./exercise_code.js";
 import { element, showError, showFailure, showOutput } from "./exercise_result.js";
 
 const TIME_LIMIT_MS = 5000;
@@ -139,10 +140,14 @@ function mountExercise(root) {
     );
     return editorReady;
   }
-  whenReachedFor(root, () => {
-    ensureEditor().catch(() => {});
+  const warm = () => {
     warmExercises();
     bootRuntime().catch(() => {}); // the calculators' worker computes each Check's expected values
+  };
+  whenNearScreen(root, warm);
+  whenReachedFor(root, () => {
+    ensureEditor().catch(() => {});
+    warm();
   });
   /** Put `text` in, in the editor or the plain code, whichever holds it now. @param {string} text */
   const replaceCode = (text) => {

@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * An exercise's code before the editor arrives: the pre-rendered code made into a plain-text field, where the caret
- * is in it (the editor takes over there), and the moment a reader reaches for the exercise, which loads the editor
- * (CodeMirror, through editor.js, once for the page).
+ * is in it (the editor takes over there), and the moments that matter: the exercise near the screen (its interpreters
+ * start booting, in workers) and a reader reaching for it (the editor, CodeMirror through editor.js, loads once for
+ * the page and is made for that exercise).
  */
 
 /** @type {Promise<typeof import("./editor.js")> | null} */
@@ -15,24 +16,36 @@ export function loadEditorModule() {
 }
 
 /**
- * Call `wanted` once, when the reader reaches for `root`: a pointer over it or a touch, a focus inside it, or `root`
- * entering the viewport.
+ * Call `wanted` once, when the reader reaches for `root`: a pointer over it (a mouse, or the page scrolled under one),
+ * a touch, or a focus inside it. Not merely for its being on screen: making an editor holds the main thread for about
+ * 300 ms on a desktop (four times that on a phone), which a reader who only reads the exercise should not pay.
  * @param {HTMLElement} root @param {() => void} wanted
  */
 export function whenReachedFor(root, wanted) {
   const events = ["pointerover", "pointerdown", "focusin"];
-  const observer = "IntersectionObserver" in window ? new IntersectionObserver(seen) : null;
-  function seen(/** @type {IntersectionObserverEntry[]} */ entries) {
-    if (entries.some((entry) => entry.isIntersecting)) reached();
-  }
   function reached() {
     for (const event of events) root.removeEventListener(event, reached);
-    observer?.disconnect();
     wanted();
   }
   for (const event of events) root.addEventListener(event, reached);
-  if (observer) observer.observe(root);
-  else reached();
+}
+
+/**
+ * Call `seen` once, when `root` first comes near the screen (within half a screen), or at once without
+ * IntersectionObserver.
+ * @param {HTMLElement} root @param {() => void} seen
+ */
+export function whenNearScreen(root, seen) {
+  if (!("IntersectionObserver" in window)) return seen();
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      seen();
+    },
+    { rootMargin: "50% 0px" },
+  );
+  observer.observe(root);
 }
 
 /**
