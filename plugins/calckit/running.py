@@ -82,17 +82,19 @@ class RaisedElsewhere(CodeFailure):
 
 CodeRunner = Callable[[str, "Mapping[str, Any]", "str | None"], "CheckResult"]
 FunctionRunner = Callable[[str, "Mapping[str, Any]"], object]  # a function of the book by its dotted name, keywords
+# A runner installed for one package: a function of that package runs there, any other through `here`.
+RoutedFunctionRunner = Callable[[str, "Mapping[str, Any]", FunctionRunner], object]
 _runner: Runner | None = None
 _code_runner: CodeRunner | None = None
-_function_runner: FunctionRunner | None = None
+_function_runner: RoutedFunctionRunner | None = None
 
 
 def use_runner(
-    runner: Runner | None, code_runner: CodeRunner | None = None, function_runner: FunctionRunner | None = None
+    runner: Runner | None, code_runner: CodeRunner | None = None, function_runner: RoutedFunctionRunner | None = None
 ) -> None:
     """Run every compute through `runner(calculator, values)`, every exercise solution's check through
     `code_runner(code, data)`, and every call of a book's function that checks an exercise through
-    `function_runner(path, arguments)`, from now on (None: in this interpreter again)."""
+    `function_runner(path, arguments, here)`, from now on (None: in this interpreter again)."""
     global _runner, _code_runner, _function_runner
     _runner, _code_runner, _function_runner = runner, code_runner, function_runner
 
@@ -105,8 +107,9 @@ def check_code(code: str, data: Mapping[str, Any], package: str | None, here: Co
 
 def call_function(path: str, arguments: Mapping[str, Any], here: FunctionRunner) -> object:
     """What the book's function `path` returns for these keyword arguments, wherever the book's code runs: `here`
-    (calckit.answers.call_function for the book in use) unless the build installed a runner with a time limit."""
-    return (_function_runner or here)(path, arguments)
+    (calckit.answers.call_function for the book in use) unless the build installed a runner with a time limit, which
+    runs its own package's functions and hands any other back to `here`."""
+    return here(path, arguments) if _function_runner is None else _function_runner(path, arguments, here)
 
 
 def compute(calculator: Computes, values: Mapping[str, Any]) -> object:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from calckit.exercise_run import FILENAME as EXERCISE_FILENAME
-from calckit.running import CodeFailure, RaisedElsewhere, TimeLimitExceeded
+from calckit.running import CodeFailure, FunctionRunner, RaisedElsewhere, TimeLimitExceeded
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -116,8 +116,12 @@ class ComputeProcess:
         result: CheckResult = self._call(("check_code", code, dict(data), package, self.limit))  # type: ignore[assignment]
         return result
 
-    def call_function(self, path: str, arguments: Mapping[str, Any]) -> object:
-        """What the book's function `path` returns for these keyword arguments, run in the child."""
+    def call_function(self, path: str, arguments: Mapping[str, Any], here: FunctionRunner) -> object:
+        """What the book's function `path` returns for these keyword arguments: run in the child when `path` is in
+        this package; any other book's (in a process that a host such as Python-Markdown shares) through `here`, as
+        with no runner, as `runner` does for calculators."""
+        if path != self.package and not path.startswith(f"{self.package}."):
+            return here(path, arguments)
         return self._call(("call", path, dict(arguments), self.limit))
 
     def _call(self, request: tuple[Any, ...]) -> object:

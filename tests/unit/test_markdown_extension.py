@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import markdown
 import pytest
@@ -40,6 +42,15 @@ def test_after_the_extension_another_books_calculator_computes_here(monkeypatch:
     assert evaluate(ohms_law, {"volts": 9.0, "ohms": 450.0}).values["amps"] == pytest.approx(0.02)
     stand_in = dataclasses.replace(ohms_law, compute=lambda values: ohms_law.compute({**values, "volts": 18.0}))
     assert evaluate(stand_in, {"volts": 9.0, "ohms": 450.0}).values["amps"] == pytest.approx(0.04)
+    # Nor is a function of another book that checks an exercise sent to it (which refused it as outside its package,
+    # when unit tests ran before the build layer's): it is called here.
+    from calckit import answers, running
+
+    def here(path: str, arguments: Mapping[str, Any]) -> object:
+        return answers.call_function(path, arguments, "calculators")
+
+    case = {"ridge": 295.3, "d": 8192, "f": 28672, "weight_bytes": 2, "activation_bytes": 2}
+    assert running.call_function("calculators.matmul.critical_batch", case, here) == pytest.approx(309.6512874339642)
 
 
 def test_a_problem_without_a_host_names_the_text_and_its_line(
