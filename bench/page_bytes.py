@@ -73,8 +73,9 @@ class Download(NamedTuple):
 def page_bytes(lab: Lab, path: str, *, recompute: bool = False, reach: str = "") -> list[Download]:
     """Every response a fresh visit to `path` had the server send.
 
-    After a recompute (with `recompute`), or after scrolling to the first element that `reach` selects (as a reader
-    reaches an exercise, which then loads its editor), or else after a quiet wait; in each case once the network is
+    After a recompute (with `recompute`), or after reaching for the first element that `reach` selects (scrolled to,
+    then the pointer over it, as a reader reaches for an exercise, which then loads its editor), or else after a quiet
+    wait; in each case once the network is
     idle and the page's service worker, if it registered one, is active (it has precached what it precaches at
     install).
     """
@@ -85,7 +86,7 @@ def page_bytes(lab: Lab, path: str, *, recompute: bool = False, reach: str = "")
         else:
             visit.page.goto(lab.base_url + path)
         if reach:
-            visit.page.locator(reach).first.scroll_into_view_if_needed()
+            visit.page.locator(reach).first.hover()  # scrolls it into view first
         visit.page.wait_for_load_state("networkidle")
         visit.page.evaluate(SERVICE_WORKER_SETTLED, [BOOT_TIMEOUT_MS, QUIET_MS])
         asked = {urlsplit(request.url).path for request in visit.finished if request.service_worker is None}
@@ -115,7 +116,7 @@ def gzipped(site: Path, paths: list[str]) -> dict[str, int]:
 def measure_bytes(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
     home = page_bytes(lab, "/")
     roofline = page_bytes(lab, ROOFLINE, recompute=True)
-    exercises = page_bytes(lab, EXERCISES, reach="[data-exercise]")  # the editor loads as an exercise nears
+    exercises = page_bytes(lab, EXERCISES, reach="[data-exercise]")  # the editor loads as it is reached for
     print(f"T5 bytes by kind, home: {by_kind(home)}", flush=True)
     print(f"T5 bytes by kind, roofline after a recompute: {by_kind(roofline)}", flush=True)
     print(f"T5 bytes by kind, exercises, one reached: {by_kind(exercises)}", flush=True)
