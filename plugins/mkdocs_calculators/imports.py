@@ -21,7 +21,7 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from importlib.util import find_spec
 from pathlib import Path
 
-__all__ = ["HOW_TO_SHIP", "browser_modules", "import_problems", "missing_modules"]
+__all__ = ["HOW_TO_SHIP", "browser_modules", "import_problems"]
 
 HOW_TO_SHIP = (
     "the reader's browser has the standard library, calckit and the book's package; to ship a pure-Python "
@@ -130,17 +130,14 @@ def _unavailable(folder: Path, available: BrowserModules) -> Iterator[tuple[Path
                 yield path, line, module
 
 
-def import_problems(folder: Path, shown: str, available: BrowserModules) -> list[str]:
-    """`shown/x.py:LINE: ModuleNotFoundError: ...` for each import in the .py files under `folder` (shown by the
-    name `shown`) of a module outside `available`."""
-    return [
+def import_problems(folder: Path, shown: str, available: BrowserModules) -> tuple[list[str], list[str]]:
+    """For the .py files under `folder` (shown by the name `shown`), read once: `shown/x.py:LINE: ModuleNotFoundError:
+    ...` for each import of a module outside `available`, and those modules, sorted (the worker's stand-ins for them,
+    calckit.stand_ins, keep the rest of the package working in the browser when the build is not strict)."""
+    found = list(_unavailable(folder, available))
+    problems = [
         f"{shown}/{path.relative_to(folder).as_posix()}:{line}: ModuleNotFoundError: No module named '{module}' "
         f"({HOW_TO_SHIP})"
-        for path, line, module in _unavailable(folder, available)
+        for path, line, module in found
     ]
-
-
-def missing_modules(folder: Path, available: BrowserModules) -> list[str]:
-    """The modules outside `available` that the .py files under `folder` import: the worker's stand-ins for them
-    (calckit.stand_ins) keep the rest of the package working in the browser when the build is not strict."""
-    return sorted({module for _, _, module in _unavailable(folder, available)})
+    return problems, sorted({module for _, _, module in found})

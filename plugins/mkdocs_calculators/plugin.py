@@ -267,7 +267,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def _check_browser_imports(self, node_modules: Path) -> None:
         """Each import of the book's package that the reader's browser cannot satisfy is an error at its line."""
         from .dependencies import DependencyError, dependency
-        from .imports import browser_modules, import_problems, missing_modules
+        from .imports import browser_modules, import_problems
 
         assert self._book is not None
         self._missing = ()
@@ -282,11 +282,12 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._dependencies = tuple(shipped)
         directory = self._book.directory
         available = browser_modules(node_modules, [directory.name, *(t for d in shipped for t in d.top_level)])
-        for problem in import_problems(directory, directory.name, available):
+        problems, missing = import_problems(directory, directory.name, available)
+        for problem in problems:
             log.error(problem)
         # Not strict (mkdocs serve), the build goes on: in the browser these are stand-ins, so that only the
         # calculators whose code uses one fail, and say so (calckit.stand_ins).
-        self._missing = tuple(missing_modules(directory, available))
+        self._missing = tuple(missing)
 
     def _register_anchors(self, page: Page, config: MkDocsConfig) -> None:
         """Give MkDocs' anchor validation the ids of the page's blocks (their HTML comes after it collected the
