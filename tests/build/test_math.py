@@ -76,11 +76,13 @@ def test_formulas_are_typeset_with_mathml_and_the_rest_stays_text(tmp_path: Path
     assert ".ttf" not in css and ".woff)" not in css
     assert "FontFace" not in build.html("plain/index.html")
     # Off screen, a display formula's drawing and every formula's MathML cost no style or layout: without these,
-    # the roofline lesson's formulas cost a phone most of the blocking time it had over the page without them.
+    # the roofline lesson's formulas cost a phone most of the blocking time it had over the page without them. Nor
+    # does a paragraph with a formula, whose layout would ask for KaTeX's fonts before the page's first paint.
     skipped = re.findall(r"([^{}]+)\{\s*content-visibility: auto;", css)
     assert [rule.split("*/")[-1].strip() for rule in skipped] == [
         ".md-typeset .math-display",
         ".md-typeset .katex .katex-mathml",
+        ".md-typeset p:has(.katex)",
     ]
     fonts = {path.name for path in (build.site / "assets/calculators/katex/fonts").iterdir()}
     assert "KaTeX_Main-Regular.woff2" in fonts and all(name.endswith(".woff2") for name in fonts)
