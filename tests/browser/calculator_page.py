@@ -80,6 +80,21 @@ def frames(page: Page, count: int = 2) -> None:
     )
 
 
+def scroll_until_laid_out(page: Page, target: str, inside: str, block: str = "center") -> None:
+    """Scroll the element `target` (a script expression) to `block` until `inside` it (a selector) is laid out, not
+    skipped by content-visibility. One scroll is not enough: the boxes near the screen are then laid out at their own
+    heights, not the ones they stood in at, and on a busy machine that can carry the target off the screen again."""
+    page.wait_for_function(
+        f"""([block, inside]) => {{
+            const target = {target};
+            target.scrollIntoView({{ block }});
+            return target.querySelector(inside).checkVisibility({{ contentVisibilityAuto: true }});
+        }}""",
+        arg=[block, inside],
+        polling=100,
+    )
+
+
 def wait_until(page: Page, condition: Callable[[], object], what: str, timeout: float = BOOT_TIMEOUT) -> None:
     """Let Playwright deliver the page's events (requests, routes, workers) until `condition()` holds."""
     deadline = time.monotonic() + timeout / 1000

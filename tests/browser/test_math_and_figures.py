@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from tests.browser.calculator_page import follow_instantly, frames, present, wait_mounted
+from tests.browser.calculator_page import follow_instantly, frames, present, scroll_until_laid_out, wait_mounted
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -104,9 +104,8 @@ def test_the_math_fonts_wait_until_a_formula_nears_the_screen(
         assert page.evaluate("[...document.fonts].filter((face) => face.status !== 'unloaded').length") == 0
         paragraph = page.locator("article p:has(.katex)").first
         assert paragraph.evaluate(f"e => ({RENDERED})(e.querySelector('.katex'))") is False
-        paragraph.scroll_into_view_if_needed()
+        scroll_until_laid_out(page, "document.querySelector('article p:has(.katex)')", inside=".katex")
         page.wait_for_function(KATEX_FONTS_LOADED)
-        assert paragraph.evaluate(f"e => ({RENDERED})(e.querySelector('.katex'))") is True
         assert any(url.endswith("/KaTeX_Main-Regular.woff2") for url in network.requests)
         # Laid out now, the paragraph's formula sits in its line, none of it clipped by the paragraph's box.
         box = paragraph.evaluate(
@@ -208,8 +207,7 @@ def near_each_display(page: Page) -> Iterator[Locator]:
     displays = page.locator("article .math-display")
     for index in range(displays.count()):
         display = displays.nth(index)
-        display.evaluate("e => e.scrollIntoView({ block: 'center' })")
-        page.wait_for_function(RENDERED, arg=display.locator(".katex").element_handle())
+        scroll_until_laid_out(page, f"document.querySelectorAll('article .math-display')[{index}]", inside=".katex")
         page.wait_for_function(KATEX_FONT)  # laid out in its own fonts, which it may be the first to ask for
         yield display
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.calculator_page import BOOT_TIMEOUT, frames
+from tests.browser.calculator_page import BOOT_TIMEOUT, frames, scroll_until_laid_out
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -134,12 +134,7 @@ def test_a_data_tables_stand_in_is_close_to_its_height(
         page.wait_for_load_state("load")
         stand_ins = page.evaluate(f"() => ({TABLES})().map((wrap) => getComputedStyle(wrap).containIntrinsicSize)")
         for index, value in enumerate(stand_ins):
-            page.evaluate(f"(i) => ({TABLES})()[i].scrollIntoView({{ block: 'start' }})", index)
-            page.wait_for_function(
-                f"(i) => ({TABLES})()[i].firstElementChild.checkVisibility({{ contentVisibilityAuto: true }})",
-                arg=index,
-                polling=100,
-            )
+            scroll_until_laid_out(page, f"({TABLES})()[{index}]", ":scope > *", block="start")
             frames(page)
             real = page.evaluate(f"(i) => ({TABLES})()[i].getBoundingClientRect().height", index)
             count += 1
