@@ -26,7 +26,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -245,10 +245,13 @@ def limit_problem(limit: object) -> str:
     return ""
 
 
-def start_book_code(package: str, limit: float) -> tuple[ComputeProcess | None, str]:
+def start_book_code(
+    package: str, limit: float, meanwhile: Callable[[Path], None] | None = None
+) -> tuple[ComputeProcess | None, str]:
     """Start the process that runs the book's package `package`, make it where every compute and exercise check runs
     (calckit.running.use_runner), and wait for its import of the package: the process (None when `package` is not a
     package, which load_book then says), and why that import hung, or "" (the process is then stopped already).
+    `meanwhile(folder)`, work on the package's folder that does not import it, runs while the child imports it.
 
     Only then may the caller import the package itself (books.load_book): code at a module's top level that never
     returns would otherwise hang it where no time limit can stop it. A watchdog thread cannot end code that is stuck
@@ -269,6 +272,8 @@ def start_book_code(package: str, limit: float) -> tuple[ComputeProcess | None, 
     code = ComputeProcess(package, Path(folders[0]), limit)
     code.start()
     use_runner(code.runner, code.check_code, code.call_function)
+    if meanwhile is not None:
+        meanwhile(code.directory)
     hung = code.imported()
     if hung is None:
         return code, ""

@@ -69,7 +69,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         if problem:
             raise PluginError(problem)
         root = Path(config.config_file_path).parent
-        hung = self._start_code()
+        hung, import_problems = self._start_code(self._node_modules(config))
         loaded = hung or load_book(self.config.package, root, reload=self._serving)
         self._book, self._broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
         if self._broken:
@@ -77,7 +77,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 raise PluginError(self._broken)  # MkDocs prints the one line and stops: no traceback
             log.error(self._broken)  # `mkdocs serve` keeps serving, shows it on every block, and retries on an edit
         else:
-            self._check_browser_imports(self._node_modules(config))
+            for problem in import_problems:
+                log.error(problem)
         use_schema(self._node_modules(config))
         # Module scripts and wasm need their proper types from `mkdocs serve` and the test server.
         mimetypes.add_type("text/javascript", ".mjs")
@@ -252,42 +253,48 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                     "calculators: built for %s (serve it at that address: instant navigation needs it)", config.site_url
                 )
 
-    def _start_code(self) -> str:
+    def _start_code(self, node_modules: Path) -> tuple[str, list[str]]:
         """Start the process that runs the book's code, with its time limit (a fresh one for each build of `mkdocs
-        serve`: the package may have changed), and wait for its import of the package; why that import hung, or ""."""
+        serve`: the package may have changed), and wait for its import of the package: why that import hung, or "",
+        and the package's imports that a reader's browser lacks, read from its sources while the child imports it
+        (on a second core, a tenth of a second off the book's build)."""
         self.on_shutdown()
-        self._code, hung = start_book_code(self.config.package, float(self.config.time_limit))
-        return hung
+        problems: list[str] = []
+
+        def read_imports(directory: Path) -> None:
+            problems.extend(self._browser_import_problems(node_modules, directory))
+
+        self._code, hung = start_book_code(self.config.package, float(self.config.time_limit), read_imports)
+        return hung, problems
 
     def on_shutdown(self) -> None:
         save_valid_shapes()
         stop_book_code(self._code)
         self._code = None
 
-    def _check_browser_imports(self, node_modules: Path) -> None:
-        """Each import of the book's package that the reader's browser cannot satisfy is an error at its line."""
+    def _browser_import_problems(self, node_modules: Path, directory: Path) -> list[str]:
+        """Each import of the book's package (in `directory`) that the reader's browser cannot satisfy, as an error
+        at its line; and each `browser_dependencies` entry that is not an installed distribution."""
         from .dependencies import DependencyError, dependency
         from .imports import browser_modules, import_problems
 
-        assert self._book is not None
         self._missing = ()
         if not (node_modules / "pyodide" / "python_stdlib.zip").is_file():
-            return  # no runtime to read the browser's modules from: that is an error of its own, which says to npm ci
+            return []  # no runtime to read the browser's modules from: an error of its own, which says to npm ci
         shipped = []
+        errors = []
         for name in self.config.browser_dependencies:
             try:
                 shipped.append(dependency(name))
             except DependencyError as error:
-                log.error(str(error))
+                errors.append(str(error))
         self._dependencies = tuple(shipped)
-        directory = self._book.directory
         available = browser_modules(node_modules, [directory.name, *(t for d in shipped for t in d.top_level)])
         problems, missing = import_problems(directory, directory.name, available)
-        for problem in problems:
-            log.error(problem)
         # Not strict (mkdocs serve), the build goes on: in the browser these are stand-ins, so that only the
         # calculators whose code uses one fail, and say so (calckit.stand_ins).
         self._missing = tuple(missing)
+        return [*errors, *problems]
 
     def _register_anchors(self, page: Page, config: MkDocsConfig) -> None:
         """Give MkDocs' anchor validation the ids of the page's blocks (their HTML comes after it collected the
