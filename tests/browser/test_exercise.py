@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.calculator_page import (
     Held,
@@ -78,7 +79,12 @@ def type_code(page: Page, exercise: str, code: str) -> None:
 
 
 def result_text(page: Page, exercise: str, timeout: int = BOOT_TIMEOUT) -> str:
-    page.wait_for_selector(f"{exercise} .exercise-result > *", timeout=timeout)
+    try:
+        page.wait_for_selector(f"{exercise} .exercise-result > *", timeout=timeout)
+    except PlaywrightTimeoutError:
+        # What the reader was told instead (Python could not start, or is still starting) says where it stopped.
+        status = page.text_content(f"{exercise} .exercise-status")
+        raise AssertionError(f"{exercise} showed no result within {timeout} ms; its status said {status!r}") from None
     return present(page.text_content(f"{exercise} .exercise-result"))
 
 
