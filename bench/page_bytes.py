@@ -86,7 +86,11 @@ def page_bytes(lab: Lab, path: str, *, recompute: bool = False, reach: str = "")
         else:
             visit.page.goto(lab.base_url + path)
         if reach:
-            visit.page.locator(reach).first.hover()  # scrolls it into view first
+            # Once the page's script has made it live (a pointer already over it before then is not seen arriving:
+            # make bench's T5 once found no editor file), scrolled into view, then the pointer over it.
+            target = visit.page.locator(f"{reach}[data-mounted]").first
+            target.wait_for(state="attached", timeout=BOOT_TIMEOUT_MS)
+            target.hover()
         visit.page.wait_for_load_state("networkidle")
         visit.page.evaluate(SERVICE_WORKER_SETTLED, [BOOT_TIMEOUT_MS, QUIET_MS])
         asked = {urlsplit(request.url).path for request in visit.finished if request.service_worker is None}
