@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.calculator_page import (
@@ -422,3 +422,41 @@ def test_focus_stays_on_the_button_after_run_and_check(page: Page, base_url: str
         result_text(page, ROOFLINE)
         assert page.evaluate(f"document.activeElement === document.querySelector('{ROOFLINE} .exercise-{button}')")
         assert page.get_attribute(f"{ROOFLINE} .exercise-{button}", "aria-disabled") is None
+
+
+@pytest.mark.parametrize("failures", [1, 2])
+def test_an_interpreter_that_does_not_load_is_replaced_once(
+    browser: Browser, base_url: str, network: Network, failures: int
+) -> None:
+    """An exercise's interpreter whose script did not load (a busy CI run's Check once showed "Python could not run
+    your code (the exercise worker could not be loaded)") is replaced once by a fresh one, since none of the reader's
+    code ran in it; a second that fails too is reported, and the next Run works."""
+    context = new_context(browser, network, service_workers="block")
+    refused: list[str] = []
+
+    def fail_first(route: Route) -> None:
+        if len(refused) < failures:
+            refused.append(route.request.url)
+            route.fulfill(status=404, content_type="text/plain", body="not found")
+        else:
+            route.fallback()
+
+    context.route("**/assets/calculators/exercise_worker.js", fail_first)
+    try:
+        page = context.new_page()
+        open_exercises(page, base_url + PAGE)
+        type_code(page, ROOFLINE, "print(6 * 7)\n")
+        press(page, ROOFLINE, "run")
+        if failures == 1:
+            assert "Ran without errors." in result_text(page, ROOFLINE)
+            assert page.text_content(f"{ROOFLINE} .exercise-stdout") == "42\n"
+        else:
+            status = page.locator(f"{ROOFLINE} .exercise-status")
+            expect(status).to_have_text("Python could not run your code (the exercise worker could not be loaded).")
+            assert page.locator(f"{ROOFLINE} .exercise-result > *").count() == 0
+            press(page, ROOFLINE, "run")  # a third interpreter, which loads
+            assert "Ran without errors." in result_text(page, ROOFLINE)
+            assert page.text_content(f"{ROOFLINE} .exercise-stdout") == "42\n"
+        assert len(refused) == failures
+    finally:
+        context.close()

@@ -16,6 +16,9 @@ import { verdict } from "./grading.js";
 /** A run that went past its time limit: its worker was ended. */
 export class TimeLimitError extends Error {}
 
+/** An interpreter that did not start (its script did not load, or Python did not boot): no reader code ran in it. */
+class NotStartedError extends Error {}
+
 /** @type {Interpreter | null} */
 let spare = null;
 
@@ -78,15 +81,19 @@ function start() {
   worker.catch(refuse);
   /** @type {Promise<void>} */
   const ready = worker.then((created) => new Promise((resolve, reject) => {
+    let started = false; // once it has, an error may come from the reader's code, which is never run twice
     created.addEventListener("message", (event) => {
       const data = /** @type {import("./contracts.js").FromExerciseWorker | null} */ (event.data);
-      if (data?.type === "ready") resolve(undefined);
-      else if (data?.type === "failed") reject(new Error(String(data.error)));
+      if (data?.type === "ready") {
+        started = true;
+        resolve(undefined);
+      } else if (data?.type === "failed") reject(new NotStartedError(String(data.error)));
       else if (data?.type === "done") answer(data.reply);
     });
     created.addEventListener("error", (event) => {
       event.preventDefault();
-      const error = new Error(event.message || "the exercise worker could not be loaded");
+      const message = event.message || "the exercise worker could not be loaded";
+      const error = started ? new Error(message) : new NotStartedError(message);
       reject(error);
       refuse(error);
     });
@@ -104,12 +111,31 @@ export function warmExercises() {
 /**
  * Run one job in a fresh interpreter: its reply, or TimeLimitError when it runs past `limitMs` (the boot is not
  * counted). `onBooting` is called if the interpreter is still starting, `onRunning` once the job is sent to it.
+ * An interpreter that does not start (a download that failed once, on a flaky network or a busy machine) is replaced
+ * once by a fresh one before the reader is told: none of their code had run in it.
  * @param {import("./contracts.js").ExerciseJob} job
  * @param {number} limitMs
  * @param {{onBooting?: () => void, onRunning?: () => void}} [stages]
  * @returns {Promise<Ran>}
  */
-export async function runExercise(job, limitMs, { onBooting, onRunning } = {}) {
+export async function runExercise(job, limitMs, stages = {}) {
+  try {
+    return await runIn(job, limitMs, stages);
+  } catch (error) {
+    if (!(error instanceof NotStartedError)) throw error;
+    console.warn(`An exercise interpreter did not start (${error.message}): trying a fresh one.`);
+    return runIn(job, limitMs, stages);
+  }
+}
+
+/**
+ * runExercise, in the spare interpreter (or a new one) and no other.
+ * @param {import("./contracts.js").ExerciseJob} job
+ * @param {number} limitMs
+ * @param {{onBooting?: () => void, onRunning?: () => void}} stages
+ * @returns {Promise<Ran>}
+ */
+async function runIn(job, limitMs, { onBooting, onRunning }) {
   const mine = spare ?? start();
   spare = null;
   let booting = true;
