@@ -273,7 +273,11 @@ def start_book_code(
     code.start()
     use_runner(code.runner, code.check_code, code.call_function)
     if meanwhile is not None:
-        meanwhile(code.directory)
+        try:
+            meanwhile(code.directory)
+        except BaseException:
+            stop_book_code(code)  # no child outlives a build that stops here
+            raise
     hung = code.imported()
     if hung is None:
         return code, ""
