@@ -80,4 +80,4 @@ bench-t7: $(VENV)/.test-deps node_modules/.installed
 	$(BIN)/python -m bench.t7 $(PAGES)
 
 clean:
-	rm -rf site .bench
+	rm -rf site .bench .cache

@@ -16,6 +16,7 @@ Every host that runs the book's code at build sets it up the same way, through `
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import pickle
@@ -38,7 +39,16 @@ if TYPE_CHECKING:
     from calckit.contracts import CheckResult
     from calckit.spec import Calculator, Value
 
-__all__ = ["DEFAULT_LIMIT", "ComputeProcess", "failure_message", "limit_problem", "start_book_code", "stop_book_code"]
+__all__ = [
+    "DEFAULT_LIMIT",
+    "ComputeProcess",
+    "await_book_code",
+    "failure_message",
+    "launch_book_code",
+    "limit_problem",
+    "start_book_code",
+    "stop_book_code",
+]
 
 DEFAULT_LIMIT = 5.0  # seconds, per call (the plugin's `time_limit` option)
 # The child's start and the package's import may take longer than a compute, on a busy machine: this many limits.
@@ -79,16 +89,16 @@ class ComputeProcess:
         self._send(("table", self.import_limit))  # its rows and sources are the book's code too, run at load
 
     def close(self) -> None:
+        """End the child: its stdin closed, it returns (between calls, it is waiting on it). Its exit is waited for
+        on a thread, not here, where it would add tens of milliseconds to every build; past 2 s, or when this
+        interpreter exits first, it is killed: no child outlives the build."""
         child, self._child = self._child, None
         if child is None:
             return
         with contextlib.suppress(OSError):
             child.stdin.close()  # type: ignore[union-attr]
-        try:
-            child.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
+        _closing.add(child)
+        threading.Thread(target=_reap, args=(child,), daemon=True).start()
 
     def imported(self) -> tuple[str, TimeLimitExceeded] | None:
         """Wait for the package's import in the child, then its data table's load: what hung ("import" or "table")
@@ -245,19 +255,23 @@ def limit_problem(limit: object) -> str:
     return ""
 
 
-def start_book_code(
-    package: str, limit: float, meanwhile: Callable[[Path], None] | None = None
-) -> tuple[ComputeProcess | None, str]:
+def start_book_code(package: str, limit: float) -> tuple[ComputeProcess | None, str]:
     """Start the process that runs the book's package `package`, make it where every compute and exercise check runs
     (calckit.running.use_runner), and wait for its import of the package: the process (None when `package` is not a
     package, which load_book then says), and why that import hung, or "" (the process is then stopped already).
-    `meanwhile(folder)`, work on the package's folder that does not import it, runs while the child imports it.
 
     Only then may the caller import the package itself (books.load_book): code at a module's top level that never
     returns would otherwise hang it where no time limit can stop it. A watchdog thread cannot end code that is stuck
     in C holding the interpreter (`10**10**8`), nor can a signal reach `mkdocs serve`'s builds, off the main thread;
-    ending the child can.
+    ending the child can. A host with work of its own to do meanwhile calls the two halves itself:
+    `launch_book_code`, then `await_book_code`.
     """
+    return await_book_code(launch_book_code(package, limit))
+
+
+def launch_book_code(package: str, limit: float) -> ComputeProcess | None:
+    """Start the process that runs the book's package `package` and make it where the book's code runs; not waited
+    for (await_book_code waits). None when `package` is not a package, which load_book then says."""
     import importlib.util
 
     from calckit.running import use_runner
@@ -268,10 +282,20 @@ def start_book_code(
         spec = None
     folders = list(spec.submodule_search_locations or []) if spec else []
     if not folders:
-        return None, ""
+        return None
     code = ComputeProcess(package, Path(folders[0]), limit)
     code.start()
     use_runner(code.runner, code.check_code, code.call_function)
+    return code
+
+
+def await_book_code(
+    code: ComputeProcess | None, meanwhile: Callable[[Path], None] | None = None
+) -> tuple[ComputeProcess | None, str]:
+    """Wait for the child's import of the package, as start_book_code says; first run `meanwhile(folder)`, work on
+    the package's folder that does not import it, while the child imports it."""
+    if code is None:
+        return None, ""
     if meanwhile is not None:
         try:
             meanwhile(code.directory)
@@ -285,9 +309,9 @@ def start_book_code(
     phase, error = hung
     where = f"{error.where}: " if error.where else ""
     what = (
-        f"loading the data table of the package '{package}' (its rows and sources)"
+        f"loading the data table of the package '{code.package}' (its rows and sources)"
         if phase == "table"
-        else f"importing the package '{package}'"
+        else f"importing the package '{code.package}'"
     )
     return None, f"{where}calculators: {what} did not finish within {error.limit:g} s"
 
@@ -299,6 +323,25 @@ def stop_book_code(code: ComputeProcess | None) -> None:
     use_runner(None)
     if code is not None:
         code.close()
+
+
+_closing: set[subprocess.Popen[bytes]] = set()  # children closed and not yet seen to end
+
+
+def _reap(child: subprocess.Popen[bytes]) -> None:
+    try:
+        child.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+    _closing.discard(child)
+
+
+@atexit.register
+def _kill_closing() -> None:
+    for child in list(_closing):
+        if child.poll() is None:
+            child.kill()
 
 
 class _Ended(Exception):

@@ -28,3 +28,7 @@ class CalculatorsConfig(Config):
     # Pure-Python distributions installed here that the book's package imports, shipped to the browser in a wheel of
     # their own (dependencies.py); the browser has the standard library, calckit and the book's package otherwise.
     browser_dependencies = c.ListOfItems(c.Type(str), default=[])
+    # Reuse what an earlier build worked out from the same code and pages: each page's rendered blocks, the import
+    # check (kept in .cache/mkdocs-calculators/ beside mkdocs.yml; build_cache.py says what a result depends on).
+    # Turn it off for a book whose code reads files from outside its package folder.
+    cache = c.Type(bool, default=True)

@@ -71,6 +71,11 @@ class BrowserModules:
         zipped = _stdlib_zip_modules(stdlib_zip, stdlib_zip.stat().st_size) if stdlib_zip.is_file() else frozenset()
         self._found = zipped | {"calckit", *also}
 
+    @property
+    def key(self) -> str:
+        """What these modules are, in one string (to key what is worked out from them)."""
+        return " ".join(sorted(self._found))
+
     def __contains__(self, name: object) -> bool:
         return (
             isinstance(name, str)

@@ -6,7 +6,10 @@ import importlib.util
 import logging
 import mimetypes
 import os
+import re
 import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
+from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,15 +22,18 @@ from mkdocs.structure.pages import Page
 
 from .blocks import PageContext
 from .books import load_book
+from .build_cache import CACHE_DIR, BuildCache, PagePlace, code_digest
 from .chart_check import save_valid_shapes, use_schema
-from .compute_process import ComputeProcess, limit_problem, start_book_code, stop_book_code
+from .compute_process import ComputeProcess, await_book_code, launch_book_code, limit_problem, stop_book_code
 from .config import CalculatorsConfig
 from .formulas import KATEX_CSS, Formulas, arithmatex_problem
 from .markdown import EXTENSION_NAMES
 from .page import render_page
 from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, here_line, progress_page_markdown
-from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules
-from .ship import GENERATED_MARK, generated_pages, mark_live, ship
+from .reference import HTML_CHUNK
+from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
+from .service_worker import write_service_worker
+from .ship import GENERATED_MARK, generated_pages, mark_live
 from .slips import anchor_ids
 
 if TYPE_CHECKING:
@@ -54,6 +60,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._code: ComputeProcess | None = None  # where the book's code runs at build, with a time limit
         self._dependencies: tuple[Any, ...] = ()  # the distributions shipped to the browser (dependencies.py)
         self._missing: tuple[str, ...] = ()  # modules the package imports that the browser lacks (imports.py)
+        self._cache = BuildCache(None, "")  # what earlier builds worked out from the same code (build_cache.py)
+        self._runtime_threads = ThreadPoolExecutor(1)  # where the browser's runtime is written (_write_runtime)
+        self._runtime: Future[list[str]] | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
@@ -68,17 +77,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         problem = limit_problem(self.config.time_limit)
         if problem:
             raise PluginError(problem)
-        root = Path(config.config_file_path).parent
-        hung, import_problems = self._start_code(self._node_modules(config))
-        loaded = hung or load_book(self.config.package, root, reload=self._serving)
-        self._book, self._broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
-        if self._broken:
-            if not self._serving:
-                raise PluginError(self._broken)  # MkDocs prints the one line and stops: no traceback
-            log.error(self._broken)  # `mkdocs serve` keeps serving, shows it on every block, and retries on an edit
-        else:
-            for problem in import_problems:
-                log.error(problem)
+        # The child imports the book's package while MkDocs gathers the site's files; on_files waits for it.
+        self.on_shutdown()  # a fresh child for each build of `mkdocs serve`: the package may have changed
+        self._code = launch_book_code(self.config.package, float(self.config.time_limit))
         use_schema(self._node_modules(config))
         # Module scripts and wasm need their proper types from `mkdocs serve` and the test server.
         mimetypes.add_type("text/javascript", ".mjs")
@@ -115,7 +116,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         return env
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
-        if not self.config.enabled or self._book is None:
+        if not self.config.enabled:
+            return files
+        self._load_book(config)
+        if self._book is None:
             return files
         book = self._book
         generated = {**generated_pages(book), PROGRESS_PAGE: progress_page_markdown(self._progress.token)}
@@ -161,13 +165,12 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             self._searched.discard(token)
         context = PageContext(_display_path(page, config), self._book, page.file.abs_src_path, page.url)
         offset = _front_matter_lines(page, markdown)
-        rendered = render_page(
-            markdown,
-            context,
-            offset=offset,
-            file_text=page.file.content_string,
-            broken=self._broken,
-        )
+        place = PagePlace(context.path, context.source, context.url, offset, page.file.content_string)
+        rendered = None if self._broken else self._cache.page(markdown, place)
+        if rendered is None:
+            rendered = render_page(markdown, context, offset=offset, file_text=place.file_text, broken=self._broken)
+            if not self._broken:
+                self._cache.keep_page(rendered, place, context.reads)
         for problem in rendered.problems:
             (log.warning if problem.warning else log.error)(str(problem))
         tokens: dict[int, str] = {}
@@ -178,7 +181,20 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             if block.searchable:
                 self._searched.add(token)  # quizzes, exercises, tables: what they say is found by search
         self._tokens[page.file.src_uri] = list(tokens.values())
-        return rendered.markdown(lambda block: tokens[id(block)])
+        return self._lift_html(rendered.markdown(lambda block: tokens[id(block)]), page.file.src_uri)
+
+    def _lift_html(self, markdown: str, source: str) -> str:
+        """Each HTML chunk of a generated reference page (reference.HTML_CHUNK) out of the Markdown, put back into the
+        content as a searchable block is (on_page_content)."""
+
+        def lift(chunk: re.Match[str]) -> str:
+            token = f"CALCBLOCK{uuid.uuid4().hex}"
+            self._blocks[token] = chunk["html"]
+            self._searched.add(token)
+            self._tokens[source].append(token)
+            return token
+
+        return HTML_CHUNK.sub(lift, markdown)
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
         # Quizzes, exercises and data tables go into the content, for search to index. A calculator stays an empty
@@ -186,20 +202,24 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         # skips its form, results and chart (much of a long page's HTML) unread, as it skipped them before (their
         # HTML is marked data-search-exclude), and the build takes less time.
         self._register_anchors(page, config)
+        searched = []  # the HTML of the page's quizzes, exercises and tables, in page order
         for token in self._tokens.get(page.file.src_uri, []):
             content = self._blocks.pop(token) if token in self._searched else _slot(token)
+            if token in self._searched:
+                searched.append(content)
             html = html.replace(f"<p>{token}</p>", content).replace(token, content)
         if self.config.enabled and not self._broken:
-            html = self._note_progress(html, page)
+            html = self._note_progress(html, page, "".join(searched))
         if self.config.enabled and self._formulas is not None:
             self._formulas.collect(page.file.src_uri, _display_path(page, config), html, page.file.content_string)
         return html
 
-    def _note_progress(self, html: str, page: Page) -> str:
-        """Remember the page's quizzes and exercises for the progress page, and put its own progress under its title."""
+    def _note_progress(self, html: str, page: Page, blocks: str) -> str:
+        """Remember the page's quizzes and exercises (in `blocks`, their HTML: read alone, not in the page's, which
+        costs a build less) for the progress page, and put the page's own progress under its title."""
         from mkdocs.utils import get_relative_url
 
-        items = blocks_in(html)
+        items = blocks_in(blocks)
         url = get_relative_url(page.url or ".", self._progress_url)
         section = page.parent.title if page.parent is not None else "The book"
         self._progress.add(page.file.src_uri, page.title or page.file.src_uri, url, section, items)
@@ -233,19 +253,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if self.config.enabled and self._book is not None:
             site_dir = Path(config.site_dir)
-            node_modules = self._node_modules(config)
             if self._formulas is not None:
-                self._formulas.write_assets(site_dir)  # before ship's service worker, whose manifest lists them
-            ship(
-                site_dir,
-                node_modules,
-                self._book,
-                snapshot=self.config.snapshot,
-                serving=self._serving,
-                time_limit=float(self.config.time_limit),
-                dependencies=self._dependencies,
-                missing=self._missing,
-            )
+                self._formulas.write_assets(site_dir)  # before the service worker, whose manifest lists them
+            if self._runtime is not None:
+                self._runtime.result()  # raises what writing it raised
+            write_service_worker(site_dir, serving=self._serving)  # last: its manifest hashes every file written
             if not self._serving and config.site_url:
                 # Instant navigation follows only links to site_url's address: served anywhere else, every click
                 # reloads the page and restarts Python. Say where this build belongs.
@@ -253,21 +265,67 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                     "calculators: built for %s (serve it at that address: instant navigation needs it)", config.site_url
                 )
 
-    def _start_code(self, node_modules: Path) -> tuple[str, list[str]]:
-        """Start the process that runs the book's code, with its time limit (a fresh one for each build of `mkdocs
-        serve`: the package may have changed), and wait for its import of the package: why that import hung, or "",
-        and the package's imports that a reader's browser lacks, read from its sources while the child imports it
-        (on a second core, a tenth of a second off the book's build)."""
-        self.on_shutdown()
-        problems: list[str] = []
+    def _load_book(self, config: MkDocsConfig) -> None:
+        """Wait for the child's import of the book's package, then import it here (only then: code at a module's top
+        level that never returns would hang the build where no time limit can stop it). Meanwhile, on the other core,
+        the package's imports that a reader's browser lacks are read from its sources."""
+        root = Path(config.config_file_path).parent
+        node_modules = self._node_modules(config)
+        import_problems: list[str] = []
 
-        def read_imports(directory: Path) -> None:
-            problems.extend(self._browser_import_problems(node_modules, directory))
+        def meanwhile(directory: Path) -> None:
+            self._cache = self._build_cache(root, directory)
+            import_problems.extend(self._browser_import_problems(node_modules, directory))
 
-        self._code, hung = start_book_code(self.config.package, float(self.config.time_limit), read_imports)
-        return hung, problems
+        self._cache, self._runtime = BuildCache(None, ""), None
+        self._code, hung = await_book_code(self._code, meanwhile)
+        loaded = hung or load_book(self.config.package, root, reload=self._serving)
+        self._book, self._broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
+        if self._book is not None:
+            self._write_runtime(config, self._book)
+        if self._broken:
+            if not self._serving:
+                raise PluginError(self._broken)  # MkDocs prints the one line and stops: no traceback
+            log.error(self._broken)  # `mkdocs serve` keeps serving, shows it on every block, and retries on an edit
+        else:
+            for problem in import_problems:
+                log.error(problem)
+
+    def _write_runtime(self, config: MkDocsConfig, book: Book) -> None:
+        """Write what the browser needs into the site (runtime.py) on a thread of its own, while MkDocs renders the
+        pages: most of it is copying files and compressing wheels, which leave the interpreter to the pages, and it
+        needs nothing from them. MkDocs has emptied the site's folder by now (on_files comes after)."""
+        self._runtime_threads.shutdown()  # one of an earlier build of `mkdocs serve`, finished by now
+        self._runtime_threads = ThreadPoolExecutor(1, thread_name_prefix="calculators-runtime")
+        self._runtime = self._runtime_threads.submit(
+            write_runtime,
+            Path(config.site_dir),
+            self._node_modules(config),
+            book,
+            snapshot=self.config.snapshot,
+            serving=self._serving,
+            time_limit=float(self.config.time_limit),
+            dependencies=self._dependencies,
+            missing=self._missing,
+        )
+
+    def _build_cache(self, root: Path, directory: Path) -> BuildCache:
+        """Where this build reuses what an earlier one worked out from the same code (build_cache.py)."""
+        if not self.config.cache:
+            return BuildCache(None, "")
+        versions = [f"time limit {float(self.config.time_limit)}"]  # a lower one may stop code that finished before
+        for name in self.config.browser_dependencies:
+            try:
+                versions.append(f"{name} {metadata.version(name)}")
+            except metadata.PackageNotFoundError:
+                versions.append(name)
+        import calckit
+
+        folders = [(directory, "*"), (Path(calckit.__file__).parent, "*.py"), (Path(__file__).parent, "*.py")]
+        return BuildCache(root / CACHE_DIR, code_digest(folders, versions))
 
     def on_shutdown(self) -> None:
+        self._runtime_threads.shutdown()  # a build that stopped early leaves no half-written runtime behind it
         save_valid_shapes()
         stop_book_code(self._code)
         self._code = None
@@ -290,7 +348,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 errors.append(str(error))
         self._dependencies = tuple(shipped)
         available = browser_modules(node_modules, [directory.name, *(t for d in shipped for t in d.top_level)])
-        problems, missing = import_problems(directory, directory.name, available)
+        cached = self._cache.imports(available.key)
+        if cached is None:
+            cached = import_problems(directory, directory.name, available)
+            self._cache.keep_imports(available.key, *cached)
+        problems, missing = cached
         # Not strict (mkdocs serve), the build goes on: in the browser these are stand-ins, so that only the
         # calculators whose code uses one fail, and say so (calckit.stand_ins).
         self._missing = tuple(missing)

@@ -3,13 +3,14 @@ line under each page's title that says how far this reader got on that page's ow
 
 The build knows what there is (it rendered every block); only the reader's browser knows what they did, so the HTML
 written here names each block (its storage key, version and size) and `assets/progress-view.js` fills in the state
-from localStorage (`assets/progress.js`). The blocks are read back from each page's rendered content, whatever
-renders them, by their data attributes: `data-quiz-key` / `data-exercise-key` and the ids of their titles.
+from localStorage (`assets/progress.js`). The blocks are read back from their rendered HTML, whatever renders them,
+by their data attributes: `data-quiz-key` / `data-exercise-key` and the ids of their titles.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from html import escape
 from html.parser import HTMLParser
@@ -18,6 +19,8 @@ __all__ = ["PROGRESS_PAGE", "BlockItem", "ProgressBook", "blocks_in", "progress_
 
 PROGRESS_PAGE = "progress.md"
 _SLOT = '<div data-progress-list-slot="{}"></div>'
+# A quiz's or an exercise's own tag (attribute values are escaped: no `>` inside them).
+_BLOCK_TAG = re.compile(r"<[a-zA-Z][^>]*\sdata-(?:quiz|exercise)-key=[^>]*>")
 _NO_SCRIPT = "Your progress is kept by this page's script in your browser, which needs the site served over http."
 
 
@@ -62,6 +65,13 @@ class _BlockFinder(HTMLParser):
         if values.get("id") in self._titles:
             self._reading = self._titles.pop(values["id"])
 
+    def waiting(self) -> list[str]:
+        """The ids of the titles whose text is still to be read."""
+        return [title for title in self._titles if title]
+
+    def forget_titles(self) -> None:
+        self._titles.clear()
+
     def handle_data(self, data: str) -> None:
         if self._reading is not None:
             self._reading["title"] = str(self._reading["title"]) + data
@@ -78,15 +88,19 @@ def _question_count(data: str) -> int:
 
 
 def blocks_in(html: str) -> list[BlockItem]:
-    """Every quiz and exercise in a page's rendered content, in page order.
+    """Every quiz and exercise in `html` (a page's blocks, or its whole content), in order.
 
-    Read from the first block's tag on (a block's title follows its tag): most pages have none, and parsing each
-    page's whole HTML for them was one of the larger costs the plugin added to a build (cProfile of the book's)."""
-    starts = [found for found in (html.find(f"data-{kind}-key=") for kind in ("quiz", "exercise")) if found >= 0]
-    if not starts:
-        return []
+    Only each block's own tag and its title's element are parsed (the title follows the tag): parsing every tag of a
+    page's blocks for them was one of the larger costs the plugin added to a build (cProfile of the book's)."""
     finder = _BlockFinder()
-    finder.feed(html[html.rfind("<", 0, min(starts)) :])
+    for tag in _BLOCK_TAG.finditer(html):
+        finder.feed(tag.group())
+        for title in finder.waiting():
+            at = html.find(f'id="{escape(title)}"', tag.end())
+            if at >= 0:  # the title's element, up to its first end tag (where the finder stops reading)
+                closing = html.find("</", at)
+                finder.feed(html[html.rfind("<", 0, at) : html.find(">", closing) + 1 if closing >= 0 else len(html)])
+        finder.forget_titles()  # a block's title is looked for only after its own tag
     finder.close()
     return [
         BlockItem(

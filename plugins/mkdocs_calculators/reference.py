@@ -4,6 +4,7 @@ hand, so it cannot drift from the code."""
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -12,9 +13,16 @@ if TYPE_CHECKING:
     from calckit.spec import Calculator
     from calckit.table import DataTable, Source
 
-__all__ = ["CALCULATORS_PAGE", "calculators_page", "table_page", "table_page_path"]
+__all__ = ["CALCULATORS_PAGE", "HTML_CHUNK", "calculators_page", "table_page", "table_page_path"]
 
 CALCULATORS_PAGE = "reference/calculators.md"
+# Around each table of these pages, written as HTML: a host that knows it (the plugin) puts the table in after Markdown
+# has run, which spares Markdown's HTML parser (md_in_html) most of these pages' build time; to any other, comments.
+HTML_CHUNK = re.compile(r"^<!-- calculators: html -->\n(?P<html>.*?)\n<!-- /calculators: html -->$", re.S | re.M)
+
+
+def _chunk(html: str) -> str:
+    return f"<!-- calculators: html -->\n{html}\n<!-- /calculators: html -->"
 
 
 def table_page_path(table: DataTable) -> str:
@@ -22,33 +30,47 @@ def table_page_path(table: DataTable) -> str:
     return f"reference/{table.name}.md"
 
 
-def _cell(text: str) -> str:
-    return escape(text).replace("|", "&#124;")
+def _table(head: tuple[str, ...], rows: list[list[str]]) -> str:
+    """An HTML table as Python-Markdown's `tables` writes one, of cells given as HTML. Written as HTML, not as a
+    Markdown table: the package's labels and units are plain text (a `*` in one is not emphasis), and Markdown's
+    table parser took most of this page's build time (with HTML_CHUNK, it is not parsed at all)."""
+    lines = ["<table>", "<thead>", "<tr>", *(f"<th>{cell}</th>" for cell in head), "</tr>", "</thead>", "<tbody>"]
+    for row in rows:
+        lines += ["<tr>", *(f"<td>{cell}</td>" for cell in row), "</tr>"]
+    return _chunk("\n".join([*lines, "</tbody>", "</table>"]))
 
 
 def _calculator_section(calculator: Calculator) -> str:
     from .render import input_value_text
 
-    inputs = "\n".join(
-        f"| `{spec.key}` | {_cell(spec.label)} | {_cell(spec.unit) or '—'} | "
-        f"{_cell(input_value_text(spec.default) if not isinstance(spec.default, tuple) else ', '.join(spec.default))} "
-        f"| {_cell(spec.range_text)} |"
-        for spec in calculator.inputs
+    inputs = _table(
+        ("input", "label", "unit", "default", "allowed"),
+        [
+            [
+                f"<code>{escape(spec.key)}</code>",
+                escape(spec.label),
+                escape(spec.unit) or "—",
+                escape(
+                    input_value_text(spec.default) if not isinstance(spec.default, tuple) else ", ".join(spec.default)
+                ),
+                escape(spec.range_text),
+            ]
+            for spec in calculator.inputs
+        ],
     )
-    outputs = "\n".join(
-        f"| `{out.key}` | {_cell(out.label)} | {_cell(out.unit) or '—'} | {_cell(out.help) or '—'} |"
-        for out in calculator.outputs
+    outputs = _table(
+        ("output", "label", "unit", "meaning"),
+        [
+            [f"<code>{escape(out.key)}</code>", escape(out.label), escape(out.unit) or "—", escape(out.help) or "—"]
+            for out in calculator.outputs
+        ],
     )
     return f"""## {calculator.title} {{#{calculator.name}}}
 
 {escape(calculator.description)} Embed it with `use: {calculator.name}`.
 
-| input | label | unit | default | allowed |
-| --- | --- | --- | --- | --- |
 {inputs}
 
-| output | label | unit | meaning |
-| --- | --- | --- | --- |
 {outputs}
 
 ```calculator
@@ -87,7 +109,7 @@ def table_page(table: DataTable) -> str:
 
 {table.intro}
 
-{html}
+{_chunk(html)}
 
 ## Sources
 

@@ -12,6 +12,7 @@ import posixpath
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from ..fences import Fence
@@ -35,6 +36,16 @@ class PageContext:
     book: Book | None  # None only when the book's package failed to load: every block then says why, unread
     source: str | None = None  # the page's file on disk (a quiz may name a file beside it); None when generated
     url: str = ""  # the page's address in the site, `lessons/roofline/`: links to generated pages are relative to it
+    # The files that the page's blocks read (read_beside), for a host that reuses the page's render (build_cache.py).
+    reads: list[str] = field(default_factory=list, compare=False, repr=False)
+
+    def read_beside(self, relative: PurePosixPath) -> str:
+        """The text of the file at `relative` from the page's folder (OSError when the page has no file)."""
+        if self.source is None:
+            raise OSError(f"the page has no file to read {relative} beside")
+        path = str(Path(self.source).parent / relative)
+        self.reads.append(path)
+        return Path(path).read_text(encoding="utf-8")
 
     def link(self, page: str) -> str:
         """The address of the site's page `page` (its source path, `reference/calculators.md`) from this page."""

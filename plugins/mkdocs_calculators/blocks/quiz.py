@@ -7,7 +7,7 @@ where in the data it is, and is reported at that line of the page (or of the qui
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..problems import Problem
@@ -84,9 +84,7 @@ def _referenced(block: Authored, loaded: Loaded) -> tuple[str, str]:
         raise Problems([block.problem(line, message)])
     shown = (PurePosixPath(block.page.path).parent / relative).as_posix()
     try:
-        if block.page.source is None:
-            raise OSError
-        return shown, (Path(block.page.source).parent / relative).read_text(encoding="utf-8")
+        return shown, block.page.read_beside(relative)
     except (OSError, UnicodeDecodeError):
         raise Problems([block.problem(line, f"quiz file '{name}' not found (looked for {shown})")]) from None
 

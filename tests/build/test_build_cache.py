@@ -1,0 +1,79 @@
+"""A build reuses what the last one rendered from the same package and pages (build_cache.py), and nothing else:
+edit the package's code or data, or a page, and it runs the book's code again; a problem is said on every build.
+
+The fixture's compute prints a mark (the child passes what the book's code prints on to the build's log), so the log
+says whether the book's code ran.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.build.sites import Build, build_fixture
+from tests.build.test_author_code import CHIPS_TEXT, H100_BANDWIDTH, build_with_package
+from tests.build.test_author_code_limits import roofline_with
+
+MARK = "COMPUTE-RAN-FOR-THE-CACHE-TEST"
+PRINTING = {"roofline.py": roofline_with(f'    print("{MARK}", file=__import__("sys").stderr)')}
+PAGE = "# Roofline\n\n```calculator\nuse: roofline\nintensity: 7\n```\n"
+PLUGIN = {"snapshot": False}
+
+
+def attainable(html: str) -> str:
+    """The pre-rendered attainable throughput of the page's calculator."""
+    start = html.index('data-output="attainable"')
+    return html[html.index("<output", start) : html.index("</output>", start)].split(">", 1)[1]
+
+
+def rebuild(root: Path, page: str = PAGE, **plugin: object) -> Build:
+    """Build the site at `root` again, its package as it is now."""
+    return build_fixture(root, {"docs/index.md": page}, plugin=PLUGIN | plugin)
+
+
+def test_an_unchanged_page_is_not_computed_again_and_comes_out_the_same(tmp_path: Path) -> None:
+    first = build_with_package(tmp_path, PRINTING, PAGE, plugin=PLUGIN)
+    assert first.returncode == 0, first.output
+    assert MARK in first.output
+    html = first.html()
+    assert attainable(html) == "23.4 TFLOP/s"  # 7 FLOP/byte x 3.35 TB/s = 23.45, to 3 digits
+    second = rebuild(tmp_path)
+    assert second.returncode == 0, second.output
+    assert MARK not in second.output
+    assert second.html() == html
+    assert list((tmp_path / ".cache" / "mkdocs-calculators" / "pages").glob("*.json"))
+
+
+def test_an_edit_to_the_package_data_or_the_page_runs_the_code_again(tmp_path: Path) -> None:
+    first = build_with_package(tmp_path, PRINTING, PAGE, plugin=PLUGIN)
+    assert first.returncode == 0, first.output
+    chips = tmp_path / "calculators" / "chips.toml"
+    chips.write_text(CHIPS_TEXT.replace(H100_BANDWIDTH, H100_BANDWIDTH.replace("3.35", "3.2")), encoding="utf-8")
+    data = rebuild(tmp_path)
+    assert data.returncode == 0, data.output
+    assert MARK in data.output
+    assert attainable(data.html()) == "22.4 TFLOP/s"  # 7 x 3.2
+    page = rebuild(tmp_path, PAGE.replace("intensity: 7", "intensity: 5"))
+    assert MARK in page.output
+    assert attainable(page.html()) == "16 TFLOP/s"
+    again = rebuild(tmp_path, PAGE.replace("intensity: 7", "intensity: 5"))
+    assert MARK not in again.output
+    assert again.html() == page.html()
+
+
+def test_a_problem_is_said_on_every_build(tmp_path: Path) -> None:
+    broken = PAGE.replace("intensity: 7", "intensity: -3")
+    message = "docs/index.md:5: calculator 'roofline': 'intensity' must be >= 0.01 (got -3)"
+    first = build_with_package(tmp_path, {}, broken, plugin=PLUGIN)
+    assert first.errors() == [message], first.output
+    second = rebuild(tmp_path, broken)
+    assert second.returncode != 0
+    assert second.errors() == [message], second.output
+
+
+def test_cache_false_runs_the_code_on_every_build(tmp_path: Path) -> None:
+    first = build_with_package(tmp_path, PRINTING, PAGE, plugin=PLUGIN | {"cache": False})
+    assert MARK in first.output
+    second = rebuild(tmp_path, cache=False)
+    assert second.returncode == 0, second.output
+    assert MARK in second.output
+    assert not (tmp_path / ".cache").exists()

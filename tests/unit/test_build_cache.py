@@ -1,0 +1,137 @@
+"""What one build keeps for the next (build_cache.py): reused only for the same code, page and files read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from calckit.book import load
+from mkdocs_calculators.blocks import PageContext
+from mkdocs_calculators.build_cache import BuildCache, PagePlace, code_digest
+from mkdocs_calculators.page import RenderedPage, render_page
+
+BOOK = load("calculators")
+MARKDOWN = (
+    "# A page\n\n```calculator\nuse: roofline\nintensity: 13\n```\n\n"
+    "```quiz\nid: q\nquestions:\n  - kind: single\n    text: Which?\n    choices:\n"
+    "      - text: This\n        correct: true\n      - text: That\n```\n"
+)
+
+
+def place(markdown: str = MARKDOWN, **changes: object) -> PagePlace:
+    fields: dict[str, object] = {
+        "path": "docs/x.md",
+        "source": "/book/docs/x.md",
+        "url": "x/",
+        "offset": 0,
+        "file_text": markdown,
+    }
+    return PagePlace(**(fields | changes))  # type: ignore[arg-type]
+
+
+def rendered(markdown: str = MARKDOWN, context: PageContext | None = None) -> RenderedPage:
+    return render_page(markdown, context or PageContext("docs/x.md", BOOK, "/book/docs/x.md", "x/"))
+
+
+def test_a_page_comes_back_as_it_was_rendered(tmp_path: Path) -> None:
+    page = rendered()
+    assert [block.kind for block in page.blocks] == ["calculator", "quiz"]
+    BuildCache(tmp_path, "code-1").keep_page(page, place(), [])
+    again = BuildCache(tmp_path, "code-1").page(MARKDOWN, place())
+    assert again is not None
+    assert again.blocks == page.blocks  # fences, kinds, HTML and searchability
+    assert again.markdown(lambda block: block.kind) == page.markdown(lambda block: block.kind)
+    assert again.problems == []
+
+
+def test_other_code_markdown_or_place_is_not_reused(tmp_path: Path) -> None:
+    BuildCache(tmp_path, "code-1").keep_page(rendered(), place(), [])
+    assert BuildCache(tmp_path, "code-2").page(MARKDOWN, place()) is None
+    edited = MARKDOWN.replace("intensity: 13", "intensity: 14")
+    assert BuildCache(tmp_path, "code-1").page(edited, place(edited)) is None
+    assert BuildCache(tmp_path, "code-1").page(MARKDOWN, place(url="y/")) is None  # links are relative to it
+    assert BuildCache(tmp_path, "code-1").page(MARKDOWN, place(offset=3)) is None  # lines in messages count it
+    front = "---\ntitle: X\n---\n" + MARKDOWN
+    assert BuildCache(tmp_path, "code-1").page(MARKDOWN, place(file_text=front)) is None
+    assert BuildCache(tmp_path, "code-1").page(MARKDOWN, place()) is not None
+
+
+def test_a_page_with_a_problem_is_never_kept(tmp_path: Path) -> None:
+    broken = "```calculator\nuse: roofline\nintensity: -3\n```\n"
+    page = rendered(broken)
+    assert len(page.problems) == 1
+    BuildCache(tmp_path, "code-1").keep_page(page, place(broken), [])
+    assert BuildCache(tmp_path, "code-1").page(broken, place(broken)) is None
+    assert not list(tmp_path.rglob("*.json"))
+
+
+def test_a_file_read_beside_the_page_is_checked_again(tmp_path: Path) -> None:
+    """A quiz that names a file: the page is reused while that file is the same, rendered again once it changes."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    quiz = docs / "quiz.yml"
+    quiz.write_text(
+        "id: q\nquestions:\n  - kind: single\n    text: Which?\n    choices:\n"
+        "      - text: This\n        correct: true\n      - text: That\n",
+        encoding="utf-8",
+    )
+    markdown = "```quiz\nfile: quiz.yml\n```\n"
+    context = PageContext("docs/x.md", BOOK, str(docs / "x.md"), "x/")
+    page = rendered(markdown, context)
+    assert page.problems == []
+    assert context.reads == [str(quiz)]
+    cache = BuildCache(tmp_path / "cache", "code-1")
+    cache.keep_page(page, place(markdown), context.reads)
+    assert cache.page(markdown, place(markdown)) is not None
+    quiz.write_text(quiz.read_text(encoding="utf-8").replace("Which?", "Which one?"), encoding="utf-8")
+    assert cache.page(markdown, place(markdown)) is None
+    quiz.unlink()
+    assert cache.page(markdown, place(markdown)) is None
+
+
+def test_no_folder_keeps_nothing_and_a_damaged_entry_is_ignored(tmp_path: Path) -> None:
+    off = BuildCache(None, "code-1")
+    off.keep_page(rendered(), place(), [])
+    assert off.page(MARKDOWN, place()) is None
+    cache = BuildCache(tmp_path, "code-1")
+    cache.keep_page(rendered(), place(), [])
+    (entry,) = tmp_path.rglob("*.json")
+    entry.write_text(entry.read_text(encoding="utf-8")[:100], encoding="utf-8")
+    assert cache.page(MARKDOWN, place()) is None
+    entry.write_text('{"key": "x"}', encoding="utf-8")
+    assert cache.page(MARKDOWN, place()) is None
+
+
+def test_one_entry_per_page_replaced_as_it_changes(tmp_path: Path) -> None:
+    cache = BuildCache(tmp_path, "code-1")
+    edited = MARKDOWN.replace("intensity: 13", "intensity: 14")
+    cache.keep_page(rendered(), place(), [])
+    cache.keep_page(rendered(edited), place(edited), [])
+    assert len(list(tmp_path.rglob("*.json"))) == 1
+    assert cache.page(MARKDOWN, place()) is None
+    kept = cache.page(edited, place(edited))
+    assert kept is not None and "14" in kept.blocks[0].html
+
+
+def test_the_code_digest_covers_every_file_of_the_package_and_no_cache(tmp_path: Path) -> None:
+    package = tmp_path / "book"
+    (package / "__pycache__").mkdir(parents=True)
+    (package / "model.py").write_text("X = 1\n", encoding="utf-8")
+    (package / "chips.toml").write_text("peak = 1\n", encoding="utf-8")
+    folders = [(package, "*")]
+    first = code_digest(folders)
+    (package / "__pycache__" / "model.cpython-311.pyc").write_bytes(b"\0")
+    assert code_digest(folders) == first
+    (package / "chips.toml").write_text("peak = 2\n", encoding="utf-8")  # data changes results as much as code
+    second = code_digest(folders)
+    assert second != first
+    assert code_digest(folders, ["time limit 5.0"]) != second
+    assert code_digest([(package, "*.py")]) == code_digest([(package, "*.py")]) != second
+
+
+def test_the_import_check_is_kept_for_the_same_code_and_browser(tmp_path: Path) -> None:
+    cache = BuildCache(tmp_path, "code-1")
+    assert cache.imports("os sys") is None
+    cache.keep_imports("os sys", ["book/x.py:3: ModuleNotFoundError: No module named 'numpy'"], ["numpy"])
+    assert cache.imports("os sys") == (["book/x.py:3: ModuleNotFoundError: No module named 'numpy'"], ["numpy"])
+    assert cache.imports("os sys numpy") is None
+    assert BuildCache(tmp_path, "code-2").imports("os sys") is None

@@ -1,0 +1,75 @@
+"""The quizzes and exercises that the progress views list, read back from their rendered HTML (progress_page.py)."""
+
+from __future__ import annotations
+
+from calckit.book import load
+from mkdocs_calculators.blocks import PageContext
+from mkdocs_calculators.page import render_page
+from mkdocs_calculators.progress_page import BlockItem, blocks_in
+
+BOOK = load("calculators")
+QUIZ = (
+    "```quiz\nid: {id}\ntitle: {title}\nquestions:\n"
+    "  - kind: single\n    text: Which?\n    choices:\n      - text: This\n        correct: true\n      - text: That\n"
+    "  - kind: single\n    text: And?\n    choices:\n"
+    "      - text: Right\n        correct: true\n      - text: Wrong\n```\n"
+)
+EXERCISE = """```exercise
+id: attainable
+title: Attainable throughput
+prompt: Return the attainable throughput in TFLOP/s.
+function: attainable(peak_tflops, bandwidth_tbs, intensity)
+starter: |
+  def attainable(peak_tflops, bandwidth_tbs, intensity):
+      ...
+solution: |
+  def attainable(peak_tflops, bandwidth_tbs, intensity):
+      return min(peak_tflops, bandwidth_tbs * intensity)
+check:
+  calculator: roofline
+  output: attainable
+  unit: TFLOP/s
+  cases: 3
+```
+"""
+
+
+def page_blocks(markdown: str) -> tuple[str, str]:
+    """The HTML of the page's blocks alone, and of the whole page with them."""
+    rendered = render_page(markdown, PageContext("docs/x.md", BOOK, url="x/"))
+    assert rendered.problems == []
+    return "".join(block.html for block in rendered.blocks), rendered.markdown()
+
+
+def test_each_quiz_and_exercise_with_its_title_and_size() -> None:
+    markdown = "\n".join(
+        [
+            "# Page",
+            QUIZ.format(id="first", title="The `roofline` in two questions"),
+            "```calculator\nuse: roofline\n```\n",
+            EXERCISE,
+            QUIZ.format(id="second", title="Second"),
+        ]
+    )
+    blocks, page = page_blocks(markdown)
+    items = blocks_in(blocks)
+    assert [(item.kind, item.key, item.total, item.title, item.anchor) for item in items] == [
+        ("quiz", "quiz:docs/x.md#first", 2, "The `roofline` in two questions", "quiz-1"),
+        ("exercise", "exercise:docs/x.md#attainable", 1, "Attainable throughput", "exercise-1"),
+        ("quiz", "quiz:docs/x.md#second", 2, "Second", "quiz-2"),
+    ]
+    assert all(len(item.version) == 12 for item in items)
+    assert blocks_in(page) == items  # the whole page's content says the same
+
+
+def test_a_page_without_them_has_none() -> None:
+    blocks, page = page_blocks("# Page\n\n```calculator\nuse: roofline\n```\n")
+    assert blocks_in(blocks) == blocks_in(page) == []
+
+
+def test_a_block_whose_title_is_missing_keeps_its_other_fields() -> None:
+    html = (
+        '<div class="quiz" id="quiz-1" aria-labelledby="nowhere" data-quiz-key="quiz:docs/x.md#q" '
+        'data-quiz-version="v1">'
+    )
+    assert blocks_in(html) == [BlockItem("quiz", "quiz:docs/x.md#q", "v1", 0, "", "quiz-1")]
