@@ -194,7 +194,19 @@ class _GzipHandler(_Handler):
             return self.server.compressed[key]
 
 
-class _Server(http.server.ThreadingHTTPServer):
+class QueueingHTTPServer(http.server.ThreadingHTTPServer):
+    """A test server that keeps every connection a busy machine cannot accept at once.
+
+    socketserver listens with a backlog of 5, and this server speaks HTTP/1.0: a connection per request. A page that
+    asks for a dozen files at once, on a machine too busy to accept them as they come, overflowed it (the kernel's
+    ListenOverflows counter rose): a dropped connection is retried after 1, 3, 7, 15, 31 s, and an exercise then
+    stayed at "Starting Python in your browser…" past its 60 s. A static host's backlog is in the hundreds.
+    """
+
+    request_queue_size = 128
+
+
+class _Server(QueueingHTTPServer):
     """The server, with what _GzipHandler has compressed so far, and how long a browser may keep a file (max-age)."""
 
     def __init__(

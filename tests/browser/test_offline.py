@@ -9,7 +9,6 @@ that nothing leaves 127.0.0.1 covers precaching too: `test_service_worker_reques
 from __future__ import annotations
 
 import functools
-import http.server
 import json
 import re
 import threading
@@ -26,7 +25,7 @@ from calckit.api import run
 from mkdocs_calculators.service_worker import write_service_worker
 from tests.browser.calculator_page import expected, follow_instantly, present, texts, wait_mounted
 from tests.browser.conftest import Network, new_context
-from tests.support import NODE_MODULES, ROOT, _Handler, build_site, serve, service_worker_manifest
+from tests.support import NODE_MODULES, ROOT, QueueingHTTPServer, _Handler, build_site, serve, service_worker_manifest
 
 pytestmark = pytest.mark.browser
 
@@ -372,7 +371,7 @@ class TestFirstVisitDownloads:
         context is not routed: Playwright's routing would turn that cache off.)"""
         site = tmp_path / "site"
         _Counting.asked = []
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Counting, directory=str(site)))
+        server = QueueingHTTPServer(("127.0.0.1", 0), functools.partial(_Counting, directory=str(site)))
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_address[1]}"
         try:
