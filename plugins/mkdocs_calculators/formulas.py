@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from .stylesheets import compact_css
+
 __all__ = ["KATEX_CSS", "Formulas", "arithmatex_problem", "display_height"]
 
 SCRIPT = Path(__file__).with_name("katex.mjs")
@@ -258,7 +260,7 @@ class Formulas:
         target = site_dir / KATEX_DIR
         (target / "fonts").mkdir(parents=True, exist_ok=True)
         css = _FONT_FALLBACKS.sub("", (source / "katex.min.css").read_text(encoding="utf-8"))
-        ours = resources.files(__package__).joinpath("math.css").read_text(encoding="utf-8")
+        ours = compact_css(resources.files(__package__).joinpath("math.css").read_text(encoding="utf-8"))
         faces = "".join(f"@font-face{{{rule}}}" for rule in _FONT_FACE.findall(css))
         without_script = f"@media (scripting: none) {{\n{faces}\n}}\n"  # the module's docstring says why
         (target / "katex.css").write_text(_FONT_FACE.sub("", css) + "\n" + ours + without_script, encoding="utf-8")

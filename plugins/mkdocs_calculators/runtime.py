@@ -5,7 +5,8 @@ Layout under the site (`assets/calculators/`):
     entry.js, calculator.js, runtime.js, worker.js, vega.js, ...  the plugin's own front end (exercise_worker.js:
                                              readers' code, in a Pyodide of its own)
     build-info.js                            this build's values, which those scripts import (layout.BuildInfo)
-    calculators.css                          the styles of calculators and quizzes (PAGE_STYLES), as one file
+    calculators.css                          the styles of calculators and quizzes (PAGE_STYLES), as one file;
+                                             it and exercise.css compacted (stylesheets.py)
     calckit-<version>+<hash>-py3-none-any.whl, <package>-<version>+<hash>-...whl    calckit, and the book's package
     snapshot-<key>.bin                           Python's memory with the package imported, gzipped (snapshot.py)
     pyodide/                                                                       Pyodide core, as npm ships it
@@ -30,6 +31,7 @@ from .dependencies import Dependency, dependency_wheel
 from .layout import ASSETS, BUILD_INFO, EDITOR_DIR, ENTRY_SCRIPT, SERVICE_WORKER, STYLESHEET, VENDORED, BuildInfo
 from .service_worker import worker_cached
 from .snapshot import SNAPSHOT_GLOB, provide_snapshot
+from .stylesheets import compact_css
 from .wheel import build_wheel
 
 __all__ = ["ASSETS", "ENTRY_SCRIPT", "LIVE_MARK", "STYLESHEET", "check_node_modules", "write_runtime"]
@@ -186,7 +188,8 @@ def write_runtime(
     assets = resources.files(__package__).joinpath("assets")
     for asset in assets.iterdir():
         if asset.name not in PAGE_STYLES:
-            _write_if_changed(out / asset.name, asset.read_text(encoding="utf-8"))
-    styles = "\n".join(assets.joinpath(name).read_text(encoding="utf-8") for name in PAGE_STYLES)
-    (out / Path(STYLESHEET).name).write_text(styles, encoding="utf-8")
+            text = asset.read_text(encoding="utf-8")
+            _write_if_changed(out / asset.name, compact_css(text) if asset.name.endswith(".css") else text)
+    styles = "\n".join(compact_css(assets.joinpath(name).read_text(encoding="utf-8")) for name in PAGE_STYLES)
+    _write_if_changed(out / Path(STYLESHEET).name, styles)
     return [wheel.name for wheel in wheels]

@@ -339,7 +339,8 @@ class TestGoodQuizzes:
         linked = re.findall(r'<link[^>]*href="([^"]*assets/calculators/[^"]*)"', html)
         assert linked == ["assets/calculators/calculators.css"]
         styles = (good_site / "assets/calculators/calculators.css").read_text(encoding="utf-8")
-        assert ".calc {" in styles and ".quiz {" in styles
+        assert ".calc{" in styles and ".quiz{" in styles
+        assert "/*" not in styles  # compacted: the sources' comments stay in the sources (stylesheets.py)
         assert not (good_site / "assets/calculators/quiz.css").exists()
         assert (good_site / "assets/calculators/quiz.js").is_file()
 

@@ -1,0 +1,75 @@
+"""The stylesheets the site ships are compacted (stylesheets.py) without changing what a browser reads from them."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from mkdocs_calculators.runtime import PAGE_STYLES
+from mkdocs_calculators.stylesheets import compact_css
+
+SHIPPED = [*PAGE_STYLES, "exercise.css"]
+
+
+def source(name: str) -> str:
+    folder = resources.files("mkdocs_calculators")
+    return (folder / "math.css" if name == "math.css" else folder / "assets" / name).read_text(encoding="utf-8")
+
+
+def tokens(css: str) -> str:
+    """`css` with its comments and all whitespace outside strings removed: what compacting must keep, in order."""
+    out, i, quote = [], 0, ""
+    while i < len(css):
+        if not quote and css.startswith("/*", i):
+            i = css.index("*/", i) + 2
+            continue
+        char = css[i]
+        if quote:
+            out.append(css[i : i + 2] if char == "\\" else char)
+            i += 2 if char == "\\" else 1
+            quote = "" if char == quote else quote
+            continue
+        if char in "\"'":
+            quote = char
+        if not char.isspace():
+            out.append(char)
+        i += 1
+    return "".join(out)
+
+
+@pytest.mark.parametrize(
+    ("css", "compacted"),
+    [
+        ("/* note */ .a {\n  color: red; /* why */\n}\n", ".a{color:red;}"),
+        (".a :is(.b, .c) { x: y }", ".a :is(.b,.c){x:y}"),  # the space before ':' is a descendant combinator
+        (".a:hover > .b ~ .c + .d {}", ".a:hover > .b ~ .c + .d{}"),
+        ("p { width: calc(100% - 2 * 1rem + 3px); }", "p{width:calc(100% - 2 * 1rem + 3px);}"),
+        ("@media screen and (max-width: 38em) { .a { b: c } }", "@media screen and (max-width:38em){.a{b:c}}"),
+        ('.a::after { content: "  /* kept */  \\"x\\" "; }', '.a::after{content:"  /* kept */  \\"x\\" ";}'),
+        (".a { background: url(//host/a/*b.svg) no-repeat; }", ".a{background:url(//host/a/*b.svg) no-repeat;}"),
+        (".md\\: .b, .c\\ d { e: f !important }", ".md\\: .b,.c\\ d{e:f!important}"),
+        ("a{b:c}/**/d{e:f}", "a{b:c}d{e:f}"),
+        ("a /**/ b{}", "a b{}"),
+    ],
+)
+def test_compacting_keeps_the_spaces_that_separate(css: str, compacted: str) -> None:
+    assert compact_css(css) == compacted
+
+
+@pytest.mark.parametrize(
+    "broken", [".a { b: c } /* open", '.a::after { content: "open }', ".a::after { content: 'a\nb' }"]
+)
+def test_an_unclosed_comment_or_string_is_an_error_not_a_guess(broken: str) -> None:
+    with pytest.raises(ValueError, match="character"):
+        compact_css(broken)
+
+
+@pytest.mark.parametrize("name", [*SHIPPED, "math.css"])
+def test_every_shipped_stylesheet_keeps_its_tokens_and_loses_its_comments(name: str) -> None:
+    css = source(name)
+    compacted = compact_css(css)
+    assert tokens(compacted) == tokens(css)
+    assert "/*" not in compacted and "\n" not in compacted
+    assert compact_css(compacted) == compacted
+    assert len(compacted) < 0.8 * len(css)  # each is written out with comments: 20 to 76 per cent smaller
