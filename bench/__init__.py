@@ -53,7 +53,7 @@ T5  A page without calculators (home): the plugin's own files that the page itse
     included (target: none), and its size on the exercises page, gzip -9 (reported).
 T7  Lighthouse 12 on every page of the book, desktop (targets: performance >= 95, accessibility 100, best
     practices >= 95) and mobile beside the same page of the book built without the plugin (target: within 1 point;
-    each mobile score the best of three runs, taken in turns with the twin's). See bench/lighthouse.py.
+    each mobile score the best of five runs, taken in turns with the twin's). See bench/lighthouse.py.
 
 Every site is served as GitHub Pages serves it (tests/support.py): gzip-compressed (each file compressed once and
 kept, as a CDN's edge keeps it), with the types a static host gives .mjs and .wasm, and `Cache-Control: max-age=600`;

@@ -1,7 +1,8 @@
 """T7 alone, on the pages named: `make bench-t7 PAGES="/lessons/roofline/ /chapters/27-asics-and-accelerators/"`.
 
 The same measurement as a full `make bench` (Lighthouse desktop, and mobile beside the plugin-free twin, best of
-three runs in turns), for the pages an author changed: minutes rather than the hour a run over every page takes.
+five runs in turns), for the pages an author changed: about two minutes a page rather than the hour a run over every
+page takes.
 Lighthouse's mobile score moves by several points with the machine's load: run it on a quiet machine.
 """
 
