@@ -13,9 +13,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+from weakref import WeakKeyDictionary
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Request, Route, expect
 
 from tests.support import ROOT, build_site, serve
 
@@ -88,6 +89,26 @@ class Network:
         self.local = urlsplit(local).netloc
         self.requests: list[str] = []
         self.foreign: list[str] = []
+        self.open: dict[Request, str] = {}  # asked for, neither finished nor failed: how a page that waits says why
+        self.console: list[str] = []  # what the context's pages and workers wrote on the console
+
+    def watch(self, context: BrowserContext) -> None:
+        """Keep track of the context's requests that have not ended, for `unfinished`."""
+        context.on("request", self._asked)
+        context.on("requestfinished", self._ended)
+        context.on("requestfailed", self._ended)
+        context.on("console", lambda message: self.console.append(f"{message.type}: {message.text}"))
+        NETWORKS[context] = self
+
+    def _asked(self, request: Request) -> None:
+        self.open[request] = request.url
+
+    def _ended(self, request: Request) -> None:
+        self.open.pop(request, None)
+
+    def unfinished(self) -> list[str]:
+        """The URLs asked for that have neither finished nor failed yet."""
+        return list(self.open.values())
 
     def route(self, route: Route) -> None:
         url = route.request.url
@@ -108,10 +129,28 @@ def network(base_url: str) -> Network:
     return Network(base_url)
 
 
+# Each context's Network, for a test helper that has only a page and must say what the page is still waiting for.
+NETWORKS: WeakKeyDictionary[BrowserContext, Network] = WeakKeyDictionary()
+
+
 def new_context(browser: Browser, network: Network, **options: Any) -> BrowserContext:
     context = browser.new_context(**options)
     context.route("**/*", network.route)
+    network.watch(context)
     return context
+
+
+def waiting_for(page: Page) -> str:
+    """What the page is waiting for, for a failing test's message: its requests that have not ended, its workers, and
+    the last lines its context wrote on the console."""
+    network = NETWORKS.get(page.context)
+    if network is None:
+        return "requests not tracked"
+    unfinished = network.unfinished()
+    workers = [worker.url for worker in page.workers]
+    return (
+        f"unfinished requests: {unfinished}" if unfinished else "no request unfinished"
+    ) + f"; workers: {workers}; console: {network.console[-20:]}"
 
 
 @pytest.fixture

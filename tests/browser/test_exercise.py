@@ -26,7 +26,7 @@ from tests.browser.calculator_page import (
     wait_mounted,
     wait_until,
 )
-from tests.browser.conftest import Network, new_context
+from tests.browser.conftest import Network, new_context, waiting_for
 from tests.browser.test_offline import wait_until_cached
 
 pytestmark = pytest.mark.browser
@@ -84,7 +84,9 @@ def result_text(page: Page, exercise: str, timeout: int = BOOT_TIMEOUT) -> str:
     except PlaywrightTimeoutError:
         # What the reader was told instead (Python could not start, or is still starting) says where it stopped.
         status = page.text_content(f"{exercise} .exercise-status")
-        raise AssertionError(f"{exercise} showed no result within {timeout} ms; its status said {status!r}") from None
+        raise AssertionError(
+            f"{exercise} showed no result within {timeout} ms; its status said {status!r}; {waiting_for(page)}"
+        ) from None
     return present(page.text_content(f"{exercise} .exercise-result"))
 
 
@@ -422,6 +424,41 @@ def test_focus_stays_on_the_button_after_run_and_check(page: Page, base_url: str
         result_text(page, ROOFLINE)
         assert page.evaluate(f"document.activeElement === document.querySelector('{ROOFLINE} .exercise-{button}')")
         assert page.get_attribute(f"{ROOFLINE} .exercise-{button}", "aria-disabled") is None
+
+
+# Makes the page's first exercise worker one that never runs its first line: its script spins instead of saying it is
+# alive, as a worker the browser never started would stay silent (the real case left a CI run at "Starting Python in
+# your browser…" for its whole minute, with no request pending).
+NEVER_STARTS = """
+const RealBlob = Blob;
+window.stuckWorkers = 0;
+window.Blob = class extends RealBlob {
+  constructor(parts, options) {
+    if (window.stuckWorkers === 0 && String(parts?.[0] ?? "").includes('"alive"')) {
+      window.stuckWorkers += 1;
+      parts = ["for (;;) {}"];
+    }
+    super(parts, options);
+  }
+};
+"""
+
+
+def test_an_interpreter_that_never_starts_is_replaced(browser: Browser, base_url: str, network: Network) -> None:
+    """An exercise worker that has not run its first line 15 s after it was made is ended and replaced by a fresh one,
+    and the reader's Run gets its result instead of 'Starting Python in your browser…' for ever."""
+    context = new_context(browser, network, service_workers="block")
+    context.add_init_script(NEVER_STARTS)
+    try:
+        page = context.new_page()
+        open_exercises(page, base_url + PAGE)
+        type_code(page, ROOFLINE, "print(6 * 7)\n")
+        press(page, ROOFLINE, "run")
+        assert "Ran without errors." in result_text(page, ROOFLINE, BOOT_TIMEOUT + 15_000)
+        assert page.text_content(f"{ROOFLINE} .exercise-stdout") == "42\n"
+        assert page.evaluate("window.stuckWorkers") == 1  # the first worker was the stuck one
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("failures", [1, 2])

@@ -80,6 +80,7 @@ function mountExercise(root) {
 
   let code = progress.code ?? data.starter;
   let busy = false;
+  let inOwnPython = false; // the reader's code's interpreter is starting or running: its status, not the calculators'
   /** @type {import("./editor.js").Editor | null} */
   let editor = null;
 
@@ -158,7 +159,7 @@ function mountExercise(root) {
 
   const stopWatching = watchRuntime(({ stage, error }) => {
     if (!root.isConnected) return stopWatching();
-    if (!busy) return;
+    if (!busy || inOwnPython) return;
     if (stage === "failed") setStatus(`Python could not start (${error}).`);
     else if (stageText(stage)) setStatus(stageText(stage));
     else if (stage === "ready") setStatus("Running your code…");
@@ -204,18 +205,24 @@ function mountExercise(root) {
   }
 
   /** Run a job in a fresh interpreter, saying meanwhile that Python is starting. @param {import("./contracts.js").ExerciseJob} job */
-  const inOwnPython = (job) =>
-    runExercise(job, TIME_LIMIT_MS, {
-      onBooting: () => setStatus(stageText("runtime")),
-      onRunning: () => setStatus("Running your code…"),
-    });
+  const runInOwnPython = async (job) => {
+    inOwnPython = true;
+    try {
+      return await runExercise(job, TIME_LIMIT_MS, {
+        onBooting: () => setStatus(stageText("runtime")),
+        onRunning: () => setStatus("Running your code…"),
+      });
+    } finally {
+      inOwnPython = false;
+    }
+  };
 
   /** Put the cursor on `line` of the code, in the editor (loaded for it), or else into the plain code. @param {number} line */
   const goToLine = (line) => ensureEditor().then((ready) => ready.goToLine(line), () => plain.focus());
 
   run.addEventListener("click", async () => {
     if (busy) return;
-    const reply = await call(() => inOwnPython({ type: "run", code }));
+    const reply = await call(() => runInOwnPython({ type: "run", code }));
     if (!reply || !root.isConnected) return;
     result.replaceChildren();
     if (reply.ok) {
@@ -237,7 +244,7 @@ function mountExercise(root) {
       const drawn = await callPython("exercise_cases", { ...data.draw, seed });
       if (!drawn) return null;
       const cases = drawn.cases.map((one) => one.inputs);
-      const ran = await inOwnPython({ type: "cases", code: checked, function: name, parameters, floats: drawn.floats, cases });
+      const ran = await runInOwnPython({ type: "cases", code: checked, function: name, parameters, floats: drawn.floats, cases });
       return ran && typeof ran === "object" ? gradeOutputs(ran, drawn.cases, tolerance) : ran;
     });
     if (!reply || !root.isConnected) return;

@@ -64,10 +64,25 @@ function policedWorker() {
   return policed;
 }
 
+/**
+ * How long a new worker may take to run the first line of its script, which needs no download: a worker that has not
+ * by then never will (the browser did not start it), and is replaced as one whose script did not load. Busy CI
+ * machines (load 8 on 2 cores) start one in well under a second.
+ */
+const START_LIMIT_MS = 15_000;
+const NOT_LOADED = "the exercise worker could not be loaded";
+
+/**
+ * The worker's first script: it says it is alive, then imports exercise_worker.js, whose failure to load it reports
+ * as a start that failed. @param {string} script
+ */
+const firstScript = (script) =>
+  `postMessage({type: "alive"});\nimport(${JSON.stringify(script)}).catch(() => postMessage({type: "failed", error: ${JSON.stringify(NOT_LOADED)}}));\n`;
+
 /** Start a worker; `ready` settles when it has booted and locked itself down, `reply` with its one reply. */
 function start() {
   const script = new URL("./exercise_worker.js", import.meta.url).href;
-  const source = URL.createObjectURL(new Blob([`import ${JSON.stringify(script)};`], { type: "text/javascript" }));
+  const source = URL.createObjectURL(new Blob([firstScript(script)], { type: "text/javascript" }));
   const worker = policedWorker().then((PolicedWorker) => new PolicedWorker(source, { type: "module", name: "exercise" }));
   /** @type {(value: Ran) => void} */
   let answer = () => {};
@@ -82,9 +97,14 @@ function start() {
   /** @type {Promise<void>} */
   const ready = worker.then((created) => new Promise((resolve, reject) => {
     let started = false; // once it has, an error may come from the reader's code, which is never run twice
+    const stuck = setTimeout(() => {
+      created.terminate();
+      reject(new NotStartedError(NOT_LOADED));
+    }, START_LIMIT_MS);
     created.addEventListener("message", (event) => {
       const data = /** @type {import("./contracts.js").FromExerciseWorker | null} */ (event.data);
-      if (data?.type === "ready") {
+      if (data?.type === "alive") clearTimeout(stuck);
+      else if (data?.type === "ready") {
         started = true;
         resolve(undefined);
       } else if (data?.type === "failed") reject(new NotStartedError(String(data.error)));
@@ -92,7 +112,8 @@ function start() {
     });
     created.addEventListener("error", (event) => {
       event.preventDefault();
-      const message = event.message || "the exercise worker could not be loaded";
+      clearTimeout(stuck);
+      const message = event.message || NOT_LOADED;
       const error = started ? new Error(message) : new NotStartedError(message);
       reject(error);
       refuse(error);
