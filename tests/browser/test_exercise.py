@@ -426,29 +426,47 @@ def test_focus_stays_on_the_button_after_run_and_check(page: Page, base_url: str
         assert page.get_attribute(f"{ROOFLINE} .exercise-{button}", "aria-disabled") is None
 
 
-# Makes the page's first exercise worker one that never runs its first line: its script spins instead of saying it is
-# alive, as a worker the browser never started would stay silent (the real case left a CI run at "Starting Python in
-# your browser…" for its whole minute, with no request pending).
-NEVER_STARTS = """
+# Each makes the first of a page's exercise interpreters one that never starts, as the real case left a CI run at
+# "Starting Python in your browser…" for its whole minute with no request pending; `window.stuck` counts them.
+NEVER_STARTS = {
+    # The worker's first script spins instead of saying it is alive, as a worker the browser never started is silent.
+    "worker": """
 const RealBlob = Blob;
-window.stuckWorkers = 0;
+window.stuck = 0;
 window.Blob = class extends RealBlob {
   constructor(parts, options) {
-    if (window.stuckWorkers === 0 && String(parts?.[0] ?? "").includes('"alive"')) {
-      window.stuckWorkers += 1;
+    if (window.stuck === 0 && String(parts?.[0] ?? "").includes('"alive"')) {
+      window.stuck += 1;
       parts = ["for (;;) {}"];
     }
     super(parts, options);
   }
 };
-"""
+""",
+    # The sandbox frame that makes the workers is never heard to load.
+    "frame": """
+const listen = EventTarget.prototype.addEventListener;
+window.stuck = 0;
+EventTarget.prototype.addEventListener = function (type, listener, options) {
+  if (type === "load" && this instanceof HTMLIFrameElement && this.title === "exercise sandbox" && window.stuck === 0) {
+    window.stuck += 1;
+    return;
+  }
+  return listen.call(this, type, listener, options);
+};
+""",
+}
 
 
-def test_an_interpreter_that_never_starts_is_replaced(browser: Browser, base_url: str, network: Network) -> None:
-    """An exercise worker that has not run its first line 15 s after it was made is ended and replaced by a fresh one,
-    and the reader's Run gets its result instead of 'Starting Python in your browser…' for ever."""
+@pytest.mark.parametrize("part", sorted(NEVER_STARTS))
+def test_an_interpreter_that_never_starts_is_replaced(
+    browser: Browser, base_url: str, network: Network, part: str
+) -> None:
+    """An exercise interpreter that has not started 15 s after it was asked for (its worker silent, or the frame that
+    makes workers never loaded) is given up and replaced by a fresh one, and the reader's Run gets its result instead
+    of 'Starting Python in your browser…' for ever."""
     context = new_context(browser, network, service_workers="block")
-    context.add_init_script(NEVER_STARTS)
+    context.add_init_script(NEVER_STARTS[part])
     try:
         page = context.new_page()
         open_exercises(page, base_url + PAGE)
@@ -456,7 +474,7 @@ def test_an_interpreter_that_never_starts_is_replaced(browser: Browser, base_url
         press(page, ROOFLINE, "run")
         assert "Ran without errors." in result_text(page, ROOFLINE, BOOT_TIMEOUT + 15_000)
         assert page.text_content(f"{ROOFLINE} .exercise-stdout") == "42\n"
-        assert page.evaluate("window.stuckWorkers") == 1  # the first worker was the stuck one
+        assert page.evaluate("window.stuck") == 1  # the first was the one that never started
     finally:
         context.close()
 

@@ -34,6 +34,14 @@ let spare = null;
 export const WORKER_POLICY =
   "default-src 'none'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'self' blob:";
 
+/**
+ * How long a new worker (and, for the first, the frame that makes it) may take to run the first line of its script,
+ * which needs no download: one that has not by then never will (the browser did not start it), and is replaced as one
+ * whose script did not load. Busy CI machines (load 8 on 2 cores) start one in well under a second.
+ */
+const START_LIMIT_MS = 15_000;
+const NOT_LOADED = "the exercise worker could not be loaded";
+
 /** @type {Promise<typeof Worker> | null} */
 let policed = null;
 
@@ -47,6 +55,12 @@ let policed = null;
  */
 function policedWorker() {
   policed ??= new Promise((resolve, reject) => {
+    /** @param {string} why */
+    const fail = (why) => {
+      frame.remove();
+      policed = null; // the next interpreter makes a fresh frame
+      reject(new NotStartedError(why));
+    };
     const frame = document.createElement("iframe");
     frame.hidden = true;
     frame.setAttribute("aria-hidden", "true");
@@ -54,23 +68,18 @@ function policedWorker() {
     frame.title = "exercise sandbox";
     const policy = WORKER_POLICY.replaceAll("'", "&#39;");
     frame.srcdoc = `<!doctype html><meta http-equiv="Content-Security-Policy" content="${policy}"><title>exercises</title>`;
+    // The frame needs no download: one that has not loaded when a worker should have started never will.
+    const stuck = setTimeout(() => fail(NOT_LOADED), START_LIMIT_MS);
     frame.addEventListener("load", () => {
+      clearTimeout(stuck);
       const made = /** @type {(Window & typeof globalThis) | null} */ (frame.contentWindow)?.Worker;
       if (made) resolve(made);
-      else reject(new Error("the exercise sandbox could not be made"));
+      else fail("the exercise sandbox could not be made");
     });
     document.documentElement.append(frame);
   });
   return policed;
 }
-
-/**
- * How long a new worker may take to run the first line of its script, which needs no download: a worker that has not
- * by then never will (the browser did not start it), and is replaced as one whose script did not load. Busy CI
- * machines (load 8 on 2 cores) start one in well under a second.
- */
-const START_LIMIT_MS = 15_000;
-const NOT_LOADED = "the exercise worker could not be loaded";
 
 /**
  * The worker's first script: it says it is alive, then imports exercise_worker.js, whose failure to load it reports
