@@ -93,7 +93,8 @@ class Network:
         self.console: list[str] = []  # what the context's pages and workers wrote on the console
 
     def watch(self, context: BrowserContext) -> None:
-        """Keep track of the context's requests that have not ended, for `unfinished`."""
+        """Keep track of the context's requests that have not ended (`unfinished`) and of what it writes on the console,
+        for `waiting_for`."""
         context.on("request", self._asked)
         context.on("requestfinished", self._ended)
         context.on("requestfailed", self._ended)
