@@ -8,6 +8,10 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 export NO_MKDOCS_2_WARNING := 1
+# Python keeps what it compiles (some machines, this one among them, set PYTHONDONTWRITEBYTECODE=1): pytest then keeps
+# its rewritten test modules too, which was half of every run's collection (61 of 107 s under load, cProfile), and each
+# build's subprocesses stop compiling the plugin and the book from source.
+export PYTHONDONTWRITEBYTECODE :=
 # One line instead of a traceback when something already listens on HOST:PORT (expanded as the recipe starts).
 PORT_FREE = $(if $(shell $(BIN)/python -c "import socket; print(socket.socket().connect_ex(('$(HOST)', $(PORT))) == 0 or '')"),\
 	$(error $(HOST):$(PORT) is in use: stop what runs there or pick another port (make $@ PORT=8001)))
@@ -15,7 +19,7 @@ PORT_FREE = $(if $(shell $(BIN)/python -c "import socket; print(socket.socket().
 # instead of a traceback halfway through it; Chromium is installed where it can be (as root, from Debian).
 REQUIRE = $(eval missing := $(shell PYTHON='$(PYTHON)' .ci/prerequisites $(1)))$(if $(missing),$(error $(missing)))
 
-.PHONY: serve build preview test test-busy lint bench bench-t7 clean
+.PHONY: serve build preview check test test-busy coverage lint bench bench-t7 clean
 
 $(BIN)/python:
 	$(call REQUIRE,python)
@@ -53,14 +57,31 @@ preview: $(VENV)/.site-deps node_modules/.installed
 	@echo "Serving site/ on http://$(HOST):$(PORT)/ (Ctrl-C stops)"
 	$(BIN)/python -m http.server --directory site --bind $(HOST) $(PORT)
 
-## test: lint, type-check, then every test layer (unit, conformance, build, browser)
+# Two pytest-xdist workers: the browser layer on one, the build layer on the other, unit and conformance tests
+# wherever there is room (tests/conftest.py groups them).
+PARALLEL := -n 2 --dist loadgroup
+
+## check: the pre-flight for a change to the book (docs/, calculators/), before a pull request: lint, the strict
+## build with every author check (no memory snapshot: that is the plugin's concern, and CI builds it), and the
+## content's unit tests. No browser. About a minute once set up.
+check: lint
+	CALCULATORS_SNAPSHOT=false $(BIN)/mkdocs build --strict --quiet --site-dir .cache/check-site
+	$(BIN)/python -m pytest -m content -n 2 -q
+
+## test: lint, type-check, then every test layer (unit, conformance, build, browser), on two workers
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PARALLEL)
 
 ## test-busy: the same with every core kept busy beside it, as on a loaded CI machine (pytest --busy, tests/busy.py);
 ## TESTS narrows it: make test-busy TESTS=tests/browser
 test-busy: lint
-	$(BIN)/python -m pytest --busy $(TESTS)
+	$(BIN)/python -m pytest $(PARALLEL) --busy $(TESTS)
+
+## coverage: line and branch coverage of the plugin, calckit and the book's package over the Python layers (unit,
+## conformance, build; the builds' subprocesses included), ending with a TOTAL line; HTML in .cache/coverage/html
+coverage: $(VENV)/.test-deps node_modules/.installed
+	rm -rf .cache/coverage
+	$(BIN)/python -m pytest -m "not browser" $(PARALLEL) -q --cov --cov-report=term --cov-report=html:.cache/coverage/html
 
 ## lint: ruff, mypy --strict, and the browser's scripts type-checked from their JSDoc (tsconfig.json: the page's
 ## scripts; tsconfig.workers.json: the workers')

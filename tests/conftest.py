@@ -6,6 +6,13 @@ when a test was skipped: a skip there is a test that guarded nothing.
 
 `--busy` runs the tests with the machine's cores kept busy beside them (tests/busy.py), as CI machines are: the
 load starts with the session and ends with it, and the run's header and summary give the load average.
+
+Every test carries its layer's marker (`unit`, `conformance`, `build`, `browser`) and what it guards (`plugin` or
+`content`: tests/unit/conftest.py says which for each unit module; the other layers are the plugin's), so that
+`pytest -m content` runs what a change to the book needs and `pytest -m "plugin and not browser"` what a change to the
+plugin needs first. Under pytest-xdist (`-n 2`, as `make test` runs it) the build layer and the browser layer each stay
+on one worker (`--dist loadgroup`), so their session fixtures (a built site, a browser) are made once; unit and
+conformance tests fill in beside them.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.busy import Load, load_average
+from tests.unit.conftest import concern
 
 LAYERS = ("unit", "conformance", "build", "browser")
 TESTS = Path(__file__).parent
@@ -54,7 +62,8 @@ def pytest_configure(config: pytest.Config) -> None:
     from calckit import book
 
     book.use("calculators")
-    if config.getoption("busy"):
+    # Under xdist only the controller keeps the machine busy: its workers run this hook too.
+    if config.getoption("busy") and not hasattr(config, "workerinput"):
         load = Load(config.getoption("busy_processes"), config.getoption("busy_minutes"))
         config.stash[LOAD] = load.start()
 
@@ -87,6 +96,20 @@ def _this_book() -> None:
 def _layer(nodeid: str) -> str:
     parts = nodeid.split("/")
     return parts[1] if len(parts) > 2 and parts[0] == "tests" else "other"
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by these markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test gets its layer's marker and its concern's (plugin or content), and the build and browser layers a
+    group each, which pytest-xdist's `--dist loadgroup` keeps on one worker."""
+    for item in items:
+        layer = _layer(item.nodeid)
+        if layer not in LAYERS:
+            continue
+        item.add_marker(layer)
+        item.add_marker(concern(item.path) if layer == "unit" else "plugin")
+        if layer in ("build", "browser"):
+            item.add_marker(pytest.mark.xdist_group(layer))
 
 
 def _is_full_run(config: pytest.Config) -> bool:

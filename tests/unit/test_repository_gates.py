@@ -33,13 +33,19 @@ def test_publishing_waits_for_the_tests() -> None:
     assert all(waits(name) for name in jobs if name not in testing)
 
 
-def test_ci_runs_once_per_push_and_runs_make_test_strictly() -> None:
-    """CI runs on pull requests and when called, not on every push too (a pull request's push would run twice)."""
+def test_ci_runs_once_per_push_and_runs_every_layer_strictly() -> None:
+    """CI runs on pull requests and when called, not on every push too (a pull request's push would run twice); its
+    parallel jobs together lint and run every test layer, the browser's in shards that cover it whole, under CI=true
+    (where a skipped test fails the run)."""
     ci = _load("ci.yml")
     assert set(ci["on"]) == {"pull_request", "workflow_call"}
-    steps = ci["jobs"]["test"]["steps"]
-    (make_test,) = [step for step in steps if step.get("run") == "make test"]
-    assert make_test["env"]["CI"] == "true"
+    assert ci["env"]["CI"] == "true"
+    runs = {name: " ".join(step.get("run", "") for step in job["steps"]) for name, job in ci["jobs"].items()}
+    assert "make lint" in runs["lint"]
+    layers = {layer for run in runs.values() for layer in re.findall(r"tests/(unit|conformance|build|browser)\b", run)}
+    assert layers == {"unit", "conformance", "build", "browser"}
+    shards = ci["jobs"]["browser"]["strategy"]["matrix"]["shard"]
+    assert "--splits 2" in runs["browser"] and "--group ${{ matrix.shard }}" in runs["browser"] and shards == [1, 2]
 
 
 def test_the_plugin_names_no_books_package_but_in_its_option() -> None:
