@@ -13,6 +13,7 @@ from .kv_cache import KV_CACHE
 from .latency_throughput import LATENCY_THROUGHPUT
 from .matmul import MATMUL
 from .parallelism import PARALLELISM
+from .pipeline_schedule import PIPELINE_SCHEDULE
 from .roofline import ROOFLINE
 from .serving import SERVING
 from .speculative import SPECULATIVE
@@ -49,4 +50,5 @@ CALCULATORS: dict[str, Calculator] = _by_name(
     LATENCY_THROUGHPUT,
     SPECULATIVE,
     SYSTOLIC,
+    PIPELINE_SCHEDULE,
 )
