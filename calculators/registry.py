@@ -18,6 +18,7 @@ from .serving import SERVING
 from .speculative import SPECULATIVE
 from .systolic import SYSTOLIC
 from .training import TRAINING
+from .training_memory import TRAINING_MEMORY
 from .utilization import UTILIZATION
 
 __all__ = ["CALCULATORS"]
@@ -49,4 +50,5 @@ CALCULATORS: dict[str, Calculator] = _by_name(
     LATENCY_THROUGHPUT,
     SPECULATIVE,
     SYSTOLIC,
+    TRAINING_MEMORY,
 )
