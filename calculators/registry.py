@@ -19,6 +19,7 @@ from .serving import SERVING
 from .speculative import SPECULATIVE
 from .systolic import SYSTOLIC
 from .training import TRAINING
+from .training_memory import TRAINING_MEMORY
 from .utilization import UTILIZATION
 
 __all__ = ["CALCULATORS"]
@@ -50,5 +51,6 @@ CALCULATORS: dict[str, Calculator] = _by_name(
     LATENCY_THROUGHPUT,
     SPECULATIVE,
     SYSTOLIC,
+    TRAINING_MEMORY,
     PIPELINE_SCHEDULE,
 )
