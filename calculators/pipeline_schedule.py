@@ -157,14 +157,14 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     )
     note = problem(chosen, stages, m)
     table = Table(
-        ("Schedule", "Bubble", "Share of the step", "Step", "First stage holds", "Peak activations", "Memory"),
+        ("Schedule", "Bubble", "Share of the step", "Step", "Micro-batches, first stage", "Peak activations", "Memory"),
         tuple(
             (
                 SCHEDULES[key],
                 format_si(p.bubble, "s"),
                 format_percent(p.bubble / p.step),
                 format_si(p.step, "s"),
-                format_number(p.held[0]) + " micro-batches",
+                format_number(p.held[0]),
                 format_si(max(p.activations), "B"),
                 format_si(p.copies * state + max(p.activations), "B"),
             )
@@ -175,6 +175,9 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     )
     notes = {key: note for key in ("bubble", "bubble_share", "bubble_ratio", "step")} if note else {}
     return Result(values, summary, chart=_chart(plans, chosen, state, summary), table=table, notes=notes)
+
+
+_COLORS = ("#868e96", "#4c6ef5", "#0c8599", "#d9480f", "#be4bdb")
 
 
 def _chart(plans: Mapping[str, Plan], chosen: str, state: float, summary: str) -> dict[str, Any]:
@@ -208,8 +211,17 @@ def _chart(plans: Mapping[str, Plan], chosen: str, state: float, summary: str) -
                         "type": "nominal",
                         "title": None,
                         "sort": None,
-                        "scale": {"range": ["#868e96", "#4263eb", "#2b8a3e", "#d9480f", "#862e9c"]},
+                        # 3:1 or more against Material's light and dark backgrounds (WCAG 1.4.11).
+                        "scale": {"range": list(_COLORS)},
                         "legend": {"orient": "bottom", "direction": "vertical", "labelLimit": 320},
+                    },
+                    # ZB-H1 holds what 1F1B holds: dashed, so that the line beneath it shows.
+                    "strokeDash": {
+                        "field": "schedule",
+                        "type": "nominal",
+                        "sort": None,
+                        "scale": {"range": [[1, 0], [1, 0], [1, 0], [6, 4], [1, 0]]},
+                        "legend": None,
                     },
                     "strokeWidth": {"condition": {"test": "datum.chosen", "value": 4}, "value": 1.5},
                     "tooltip": [
