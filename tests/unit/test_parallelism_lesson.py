@@ -56,6 +56,9 @@ class TestCollectives:
         assert shown(COLLECTIVE, {**two, "chips": 1024}, "time") == "1.01 ms"
         assert shown(COLLECTIVE, {**two, "chips": 1024}, "latency_time") == "694 µs"
         # 127 network steps per ring: 128 nodes of 8; the NIC is 450 / 50 = 9 times slower than NVLink.
+        tree = {**two, "chips": 1024, "algorithm": "tree"}
+        assert shown(COLLECTIVE, tree, "time") == "391 µs"
+        assert shown(COLLECTIVE, tree, "latency_time") == "46.2 µs"
         assert COLLECTIVE.run({**two, "chips": 1024}).values["shape"] == "128 nodes of 8"
 
     def test_tpu_cube_and_switches(self) -> None:
