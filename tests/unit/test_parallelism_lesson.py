@@ -10,7 +10,7 @@ v5p, 1 us per hop) and Meta's Llama 3 70B config.json. If a figure changes, thes
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -184,3 +184,34 @@ class TestStrategies:
         pod = {**V5P, "chips": 8960, "tokens": 16_777_216}
         assert shown(EXPLORER, pod, "tokens_per_chip") == "1,872.5"
         assert EXPLORER.run(pod).values["exposed"] == 0
+
+
+class TestExperts:
+    """DeepSeek-V3's shape (DeepSeek-V3 Technical Report: 61 layers, width 7,168, 128 heads, 256 routed experts, 8 per
+    token, at most 4 nodes per token, FP8 dispatch) on 512 H100s; tests/unit/test_parallelism.py works the
+    all-to-all by hand."""
+
+    DEEPSEEK: ClassVar[dict[str, Any]] = {
+        "params_b": 671,
+        "active_b": 37,
+        "layers": 61,
+        "d_model": 7168,
+        "heads": 128,
+        "experts": 256,
+        "top_k": 8,
+        "chips": 512,
+        "tp": 1,
+        "ep": 64,
+        "tokens": 2_097_152,
+        "seq_len": 4096,
+        "recompute": "full",
+    }
+
+    def test_node_limit_and_fp8_dispatch(self) -> None:
+        assert shown(EXPLORER, self.DEEPSEEK, "expert_comm") == "3.07 s"
+        assert shown(EXPLORER, self.DEEPSEEK, "compute") == "1.28 s"
+        assert shown(EXPLORER, self.DEEPSEEK, "tokens_per_chip") == "4,096"
+        assert EXPLORER.run(self.DEEPSEEK).values["fits"] == "yes"
+        limited = {**self.DEEPSEEK, "node_limit": 4}
+        assert shown(EXPLORER, limited, "expert_comm") == "1.56 s"
+        assert shown(EXPLORER, {**limited, "dispatch_bytes": "1"}, "expert_comm") == "1.19 s"
