@@ -41,6 +41,8 @@ def _training(inputs: Mapping[str, Value]) -> Training:
         recompute=text(inputs, "recompute"),
         attention=text(inputs, "attention"),
         sequence_parallel=text(inputs, "sequence_parallel") == "yes",
+        dispatch_bytes=float(text(inputs, "dispatch_bytes")),
+        node_limit=int(number(inputs, "node_limit")),
     )
 
 
@@ -360,6 +362,23 @@ PARALLELISM = Calculator(
             "stage holds up to as many as it has stages (1F1B).",
         ),
         Input("ep", "Expert-parallel degree", kind="integer", default=1, min=1, max=10_000),
+        Input(
+            "dispatch_bytes",
+            "Tokens dispatched to the experts in",
+            kind="choice",
+            default="2",
+            choices=(Choice("2", "BF16"), Choice("1", "FP8, combined in BF16 (DeepSeek-V3)")),
+        ),
+        Input(
+            "node_limit",
+            "Most nodes a token's experts may span",
+            kind="integer",
+            default=0,
+            min=0,
+            max=100_000,
+            help="0 for no limit. DeepSeek-V3 routes each token to at most 4 nodes and sends it to each once over "
+            "the network, then over NVLink to its experts there.",
+        ),
         Input(
             "overlap_tp",
             "Tensor and expert traffic overlapped with compute",

@@ -32,7 +32,9 @@ data axis (GShard, DeepSpeed-MoE). What crosses the links in one step, with coll
   and idles for a bubble of (S - 1) / (M + S - 1) of the step with M microbatches (Huang et al. 2019, GPipe);
 - expert parallel: each MoE layer dispatches every token's vector to its k experts and combines the results, an
   all-to-all of B/dp x k x D x 2 bytes per chip, twice forward and twice backward (Lepikhin et al. 2020, GShard),
-  and the forward's two again under full recomputation.
+  and the forward's two again under full recomputation. The dispatches may travel in FP8 (1 byte) while the
+  combines stay in BF16, and node-limited routing sends each token over the network once to each of at most M
+  nodes (DeepSeek-V3, sections 2.1.2 and 3.3.2), see `Network.expert_all_to_all`.
 
 Overlapped communication costs only what the compute does not cover: the step is compute / (1 - bubble) plus the
 exposed part. On a switched network a group that fits in one scale-up domain uses its links; a larger one goes over
@@ -41,6 +43,7 @@ the scale-out network (two levels); on a torus each group is taken to run on a s
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .collectives import collective_cost
@@ -94,6 +97,22 @@ class Network:
             "all-gather", "two-level", 1.0, group, self.inner, 0.0, node=together, out_link=self.outer, out_latency=0.0
         )
         return (group - 1) / group / gather.bandwidth_time
+
+    def expert_all_to_all(self, vectors: float, top_k: int, group: int, stride: int, node_limit: int) -> float:
+        """Time of one dispatch or combine: each chip sends `vectors` bytes of token vectors, each to its `top_k`
+        experts spread over `group` chips spaced `stride` apart. Without a node limit every copy travels on its own
+        (GShard), so (group - per node) / group of the k copies cross the network. With node-limited routing
+        (DeepSeek-V3, section 2.1.2, and its dispatch of section 3.2.2) a token goes to at most `node_limit` nodes,
+        once to each over the network, and is forwarded inside the node over the scale-up links: min(k, M) copies,
+        (nodes - 1) / nodes of them remote, cross the network, and the k copies each take one scale-up hop."""
+        together = max(1, self.domain // stride)
+        if self.kind == "torus" or group <= together or node_limit <= 0:
+            return self.cost("all-to-all", vectors * top_k, group, stride)
+        nodes = math.ceil(group / together)
+        outside = vectors * min(top_k, node_limit) * (nodes - 1) / nodes
+        inside = vectors * top_k * (together - 1) / together
+        steps = (together - 1) * self.inner_latency + (group - together) * self.outer_latency
+        return max(outside / self.outer, inside / self.inner) + steps
 
     def cost(self, op: str, size: float, group: int, stride: int) -> float:
         """Time of `op` over `group` chips spaced `stride` apart."""
@@ -165,6 +184,8 @@ class Training:
     recompute: str = "none"
     attention: str = "flash"
     sequence_parallel: bool = True
+    dispatch_bytes: float = 2.0  # 1 for FP8 dispatch (DeepSeek-V3, section 3.3.2)
+    node_limit: int = 0  # most nodes a token's experts may span; 0 for no limit (DeepSeek-V3 uses 4)
 
 
 def data_collectives(data_axis: str, grad_bytes: float) -> tuple[tuple[str, float], ...]:
@@ -240,7 +261,14 @@ def step_cost(
         pipeline = 2 * activations / link
     expert = 0.0
     if model.experts > 1 and mesh.ep > 1:
-        expert = passes * layers * net.cost("all-to-all", activations * model.top_k, mesh.ep, split)
+        # Half the all-to-alls carry tokens to the experts (the dispatch, and the combine's gradients back to them),
+        # which FP8 recipes send in FP8; the other half, the combine and the dispatch's gradients, stay in BF16.
+        vectors = tokens / mesh.dp * model.width
+        dispatch, combine = (
+            net.expert_all_to_all(vectors * size, model.top_k, mesh.ep, split, run.node_limit)
+            for size in (run.dispatch_bytes, ACT_BYTES)
+        )
+        expert = passes / 2 * layers * (dispatch + combine)
     backward = compute - model_compute / 3  # the backward pass and the forward it recomputes
     hidden_data = compute if mesh.fsdp else backward
     exposed = max(0.0, data - hidden_data) + pipeline

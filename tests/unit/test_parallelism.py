@@ -154,3 +154,39 @@ def test_an_impossible_mesh_is_adjusted_with_a_note() -> None:
     result = EXPLORER.run({"chips": 12, "tp": 8})
     assert "tensor 8 → 4" in result.notes["step"]
     assert "3 data × 1 pipeline × 4 tensor" in result.summary
+
+
+class TestExpertAllToAll:
+    """DeepSeek-V3's shape (61 layers, width 7,168, 256 routed experts, 8 per token; DeepSeek-V3 Technical Report,
+    2024) with 64-way expert parallelism over eight H100 nodes, 4,096 tokens per chip, no latency. Each chip's buffer
+    of copies is 4,096 x 8 x 7,168 x 2 bytes = 469.8 MB. Without a node limit, 56/64 of it crosses the 50 GB/s NICs
+    (GShard's all-to-all, two levels): 8.22 ms per dispatch or combine."""
+
+    MOE = Model(params=671e9, active=37e9, layers=61, width=7168, experts=256, top_k=8, heads=128, seq_len=4096)
+    TOKENS = 64 * 4096
+
+    def cost(self, run: Training) -> float:
+        return step_cost(self.MOE, Mesh(64, 1, 1, ep=64), self.TOKENS, 989.4e12, H100, False, run).expert
+
+    def test_unlimited_bf16(self) -> None:
+        one = 4096 * 8 * 7168 * 2 * 56 / 64 / 50e9
+        assert self.cost(Training()) == pytest.approx(4 * 61 * one)
+
+    def test_node_limited_routing_halves_the_network_traffic(self) -> None:
+        """At most 4 nodes per token, each reached once over the network: 4 x 7/8 copies cross it instead of
+        8 x 56/64 = 7; the NVLink hop inside the node (8 x 7/8 copies at 450 GB/s, 0.91 ms) stays under the
+        network's 4.11 ms."""
+        one = 4096 * 7168 * 2 * 4 * 7 / 8 / 50e9
+        assert one == pytest.approx(4.11e-3, rel=1e-3)
+        assert self.cost(Training(node_limit=4)) == pytest.approx(4 * 61 * one)
+        assert self.cost(Training(node_limit=4)) == pytest.approx(self.cost(Training()) / 2)
+        # A limit at or above k changes nothing but the deduplication: min(k, M) = 8 copies, 8 x 7/8 = 7.
+        assert self.cost(Training(node_limit=8)) == pytest.approx(self.cost(Training()))
+
+    def test_fp8_dispatch_keeps_the_combine_in_bf16(self) -> None:
+        """DeepSeek-V3, section 3.3.2: dispatches (and the combine's gradients) in FP8, combines in BF16: half the
+        all-to-alls at half the bytes, 3/4 of the traffic."""
+        assert self.cost(Training(dispatch_bytes=1.0)) == pytest.approx(self.cost(Training()) * 3 / 4)
+
+    def test_full_recompute_repeats_the_forward_pair(self) -> None:
+        assert self.cost(Training(recompute="full")) == pytest.approx(self.cost(Training()) * 6 / 4)

@@ -10,7 +10,7 @@ v5p, 1 us per hop) and Meta's Llama 3 70B config.json. If a figure changes, thes
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -56,6 +56,9 @@ class TestCollectives:
         assert shown(COLLECTIVE, {**two, "chips": 1024}, "time") == "1.01 ms"
         assert shown(COLLECTIVE, {**two, "chips": 1024}, "latency_time") == "694 µs"
         # 127 network steps per ring: 128 nodes of 8; the NIC is 450 / 50 = 9 times slower than NVLink.
+        tree = {**two, "chips": 1024, "algorithm": "tree"}
+        assert shown(COLLECTIVE, tree, "time") == "391 µs"
+        assert shown(COLLECTIVE, tree, "latency_time") == "46.2 µs"
         assert COLLECTIVE.run({**two, "chips": 1024}).values["shape"] == "128 nodes of 8"
 
     def test_tpu_cube_and_switches(self) -> None:
@@ -181,3 +184,34 @@ class TestStrategies:
         pod = {**V5P, "chips": 8960, "tokens": 16_777_216}
         assert shown(EXPLORER, pod, "tokens_per_chip") == "1,872.5"
         assert EXPLORER.run(pod).values["exposed"] == 0
+
+
+class TestExperts:
+    """DeepSeek-V3's shape (DeepSeek-V3 Technical Report: 61 layers, width 7,168, 128 heads, 256 routed experts, 8 per
+    token, at most 4 nodes per token, FP8 dispatch) on 512 H100s; tests/unit/test_parallelism.py works the
+    all-to-all by hand."""
+
+    DEEPSEEK: ClassVar[dict[str, Any]] = {
+        "params_b": 671,
+        "active_b": 37,
+        "layers": 61,
+        "d_model": 7168,
+        "heads": 128,
+        "experts": 256,
+        "top_k": 8,
+        "chips": 512,
+        "tp": 1,
+        "ep": 64,
+        "tokens": 2_097_152,
+        "seq_len": 4096,
+        "recompute": "full",
+    }
+
+    def test_node_limit_and_fp8_dispatch(self) -> None:
+        assert shown(EXPLORER, self.DEEPSEEK, "expert_comm") == "3.07 s"
+        assert shown(EXPLORER, self.DEEPSEEK, "compute") == "1.28 s"
+        assert shown(EXPLORER, self.DEEPSEEK, "tokens_per_chip") == "4,096"
+        assert EXPLORER.run(self.DEEPSEEK).values["fits"] == "yes"
+        limited = {**self.DEEPSEEK, "node_limit": 4}
+        assert shown(EXPLORER, limited, "expert_comm") == "1.56 s"
+        assert shown(EXPLORER, {**limited, "dispatch_bytes": "1"}, "expert_comm") == "1.19 s"
