@@ -129,6 +129,12 @@ class TestPipelines:
         # The first stage of 1F1B holds one micro-batch through the whole model: the planner agrees.
         assert text(MEMORY, THREE_D, "activations") == "22.8 GB" == text(PIPE, {}, "activations")
 
+    def test_a_stage_forward_at_peak(self) -> None:
+        """2 FLOPs per parameter per token: 70 B / 8 stages, 8,192 tokens, over 8 tensor-parallel H100s at peak."""
+        assert 70e9 / 8 == 8.75e9
+        assert f"{2 * 8.75e9 * 8192 / 8 / 989.4e12 * 1e3:.1f} ms" == "18.1 ms"
+        assert_says(PAGE, "would take 18.1 ms (2 × 8.75 B parameters × 8,192 tokens, over 8 chips at 989.4 TFLOP/s)")
+
     def test_explorer_paragraph(self) -> None:
         assert text(PIPE, {}, "bubble") == "210 ms" and text(PIPE, {}, "step") == "1.17 s"
         assert text(PIPE, {}, "bubble_share") == "17.9%" and text(PIPE, {}, "bubble_ratio") == "21.9%"
