@@ -40,11 +40,16 @@ class TestModelState:
         assert_says(
             PAGE, "120 GB per chip as a replica, 31.4 GB with ZeRO-1, 16.6 GB with ZeRO-2 and 1.88 GB with ZeRO-3"
         )
-        # Worked problem 1: ZeRO-2 shards the 15 GB of gradients down to 234 MB; ZeRO-1 had sharded 90 GB of state.
-        zero2 = MEMORY.run({**ZERO_EXAMPLE, "data_axis": "zero2"}).values
-        assert MEMORY.output("gradients").text(zero2["gradients"]) == "234 MB"
+        # Worked problem 1: 90 GB of optimizer state to 1.41 GB, 15 GB of gradients to 234 MB, then the weights.
+        assert text(MEMORY, {**ZERO_EXAMPLE, "data_axis": "zero1"}, "optimizer") == "1.41 GB"
+        assert text(MEMORY, {**ZERO_EXAMPLE, "data_axis": "zero2"}, "gradients") == "234 MB"
         assert 7.5e9 * 2 == 15e9 and 7.5e9 * 12 == 90e9
-        assert_says(PAGE, "31.4 GB against 16.6 GB: it shards the 2-byte gradients, 15 GB, leaving 234 MB per chip")
+        assert_says(
+            PAGE,
+            "optimizer state per parameter, 90 GB, down to 1.41 GB per chip: 120 GB becomes 31.4 GB",
+            "ZeRO-2 shards the 2-byte gradients, 15 GB, down to 234 MB: 16.6 GB",
+            "ZeRO-3 shards the 15 GB of weights as well: 1.88 GB",
+        )
 
 
 class TestActivations:
