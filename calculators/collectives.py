@@ -17,6 +17,11 @@ in one direction (times the share of it achieved), `a` the fixed cost of one ste
   "How to Think About GPUs": the cost is the larger of the node's and the network's; NCCL's rings, one per NIC, do
   the same), while their steps add up. So a node's G NICs together, not one chip's, bound a gather over all the chips.
 - An all-reduce is a reduce-scatter then an all-gather: twice the time (Patarasuk and Yuan 2009).
+- A tree all-reduce (NCCL's double binary tree, on a switch or nodes on a network) reduces up a chain inside each node
+  and a binary tree across the nodes, then broadcasts back down: its latency is NCCL's own model,
+  2 ((G - 1) a + floor(log2 M) a_out) for M nodes of G chips, logarithmic in the nodes where the ring's 2 (M - 1)
+  network steps are linear; its bandwidth term is the ring's over 0.92, the factor NCCL's model applies to the tree
+  (`src/graph/tuning.cc`). On one switch the chain makes it no faster than the ring; on a torus, rings are kept.
 - An all-to-all sends f V: on a switch, in N - 1 pairwise steps (Thakur et al.); on a ring each piece travels to its
   destination, so the links carry (V / N) x sum over j of min(j, N - j) each way; on a torus the axes run at once
   and the longest axis decides.
@@ -99,6 +104,9 @@ def _ring_all_to_all_steps(k: int) -> float:
     return float(k * k // 4)
 
 
+TREE_BANDWIDTH = 0.92  # NCCL's tuning model: a tree all-reduce's bus bandwidth is 0.92 of the link's
+
+
 def collective_cost(
     op: str,
     topology: str,
@@ -110,12 +118,20 @@ def collective_cost(
     node: int = 8,
     out_link: float = 50e9,
     out_latency: float = 2.7e-6,
+    algorithm: str = "ring",
 ) -> CollectiveCost:
     """The cost of `op` over `chips` chips for a buffer of `size` bytes (see the module's docstring)."""
     n = chips
     f = (n - 1) / n
     if op == "all-to-all":
         return _all_to_all(topology, size, n, link, latency, node, out_link, out_latency)
+    if algorithm == "tree" and op == "all-reduce" and topology in ("switched", "two-level"):
+        ring = collective_cost(
+            op, topology, size, n, link, latency, node=node, out_link=out_link, out_latency=out_latency
+        )
+        inside, nodes = (n, 1) if topology == "switched" or n <= node else (node, math.ceil(n / node))
+        steps = 2 * ((inside - 1) * latency + int(math.log2(nodes)) * out_latency)
+        return CollectiveCost(ring.bandwidth_time / TREE_BANDWIDTH, steps, ring.bytes_sent, ring.shape + ", tree")
     if topology == "ring" or topology.startswith("torus"):
         axes = 1 if topology == "ring" else int(topology[-2])
         shape = torus_shape(n, axes)
@@ -167,6 +183,7 @@ def _all_to_all(
 
 def _cost(inputs: Mapping[str, Value], size: float) -> CollectiveCost:
     share = number(inputs, "efficiency")
+    algorithm = text(inputs, "algorithm") if text(inputs, "op") == "all-reduce" else "ring"
     return collective_cost(
         text(inputs, "op"),
         text(inputs, "topology"),
@@ -177,6 +194,7 @@ def _cost(inputs: Mapping[str, Value], size: float) -> CollectiveCost:
         node=int(number(inputs, "node_size")),
         out_link=number(inputs, "scaleout_gbs") * GIGA * share,
         out_latency=number(inputs, "scaleout_latency_us") * MICRO,
+        algorithm=algorithm,
     )
 
 
@@ -293,6 +311,19 @@ COLLECTIVE = Calculator(
             "sends and receives.",
         ),
         Input("chips", "Chips", kind="integer", default=8, min=2, max=1e5),
+        Input(
+            "algorithm",
+            "Algorithm",
+            kind="choice",
+            default="ring",
+            choices=(
+                Choice("ring", "Ring: 2 (N − 1) steps"),
+                Choice("tree", "Tree (NCCL): a chain in each node, log₂ of the nodes across"),
+            ),
+            shown_when=("op", ("all-reduce",)),
+            help="NCCL runs trees for all-reduce only; on one switch its chain is no shorter than the ring, and a "
+            "torus keeps its rings.",
+        ),
         Input(
             "link_gbs",
             "Bandwidth per link, one direction",

@@ -9,7 +9,11 @@ Yuan, 2009). At a peak of C FLOP/s, W bytes per second sent per chip and a fixed
 
     all-reduce = 2 (N - 1) a + 2 (N - 1) B D s / (N W),      block = 2 m B D F / (N C),
 
-and while the bandwidth term dominates their ratio is (N - 1) s C / (m F W), whatever the batch. The block then
+and while the bandwidth term dominates their ratio is (N - 1) s C / (m F W), whatever the batch. A tree all-reduce
+(NCCL's double binary tree, each chip a leaf of one tree and an inner node of the other) reduces up and broadcasts
+down in 2 floor(log2 N) steps where the ring takes 2 (N - 1), at 0.92 of the ring's bandwidth: NCCL's own cost model
+(`src/graph/tuning.cc`, 2 ((ranks per node - 1) intra + log2i(nodes) inter), here one chip per node) and its tree
+bandwidth factor. It only pays where the latency term matters: small batches, many chips. The block then
 computes for longer than it communicates while N <= 1 + m F W / (s C): the largest tensor-parallel degree that stays
 compute-bound. At a small batch (decode) the block is not compute-bound: each chip reads its m D F s / N bytes of
 weights from memory at H bytes per second, and the block takes the longer of that and its FLOPs' time. Overlapped
@@ -27,6 +31,7 @@ from collections.abc import Mapping
 from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
 from calckit.units import format_number
 
+from .collectives import TREE_BANDWIDTH
 from .hardware import bandwidth_input, chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
 
 __all__ = ["ALLREDUCE"]
@@ -41,12 +46,14 @@ def _text(key: str, value: Value) -> str:
 
 def _compute(inputs: Mapping[str, Value]) -> Result:
     peak = number(inputs, "peak_tflops") * TERA
-    link = number(inputs, "link_gbs") * GIGA
+    tree = text(inputs, "algorithm") == "tree"
+    link = number(inputs, "link_gbs") * GIGA * (TREE_BANDWIDTH if tree else 1.0)  # what the algorithm achieves
     n, b = number(inputs, "chips"), number(inputs, "batch")
     d, f = number(inputs, "d_model"), number(inputs, "d_ff")
     matrices = float(text(inputs, "matrices"))
     size = float(text(inputs, "value_bytes"))
-    steps_latency = 2 * (n - 1) * number(inputs, "latency_us") * MICRO
+    steps = 2 * int(math.log2(n)) if tree else 2 * (n - 1)
+    steps_latency = steps * number(inputs, "latency_us") * MICRO
     compute = 2 * matrices * b * d * f / (n * peak)
     reads = matrices * d * f * size / (n * number(inputs, "bandwidth_tbs") * TERA)  # weights as wide as the values
     block = max(compute, reads)
@@ -145,7 +152,17 @@ ALLREDUCE = Calculator(
             default=0.0,
             min=0,
             max=1e6,
-            help="What each of the ring's 2 (N − 1) steps costs whatever its size; 0 counts bandwidth alone.",
+            help="What each of the algorithm's steps costs whatever its size; 0 counts bandwidth alone.",
+        ),
+        Input(
+            "algorithm",
+            "All-reduce algorithm",
+            kind="choice",
+            default="ring",
+            choices=(
+                Choice("ring", "Ring: 2 (N − 1) steps"),
+                Choice("tree", "Tree (NCCL): 2 log₂ N steps, 0.92 of the bandwidth"),
+            ),
         ),
     ),
     outputs=(

@@ -13,7 +13,8 @@ from calckit.spec import Calculator, Choice, Input, Output, Result, Table, Value
 from calckit.units import format_si
 
 from .hardware import bandwidth_input, chip_input, figures_as_of, fill_from_chip, peak_input, precision_input
-from .training_step import Mesh, Model, Network, StepCost, step_cost
+from .training_memory import ATTENTION_KERNELS, DATA_AXES, RECOMPUTES
+from .training_step import Mesh, Model, Network, StepCost, Training, data_traffic, step_cost
 
 __all__ = ["PARALLELISM"]
 
@@ -29,6 +30,19 @@ def _model(inputs: Mapping[str, Value]) -> Model:
         width=int(number(inputs, "d_model")),
         experts=int(number(inputs, "experts")),
         top_k=min(int(number(inputs, "top_k")), int(number(inputs, "experts"))),
+        heads=int(number(inputs, "heads")),
+        seq_len=int(number(inputs, "seq_len")),
+    )
+
+
+def _training(inputs: Mapping[str, Value]) -> Training:
+    return Training(
+        grad_bytes=float(text(inputs, "grad_bytes")),
+        recompute=text(inputs, "recompute"),
+        attention=text(inputs, "attention"),
+        sequence_parallel=text(inputs, "sequence_parallel") == "yes",
+        dispatch_bytes=float(text(inputs, "dispatch_bytes")),
+        node_limit=int(number(inputs, "node_limit")),
     )
 
 
@@ -63,7 +77,7 @@ def _mesh(inputs: Mapping[str, Value]) -> tuple[Mesh, str]:
         pp=pp,
         tp=tp,
         ep=ep,
-        fsdp=text(inputs, "data_axis") == "fsdp",
+        data_axis=text(inputs, "data_axis"),
         microbatches=int(number(inputs, "microbatches")),
     )
     return mesh, note
@@ -75,7 +89,7 @@ _DEGREES = {"tp": "tensor", "pp": "pipeline", "ep": "experts"}
 def _strategies(inputs: Mapping[str, Value]) -> list[tuple[str, Mesh]]:
     chips, layers = int(number(inputs, "chips")), int(number(inputs, "layers"))
     m, experts = int(number(inputs, "microbatches")), int(number(inputs, "experts"))
-    rows = [("Data parallel", Mesh(chips, 1, 1)), ("FSDP (ZeRO-3)", Mesh(chips, 1, 1, fsdp=True))]
+    rows = [("Data parallel", Mesh(chips, 1, 1)), ("FSDP (ZeRO-3)", Mesh(chips, 1, 1, data_axis="fsdp"))]
     rows.append(("Tensor parallel", Mesh(1, 1, chips)))
     if chips <= layers:
         rows.append(("Pipeline parallel", Mesh(1, chips, 1, microbatches=m)))
@@ -90,18 +104,19 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     tokens, peak = number(inputs, "tokens"), number(inputs, "peak_tflops") * TERA
     hbm = number(inputs, "memory_gb") * GIGA
     overlap = text(inputs, "overlap_tp") == "yes"
+    run = _training(inputs)
     mesh, adjusted = _mesh(inputs)
     rows, bars, best = [], [], None
     for name, plan in _strategies(inputs):
-        cost = step_cost(model, plan, tokens, peak, net, overlap)
+        cost = step_cost(model, plan, tokens, peak, net, overlap, run)
         bars += _bars(name, cost)
-        fits = cost.memory <= hbm
+        fits = cost.memory.total <= hbm
         if fits and (best is None or cost.step < best[1]):
             best = (name, cost.step)
         rows.append(
             (
                 name,
-                format_si(cost.memory, "B"),
+                format_si(cost.memory.total, "B"),
                 format_si(cost.compute, "s"),
                 format_si(cost.communication, "s"),
                 format_si(cost.exposed, "s"),
@@ -109,7 +124,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
                 "fits" if fits else "does not fit",
             )
         )
-    mine = step_cost(model, mesh, tokens, peak, net, overlap)
+    mine = step_cost(model, mesh, tokens, peak, net, overlap, run)
+    memory = mine.memory.total
     # What each chip sends per second on the data axis of this mesh (its group and stride decide which links).
     data_link = net.gather_bandwidth(mesh.dp, mesh.tp * mesh.pp)
     tensor_link = 2 * net.inner if net.kind == "torus" else net.inner
@@ -123,10 +139,17 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         "exposed": mine.exposed,
         "step": mine.step,
         "efficiency": mine.compute / mine.step,
-        "memory": mine.memory,
-        "fits": "yes" if mine.memory <= hbm else f"no: {format_si(mine.memory, 'B')} of {format_si(hbm, 'B')}",
-        # Hidden when 4 P / (tp pp W) <= 4 P B / (N C): each chip all-reduces only its 1 / (tp pp) of the gradients.
-        "dp_tokens_per_chip": peak / (data_link * mesh.tp * mesh.pp),
+        "mfu": mine.model_compute / mine.step,
+        "state": mine.memory.state,
+        "activations": mine.memory.activations,
+        "memory": memory,
+        "fits": "yes" if memory <= hbm else f"no: {format_si(memory, 'B')} of {format_si(hbm, 'B')}",
+        # Hidden when 4 P / (tp pp W) <= 4 P B / (N C): each chip all-reduces only its 1 / (tp pp) of the gradients;
+        # the data axis's bytes against its window (the backward's 4 FLOPs per weight, or ZeRO-3's whole step's 6).
+        "dp_tokens_per_chip": peak
+        / (data_link * mesh.tp * mesh.pp)
+        * data_traffic(mesh.data_axis, run.grad_bytes)
+        / (6 if mesh.fsdp else 4),
         "tp_limit": 1 + 3 * model.active * tensor_link / (8 * model.layers * model.width * peak),
         "tokens_per_chip": tokens / (mesh.dp * mesh.pp * mesh.tp),
         "best": best[0] if best else "none fits",
@@ -138,17 +161,24 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         + (f", experts over {mesh.ep}" if mesh.ep > 1 else "")
         + f") computes for {format_si(mine.compute, 's')} per step and leaves "
         f"{format_si(mine.exposed, 's')} of communication exposed: "
-        f"{PARALLELISM.output('efficiency').text(values['efficiency'])} of the step is compute, with "
-        f"{format_si(mine.memory, 'B')} of model state per chip. "
+        f"{PARALLELISM.output('efficiency').text(values['efficiency'])} of the step is compute"
+        + (
+            f" ({PARALLELISM.output('mfu').text(values['mfu'])} of it the model's, the rest recomputation)"
+            if run.recompute != "none"
+            else ""
+        )
+        + f", with {format_si(mine.memory.state, 'B')} of model state and "
+        f"{format_si(mine.memory.activations, 'B')} of activations per chip: "
+        + ("it fits. " if memory <= hbm else f"more than the {format_si(hbm, 'B')} a chip has. ")
         + (f"Fastest that fits: {best[0]}." if best else "No strategy fits in memory.")
         + " Tokens per chip for the data axis's traffic to hide: "
         + f"{PARALLELISM.output('dp_tokens_per_chip').text(values['dp_tokens_per_chip'])}."
         + figures_as_of(inputs)
     )
     table = Table(
-        ("Strategy", "State per chip", "Compute", "Communication", "Exposed", "Step", "Memory"),
+        ("Strategy", "Memory per chip", "Compute", "Communication", "Exposed", "Step", "Memory"),
         tuple(rows),
-        caption="Each strategy on all the chips, one step; activations not counted in memory.",
+        caption="Each strategy on all the chips, one step; memory is model state and activations.",
     )
     return Result(
         values, summary, chart=_chart(bars, summary), table=table, notes={"step": adjusted} if adjusted else {}
@@ -295,18 +325,60 @@ PARALLELISM = Calculator(
         Input("d_model", "Model width D", kind="integer", default=8192, min=1, max=1e6),
         Input("experts", "Experts per MoE layer", kind="integer", default=1, min=1, max=10_000, help="1 for dense."),
         Input("top_k", "Experts per token, k", kind="integer", default=1, min=1, max=10_000),
+        Input("heads", "Attention heads", kind="integer", default=64, min=1, max=10_000),
+        Input("seq_len", "Sequence length", unit="tokens", kind="integer", default=8192, min=1, max=1e8),
         Input("tokens", "Global batch", unit="tokens", default=4_194_304.0, min=1, max=1e10),
         Input(
             "data_axis",
             "Data axis",
             kind="choice",
             default="fsdp",
-            choices=(Choice("dp", "Data parallel (replicated state)"), Choice("fsdp", "FSDP / ZeRO-3 (sharded state)")),
+            choices=tuple(Choice(key, label) for key, label in DATA_AXES.items()),
+        ),
+        Input(
+            "grad_bytes",
+            "Gradients kept and reduced in",
+            kind="choice",
+            default="2",
+            choices=(Choice("2", "BF16 (2 bytes)"), Choice("4", "FP32 (4 bytes), as large runs reduce them")),
         ),
         Input("tp", "Tensor-parallel degree", kind="integer", default=8, min=1, max=1e5),
+        Input(
+            "sequence_parallel",
+            "Sequence parallelism on the tensor axis",
+            kind="choice",
+            default="yes",
+            choices=(Choice("yes", "Yes: layer norms and dropouts split too"), Choice("no", "No")),
+        ),
         Input("pp", "Pipeline stages", kind="integer", default=1, min=1, max=1e4),
-        Input("microbatches", "Microbatches per step", kind="integer", default=8, min=1, max=1e5),
+        Input(
+            "microbatches",
+            "Microbatches per step",
+            kind="integer",
+            default=1,
+            min=1,
+            max=1e5,
+            help="Each holds the global batch / (data degree × this) tokens of activations; a pipeline's first "
+            "stage holds up to as many as it has stages (1F1B).",
+        ),
         Input("ep", "Expert-parallel degree", kind="integer", default=1, min=1, max=10_000),
+        Input(
+            "dispatch_bytes",
+            "Tokens dispatched to the experts in",
+            kind="choice",
+            default="2",
+            choices=(Choice("2", "BF16"), Choice("1", "FP8, combined in BF16 (DeepSeek-V3)")),
+        ),
+        Input(
+            "node_limit",
+            "Most nodes a token's experts may span",
+            kind="integer",
+            default=0,
+            min=0,
+            max=100_000,
+            help="0 for no limit. DeepSeek-V3 routes each token to at most 4 nodes and sends it to each once over "
+            "the network, then over NVLink to its experts there.",
+        ),
         Input(
             "overlap_tp",
             "Tensor and expert traffic overlapped with compute",
@@ -317,9 +389,24 @@ PARALLELISM = Calculator(
                 Choice("yes", "Yes: hidden where compute allows"),
             ),
         ),
+        Input(
+            "recompute",
+            "Activation recomputation",
+            kind="choice",
+            default="none",
+            choices=tuple(Choice(key, label) for key, label in RECOMPUTES.items()),
+            help="Recomputed FLOPs count in the step's compute (HFU), not in the model's (MFU).",
+        ),
+        Input(
+            "attention",
+            "Attention kernel",
+            kind="choice",
+            default="flash",
+            choices=tuple(Choice(key, label) for key, label in ATTENTION_KERNELS.items()),
+        ),
     ),
     outputs=(
-        Output("compute", "Compute per step, at peak", unit="s", format="si"),
+        Output("compute", "Compute per step, at peak", unit="s", format="si", help="Recomputation included."),
         Output("bubble", "Pipeline bubble", format="percent"),
         Output("data_comm", "Data-axis communication", unit="s", format="si"),
         Output("tensor_comm", "Tensor-parallel communication", unit="s", format="si"),
@@ -327,14 +414,22 @@ PARALLELISM = Calculator(
         Output("expert_comm", "Expert all-to-all", unit="s", format="si"),
         Output("exposed", "Communication not hidden", unit="s", format="si"),
         Output("step", "Step time", unit="s", format="si"),
-        Output("efficiency", "Share of the step spent computing", format="percent"),
-        Output("memory", "Model state per chip", unit="B", format="si"),
+        Output(
+            "efficiency",
+            "Share of the step spent computing",
+            format="percent",
+            help="Hardware FLOPs utilisation at peak: recomputed FLOPs included.",
+        ),
+        Output("mfu", "Share of the step on the model's FLOPs", format="percent", help="MFU at peak."),
+        Output("state", "Model state per chip", unit="B", format="si"),
+        Output("activations", "Activations per chip", unit="B", format="si"),
+        Output("memory", "Memory per chip", unit="B", format="si", help="Model state and activations."),
         Output("fits", "Fits in memory", format="text"),
         Output(
             "dp_tokens_per_chip",
             "Tokens per chip for data-axis traffic to hide",
             help="Peak / (what each chip sends per second on the data axis × tensor × pipeline degree): each chip "
-            "reduces only its shard of the gradients. Tokens, at 2-byte gradients.",
+            "reduces only its shard of the gradients. Tokens; more with FP32 gradients.",
         ),
         Output(
             "tp_limit",

@@ -13,11 +13,13 @@ from .kv_cache import KV_CACHE
 from .latency_throughput import LATENCY_THROUGHPUT
 from .matmul import MATMUL
 from .parallelism import PARALLELISM
+from .pipeline_schedule import PIPELINE_SCHEDULE
 from .roofline import ROOFLINE
 from .serving import SERVING
 from .speculative import SPECULATIVE
 from .systolic import SYSTOLIC
 from .training import TRAINING
+from .training_memory import TRAINING_MEMORY
 from .utilization import UTILIZATION
 
 __all__ = ["CALCULATORS"]
@@ -49,4 +51,6 @@ CALCULATORS: dict[str, Calculator] = _by_name(
     LATENCY_THROUGHPUT,
     SPECULATIVE,
     SYSTOLIC,
+    TRAINING_MEMORY,
+    PIPELINE_SCHEDULE,
 )

@@ -2,23 +2,39 @@
 and whether the model's state fits.
 
 The model: P parameters in all, P_a active per token (fewer in a mixture of experts: E experts, k per token), L
-layers of width D and MLP width F, a global batch of B tokens per step, 6 P_a B FLOPs per step (2 forward, 4
-backward). Mixed-precision Adam keeps 16 bytes per parameter (2 weights, 2 gradients, 12 of FP32 master copy and
-moments; Rajbhandari et al. 2020, ZeRO, section 3.1). Activations are left out of the memory.
+layers of width D with a heads, sequences of s tokens, a global batch of B tokens per step, and the model's own
+FLOPs per step (6 P_a + 6 L s D) B: 2 per weight forward and 4 backward, and attention's two score matmuls, 12 L s D
+per token (PaLM, appendix B) halved by the causal mask. Recomputation adds FLOPs the model does not count
+(`training_memory`): the step's compute is the hardware's, its share of the step HFU, and the model's share MFU.
+
+Memory per chip (`training_memory`): the model state by ZeRO stage of the data axis (Rajbhandari et al. 2020:
+weights 2, gradients g = 2 or 4, optimizer state 12 bytes a parameter, the sharded parts divided by the data degree)
+and the activations of Korthikanti et al. 2022 for one micro-batch of B / (dp M) tokens, with sequence parallelism
+on the tensor axis when asked, held for min(pp, M) micro-batches by the first pipeline stage (1F1B).
 
 A mesh is data x pipeline x tensor = N chips, tensor innermost (neighbouring chips), and experts spread over the
 data axis (GShard, DeepSpeed-MoE). What crosses the links in one step, with collectives costed by `collectives`:
 
-- data parallel: an all-reduce of each chip's gradients (2 bytes each) over the data axis (experts' over the data
-  axis divided by the expert degree), overlapped with the backward pass (4/6 of the compute);
+- data parallel: an all-reduce of each chip's gradients (g bytes each) over the data axis (experts' over the data
+  axis divided by the expert degree), overlapped with the backward pass (its 4/6 of the model's compute and any
+  recomputation);
+- ZeRO-1 and ZeRO-2: the gradients reduce-scattered (g bytes) and the updated 2-byte weights all-gathered, the same
+  traffic as data parallelism at g = 2 (ZeRO, section 7), overlapped with the backward pass;
 - FSDP / ZeRO-3: the weights all-gathered for the forward and again for the backward, the gradients
-  reduce-scattered: three collectives of an all-gather's cost, 1.5 all-reduces, overlapped with the whole step;
+  reduce-scattered: three collectives of an all-gather's cost, 1.5 all-reduces, overlapped with the whole step.
+  Weights and gradients move once per step, as if kept across micro-batches (FSDP re-gathers them per micro-batch
+  unless told not to);
 - tensor parallel (Megatron-LM, Shoeybi et al. 2019): two all-reduces of the activations (B/dp x D x 2 bytes) per
-  layer forward and two backward, on the critical path unless the framework overlaps them with the matmuls;
+  layer forward and two backward, on the critical path unless the framework overlaps them with the matmuls; full
+  recomputation runs the forward's two again (sequence parallelism turns each into a reduce-scatter and an
+  all-gather of the same cost);
 - pipeline parallel: each stage passes its activations forward and their gradients back, 2 x B/dp x D x 2 bytes,
   and idles for a bubble of (S - 1) / (M + S - 1) of the step with M microbatches (Huang et al. 2019, GPipe);
 - expert parallel: each MoE layer dispatches every token's vector to its k experts and combines the results, an
-  all-to-all of B/dp x k x D x 2 bytes per chip, twice forward and twice backward (Lepikhin et al. 2020, GShard).
+  all-to-all of B/dp x k x D x 2 bytes per chip, twice forward and twice backward (Lepikhin et al. 2020, GShard),
+  and the forward's two again under full recomputation. The dispatches may travel in FP8 (1 byte) while the
+  combines stay in BF16, and node-limited routing sends each token over the network once to each of at most M
+  nodes (DeepSeek-V3, sections 2.1.2 and 3.3.2), see `Network.expert_all_to_all`.
 
 Overlapped communication costs only what the compute does not cover: the step is compute / (1 - bubble) plus the
 exposed part. On a switched network a group that fits in one scale-up domain uses its links; a larger one goes over
@@ -27,14 +43,33 @@ the scale-out network (two levels); on a torus each group is taken to run on a s
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .collectives import collective_cost
+from .training_memory import (
+    WEIGHT_BYTES,
+    layer_activation_bytes,
+    model_flops_per_token,
+    recompute_flops_per_token,
+    state_bytes,
+    stored_activation_bytes,
+)
 
-__all__ = ["ACT_BYTES", "GRAD_BYTES", "STATE_BYTES", "Mesh", "Model", "Network", "StepCost", "step_cost"]
+__all__ = [
+    "ACT_BYTES",
+    "Memory",
+    "Mesh",
+    "Model",
+    "Network",
+    "StepCost",
+    "Training",
+    "data_collectives",
+    "data_traffic",
+    "step_cost",
+]
 
-STATE_BYTES = 16.0  # per parameter: Adam in mixed precision (ZeRO, section 3.1)
-GRAD_BYTES = ACT_BYTES = 2.0
+ACT_BYTES = 2.0  # BF16 activations on the tensor, pipeline and expert links
 
 
 @dataclass(frozen=True)
@@ -62,6 +97,22 @@ class Network:
             "all-gather", "two-level", 1.0, group, self.inner, 0.0, node=together, out_link=self.outer, out_latency=0.0
         )
         return (group - 1) / group / gather.bandwidth_time
+
+    def expert_all_to_all(self, vectors: float, top_k: int, group: int, stride: int, node_limit: int) -> float:
+        """Time of one dispatch or combine: each chip sends `vectors` bytes of token vectors, each to its `top_k`
+        experts spread over `group` chips spaced `stride` apart. Without a node limit every copy travels on its own
+        (GShard), so (group - per node) / group of the k copies cross the network. With node-limited routing
+        (DeepSeek-V3, section 2.1.2, and its dispatch of section 3.2.2) a token goes to at most `node_limit` nodes,
+        once to each over the network, and is forwarded inside the node over the scale-up links: min(k, M) copies,
+        (nodes - 1) / nodes of them remote, cross the network, and the k copies each take one scale-up hop."""
+        together = max(1, self.domain // stride)
+        if self.kind == "torus" or group <= together or node_limit <= 0:
+            return self.cost("all-to-all", vectors * top_k, group, stride)
+        nodes = math.ceil(group / together)
+        outside = vectors * min(top_k, node_limit) * (nodes - 1) / nodes
+        inside = vectors * top_k * (together - 1) / together
+        steps = (together - 1) * self.inner_latency + (group - together) * self.outer_latency
+        return max(outside / self.outer, inside / self.inner) + steps
 
     def cost(self, op: str, size: float, group: int, stride: int) -> float:
         """Time of `op` over `group` chips spaced `stride` apart."""
@@ -95,6 +146,8 @@ class Model:
     width: int
     experts: int
     top_k: int
+    heads: int = 64
+    seq_len: int = 8192
 
     @property
     def expert_params(self) -> float:
@@ -114,8 +167,51 @@ class Mesh:
     pp: int
     tp: int
     ep: int = 1
-    fsdp: bool = False
+    data_axis: str = "dp"  # "dp", "zero1", "zero2" or "fsdp" (ZeRO-3)
     microbatches: int = 1
+
+    @property
+    def fsdp(self) -> bool:
+        return self.data_axis == "fsdp"
+
+
+@dataclass(frozen=True)
+class Training:
+    """How the step is run, beyond the mesh: gradient bytes, recomputation, the attention kernel, sequence
+    parallelism on the tensor axis."""
+
+    grad_bytes: float = 2.0
+    recompute: str = "none"
+    attention: str = "flash"
+    sequence_parallel: bool = True
+    dispatch_bytes: float = 2.0  # 1 for FP8 dispatch (DeepSeek-V3, section 3.3.2)
+    node_limit: int = 0  # most nodes a token's experts may span; 0 for no limit (DeepSeek-V3 uses 4)
+
+
+def data_collectives(data_axis: str, grad_bytes: float) -> tuple[tuple[str, float], ...]:
+    """The data axis's collectives in one step, each with the bytes per parameter of its buffer: data parallelism
+    all-reduces g-byte gradients; ZeRO-1 and -2 reduce-scatter them and all-gather the updated 2-byte weights; ZeRO-3
+    gathers the weights for the forward and again for the backward and reduce-scatters the gradients."""
+    if data_axis == "dp":
+        return (("all-reduce", grad_bytes),)
+    if data_axis in ("zero1", "zero2"):
+        return (("reduce-scatter", grad_bytes), ("all-gather", WEIGHT_BYTES))
+    return (("all-gather", WEIGHT_BYTES), ("all-gather", WEIGHT_BYTES), ("reduce-scatter", grad_bytes))
+
+
+def data_traffic(data_axis: str, grad_bytes: float) -> float:
+    """Bytes per parameter the data axis moves, counted as all-gathers' buffers (an all-reduce counts twice)."""
+    return sum(size * (2 if op == "all-reduce" else 1) for op, size in data_collectives(data_axis, grad_bytes))
+
+
+@dataclass(frozen=True)
+class Memory:
+    state: float  # bytes per chip: weights, gradients, optimizer state
+    activations: float
+
+    @property
+    def total(self) -> float:
+        return self.state + self.activations
 
 
 @dataclass(frozen=True)
@@ -127,7 +223,8 @@ class StepCost:
     pipeline: float
     expert: float
     exposed: float  # s of communication not hidden under compute
-    memory: float  # bytes per chip
+    memory: Memory  # bytes per chip
+    model_compute: float  # s, at peak: the model's FLOPs alone, without recomputation
 
     @property
     def communication(self) -> float:
@@ -138,33 +235,61 @@ class StepCost:
         return self.compute / (1 - self.bubble) + self.exposed
 
 
-def step_cost(model: Model, mesh: Mesh, tokens: float, peak: float, net: Network, overlap_tp: bool) -> StepCost:
+def step_cost(
+    model: Model, mesh: Mesh, tokens: float, peak: float, net: Network, overlap_tp: bool, run: Training = Training()
+) -> StepCost:
     chips = mesh.dp * mesh.pp * mesh.tp
-    compute = 6 * model.active * tokens / (chips * peak)
+    per_token = model_flops_per_token(model.active, model.layers, model.width, model.seq_len)
+    again = recompute_flops_per_token(model.active, model.layers, model.width, model.seq_len, run.recompute)
+    model_compute = per_token * tokens / (chips * peak)
+    compute = (per_token + again) * tokens / (chips * peak)
     bubble = (mesh.pp - 1) / (mesh.microbatches + mesh.pp - 1)
     split = mesh.tp * mesh.pp
     shared, experts = model.shared_params / split, model.expert_params / (split * mesh.ep)
     expert_group = mesh.dp // mesh.ep
-    data = net.cost("all-reduce", shared * GRAD_BYTES, mesh.dp, split) + net.cost(
-        "all-reduce", experts * GRAD_BYTES, expert_group, split * mesh.ep
+    data = sum(
+        net.cost(op, shared * size, mesh.dp, split) + net.cost(op, experts * size, expert_group, split * mesh.ep)
+        for op, size in data_collectives(mesh.data_axis, run.grad_bytes)
     )
-    if mesh.fsdp:
-        data *= 1.5
     layers = model.layers / mesh.pp
     activations = tokens / mesh.dp * model.width * ACT_BYTES
-    tensor = 4 * layers * net.cost("all-reduce", activations, mesh.tp, 1)
+    passes = 6 if run.recompute == "full" else 4  # the forward's collectives run again when it is recomputed
+    tensor = passes * layers * net.cost("all-reduce", activations, mesh.tp, 1)
     pipeline = 0.0
     if mesh.pp > 1:
         link = net.inner if (net.kind == "torus" or mesh.tp < net.domain) else net.outer
         pipeline = 2 * activations / link
     expert = 0.0
     if model.experts > 1 and mesh.ep > 1:
-        expert = 4 * layers * net.cost("all-to-all", activations * model.top_k, mesh.ep, split)
-    hidden_data = compute * (1.0 if mesh.fsdp else 4 / 6)
+        # Half the all-to-alls carry tokens to the experts (the dispatch, and the combine's gradients back to them),
+        # which FP8 recipes send in FP8; the other half, the combine and the dispatch's gradients, stay in BF16.
+        vectors = tokens / mesh.dp * model.width
+        dispatch, combine = (
+            net.expert_all_to_all(vectors * size, model.top_k, mesh.ep, split, run.node_limit)
+            for size in (run.dispatch_bytes, ACT_BYTES)
+        )
+        expert = passes / 2 * layers * (dispatch + combine)
+    backward = compute - model_compute / 3  # the backward pass and the forward it recomputes
+    hidden_data = compute if mesh.fsdp else backward
     exposed = max(0.0, data - hidden_data) + pipeline
     exposed += max(0.0, tensor + expert - compute) if overlap_tp else tensor + expert
-    shared_state = shared / (mesh.dp if mesh.fsdp else 1)
-    expert_state = experts / (expert_group if mesh.fsdp else 1)
-    return StepCost(
-        compute, bubble, data, tensor, pipeline, expert, exposed, STATE_BYTES * (shared_state + expert_state)
-    )
+    state = state_bytes(shared, mesh.data_axis, mesh.dp, run.grad_bytes).total
+    state += state_bytes(experts, mesh.data_axis, expert_group, run.grad_bytes).total
+    micro = tokens / (mesh.dp * mesh.microbatches)
+
+    def per_layer(recompute: str) -> float:
+        return layer_activation_bytes(
+            micro,
+            model.width,
+            model.heads,
+            model.seq_len,
+            mesh.tp,
+            sequence_parallel=run.sequence_parallel and mesh.tp > 1,
+            recompute=recompute,
+            attention=run.attention,
+        )
+
+    held = stored_activation_bytes(per_layer(run.recompute), model.layers, mesh.pp, mesh.microbatches)
+    if run.recompute == "full":
+        held += per_layer("none")  # one layer rebuilt at a time in the backward pass
+    return StepCost(compute, bubble, data, tensor, pipeline, expert, exposed, Memory(state, held), model_compute)

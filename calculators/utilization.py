@@ -5,9 +5,13 @@ achieved = (parameters x bytes per parameter + KV-cache bytes) x steps per secon
 Performance Engineering: Best Practices", 2023). MFU = achieved FLOP/s / peak FLOP/s, where the FLOPs are the
 model's own: per token, 6N for the weights in training plus 12 x layers x hidden x sequence for attention's two
 matrix multiplies (Chowdhery et al., "PaLM", 2022, appendix B, whose H x Q is the hidden size), and 2N plus
-4 x layers x hidden x context in a decode step. HFU, hardware FLOPs utilisation, also counts the FLOPs a run does
-again: recomputing every layer's forward pass in the backward pass (full activation checkpointing) adds one more
-forward, 2N + 4 x layers x hidden x sequence per token, so HFU = MFU x 8/6 when attention is left out.
+4 x layers x hidden x context in a decode step. PaLM's count, which most published MFUs follow and the default here
+keeps, scores every query against every key of the sequence; a causal mask skips half of them, which kernels such as
+FlashAttention do not compute, so the "causal" choice halves the attention term (as the scaling book and Megatron-LM's
+FLOP count do). HFU, hardware FLOPs utilisation, also counts the FLOPs a run does again: recomputing every layer's
+forward pass in the backward pass (full activation checkpointing) adds one more forward, 2N + 4 x layers x hidden x
+sequence per token, so HFU = MFU x 8/6 when attention is left out; selective recomputation (Korthikanti et al. 2022)
+adds only the attention core's forward, 4 x layers x hidden x sequence (halved by the mask too).
 """
 
 from __future__ import annotations
@@ -61,6 +65,12 @@ def _attention_per_layer_token(inputs: Mapping[str, Value], length: str) -> floa
     return 4 * number(inputs, "hidden") * number(inputs, length)
 
 
+def _masked_share(inputs: Mapping[str, Value]) -> float:
+    """The share of a training sequence's scores that are computed: all of them as PaLM counts, half under a causal
+    mask."""
+    return 0.5 if text(inputs, "mask") == "causal" else 1.0
+
+
 def _compute(inputs: Mapping[str, Value]) -> Result:
     params = number(inputs, "params_b") * GIGA
     rate = number(inputs, "tokens_per_s")
@@ -69,14 +79,20 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     weights = params * float(text(inputs, "bytes_per_param"))
     layers = number(inputs, "layers")
     if text(inputs, "mode") == "training":
-        forward = 2 * params + layers * _attention_per_layer_token(inputs, "seq_len")  # per token
+        core = layers * _attention_per_layer_token(inputs, "seq_len") * _masked_share(inputs)
+        forward = 2 * params + core  # per token
         flops = 3 * forward * rate  # forward, and a backward pass of twice its FLOPs
-        recomputed = forward * rate if text(inputs, "recompute") == "full" else 0.0
+        recomputed = {"none": 0.0, "selective": core, "full": forward}[text(inputs, "recompute")] * rate
         mfu, hfu = flops / peak, (flops + recomputed) / peak
         summary = (
             f"Training at {format_si(rate, 'token/s')} does {_text('achieved_flops', flops)} of the model's FLOPs: "
             f"an MFU of {_text('mfu', mfu)}"
-            + (f", and an HFU of {_text('hfu', hfu)} with the recomputed forward passes" if recomputed else "")
+            + (
+                f", and an HFU of {_text('hfu', hfu)} with the recomputed "
+                + ("forward passes" if text(inputs, "recompute") == "full" else "attention cores")
+                if recomputed
+                else ""
+            )
             + ". MBU is not a useful measure here: training is compute-bound."
         )
         values: dict[str, Value] = {
@@ -170,9 +186,24 @@ UTILIZATION = Calculator(
             "Activation recomputation",
             kind="choice",
             default="none",
-            choices=(Choice("none", "None"), Choice("full", "Full: every layer's forward again")),
+            choices=(
+                Choice("none", "None"),
+                Choice("selective", "Selective: the attention core again"),
+                Choice("full", "Full: every layer's forward again"),
+            ),
             shown_when=("mode", ("training",)),
             help="Recomputed FLOPs count towards HFU, not MFU.",
+        ),
+        Input(
+            "mask",
+            "Attention FLOPs counted",
+            kind="choice",
+            default="full",
+            choices=(
+                Choice("full", "Every score, as PaLM counts (most published MFUs)"),
+                Choice("causal", "Causal: half the scores, those a causal kernel computes"),
+            ),
+            shown_when=("mode", ("training",)),
         ),
         Input(
             "context",

@@ -111,6 +111,7 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
         "kv-cache": ("per_token", "vs_mha", "batch_per_chip", "reserved_per_chip"),
         "speculative": ("tokens_per_step", "speedup", "best_draft", "best_speedup"),
         "systolic": ("busy", "cycles", "utilization"),
+        "pipeline-schedule": ("bubble", "step", "bubble_share", "held_first", "activations", "memory"),
     }[name]
 
 

@@ -98,3 +98,32 @@ def test_efficiency_scales_the_bandwidth_term_only() -> None:
 )
 def test_torus_shapes(chips: int, axes: int, shape: tuple[int, ...]) -> None:
     assert torus_shape(chips, axes) == shape
+
+
+class TestTree:
+    """NCCL's tree all-reduce, from its cost model (`src/graph/tuning.cc`): latency
+    2 ((nRanks / nNodes - 1) intraLat + log2i(nNodes) interLat), bus bandwidth 0.92 of the ring's."""
+
+    def test_1024_gpus_in_128_nodes(self) -> None:
+        """2 x (7 x 0.6 + 7 x 2.7) = 46.2 us against the ring's 2 x (7 x 0.6 + 127 x 2.7) = 694.2 us; the bandwidth
+        term the ring's 317.9 us over 0.92."""
+        two = {"topology": "two-level", "chips": 1024}
+        ring, tree = COLLECTIVE.run(two).values, COLLECTIVE.run({**two, "algorithm": "tree"}).values
+        assert ring["latency_time"] == pytest.approx(2 * (7 * 0.6e-6 + 127 * 2.7e-6))
+        assert tree["latency_time"] == pytest.approx(2 * (7 * 0.6e-6 + 7 * 2.7e-6))
+        assert tree["bandwidth_time"] == pytest.approx(ring["bandwidth_time"] / 0.92)
+        assert COLLECTIVE.output("time").text(tree["time"]) == "391 µs"
+
+    def test_log2_of_a_node_count_not_a_power_of_two(self) -> None:
+        """12 nodes: log2i(12) = 3 levels, as NCCL's integer log."""
+        cost = collective_cost("all-reduce", "two-level", 1e6, 96, 450e9, 0.6e-6, algorithm="tree")
+        assert cost.latency_time == pytest.approx(2 * (7 * 0.6e-6 + 3 * 2.7e-6))
+
+    def test_one_switch_gains_nothing_and_other_ops_keep_the_ring(self) -> None:
+        """In one node NCCL's tree is a chain: 2 x 7 steps, as the ring. Trees are for all-reduce only; a torus keeps
+        its rings."""
+        assert COLLECTIVE.run({"algorithm": "tree"}).values["latency_time"] == pytest.approx(8.4e-6)
+        gather = {"op": "all-gather", "topology": "two-level", "chips": 1024}
+        assert COLLECTIVE.run({**gather, "algorithm": "tree"}).values == COLLECTIVE.run(gather).values
+        cube = {"topology": "torus-3d", "chips": 64}
+        assert COLLECTIVE.run({**cube, "algorithm": "tree"}).values == COLLECTIVE.run(cube).values

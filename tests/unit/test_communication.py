@@ -120,3 +120,18 @@ def test_fewer_chips() -> None:
     values = ALLREDUCE.run({"chip": "h100-sxm", "chips": 4}).values
     assert values["ratio"] == pytest.approx(0.15337, rel=1e-4)
     assert values["bound"] == "Compute-bound"
+
+
+def test_tree_all_reduce_takes_logarithmic_steps() -> None:
+    """NCCL's tree (src/graph/tuning.cc: 2 ((ranks per node - 1) intra + log2i(nodes) inter) latency, bus bandwidth
+    0.92 of the ring's), one chip per node: 64 chips, batch 8, 1 us a step. Ring: 2 x 63 = 126 steps; tree:
+    2 x log2(64) = 12 steps. Bandwidth: 2 x 63/64 x 131,072 B / (0.92 x 450e9)."""
+    ring = ALLREDUCE.run({"chip": "h100-sxm", "batch": 8, "latency_us": 1, "chips": 64}).values
+    tree = ALLREDUCE.run({"chip": "h100-sxm", "batch": 8, "latency_us": 1, "chips": 64, "algorithm": "tree"}).values
+    assert ring["comm_time"] == pytest.approx(126e-6 + 2 * 63 / 64 * 131072 / LINK)
+    assert tree["comm_time"] == pytest.approx(12e-6 + 2 * 63 / 64 * 131072 / (0.92 * LINK))
+    # 48 chips: floor(log2 48) = 5 levels, NCCL's integer log.
+    tree48 = ALLREDUCE.run({"chip": "h100-sxm", "batch": 8, "latency_us": 1, "chips": 48, "algorithm": "tree"})
+    assert tree48.values["comm_time"] == pytest.approx(10e-6 + 2 * 47 / 48 * 131072 / (0.92 * LINK))
+    # The bandwidth-only rule sees the tree's 0.92: 1 + 3 x 28,672 x 0.92 x 450e9 / (2 x 989.4e12) = 18.99.
+    assert tree["max_chips"] == 18

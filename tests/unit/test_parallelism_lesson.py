@@ -10,7 +10,7 @@ v5p, 1 us per hop) and Meta's Llama 3 70B config.json. If a figure changes, thes
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -56,6 +56,9 @@ class TestCollectives:
         assert shown(COLLECTIVE, {**two, "chips": 1024}, "time") == "1.01 ms"
         assert shown(COLLECTIVE, {**two, "chips": 1024}, "latency_time") == "694 µs"
         # 127 network steps per ring: 128 nodes of 8; the NIC is 450 / 50 = 9 times slower than NVLink.
+        tree = {**two, "chips": 1024, "algorithm": "tree"}
+        assert shown(COLLECTIVE, tree, "time") == "391 µs"
+        assert shown(COLLECTIVE, tree, "latency_time") == "46.2 µs"
         assert COLLECTIVE.run({**two, "chips": 1024}).values["shape"] == "128 nodes of 8"
 
     def test_tpu_cube_and_switches(self) -> None:
@@ -77,22 +80,66 @@ class TestStrategies:
         assert shown(EXPLORER, V5P, "dp_tokens_per_chip") == "850"
 
     def test_memory(self) -> None:
+        """The explorer's table: memory is model state and activations (Korthikanti et al. 2022, 34 s b h / t a layer
+        with FlashAttention; tests/unit/test_training_memory.py works them by hand)."""
         rows = {row[0]: row for row in EXPLORER.run({}).table.rows}  # type: ignore[union-attr]
-        assert rows["Data parallel"][1] == "1.12 TB" and "1.12 TB" in LESSON
-        assert rows["FSDP (ZeRO-3)"][1] == "1.09 GB" and "1.09 GB" in LESSON
+        assert rows["Data parallel"][1] == "1.21 TB" and "1.21 TB per chip, 1.12 TB of it model state" in LESSON
+        assert rows["FSDP (ZeRO-3)"][1] == "92.4 GB" and rows["FSDP (ZeRO-3)"][6] == "does not fit"
+        assert shown(EXPLORER, {"tp": 1, "data_axis": "fsdp"}, "state") == "1.09 GB"
+        assert shown(EXPLORER, {"tp": 1}, "activations") == "91.3 GB"
         assert rows["FSDP (ZeRO-3)"][4] == "0 s" and rows["FSDP (ZeRO-3)"][3] == "1.04 s"
         assert rows["Tensor parallel"][3] == "109 s"
         assert "1.04 s" in LESSON and "109 s" in LESSON
+        assert EXPLORER.run({}).values["best"] == "none fits" and "Nothing fits." in LESSON
 
     def test_default_mesh(self) -> None:
         assert shown(EXPLORER, {}, "exposed") == "671 ms"
-        assert shown(EXPLORER, {}, "compute") == "1.74 s"
+        assert shown(EXPLORER, {}, "compute") == "1.87 s"
+        assert shown(EXPLORER, {}, "activations") == "91.3 GB"
         assert shown(EXPLORER, {"tp": 1}, "tokens_per_chip") == "4,096"
         assert EXPLORER.run({"overlap_tp": "yes"}).values["step"] == pytest.approx(EXPLORER.run({}).values["compute"])
 
+    def test_recomputation_and_microbatches(self) -> None:
+        full = {"recompute": "full"}
+        assert shown(EXPLORER, full, "memory") == "7.6 GB"
+        assert shown(EXPLORER, full, "compute") == "2.5 s"
+        assert shown(EXPLORER, full, "exposed") == "1.01 s"
+        assert shown(EXPLORER, full, "mfu") == "53.5%"
+        assert shown(EXPLORER, {**full, "overlap_tp": "yes"}, "mfu") == "75%"
+        assert EXPLORER.run({**full, "overlap_tp": "yes"}).values["efficiency"] == pytest.approx(1)
+        four = {"microbatches": 4}
+        assert shown(EXPLORER, four, "memory") == "23.9 GB"
+        assert EXPLORER.run({**four, "overlap_tp": "yes"}).values["step"] == EXPLORER.run({}).values["compute"]
+
+    def test_memory_section(self) -> None:
+        """ZeRO's 7.5 B example and one Llama 3 70B sequence, t = 8 with sequence parallelism: 34 x 8,192^2 / 8 =
+        285 MB a layer, 22.8 GB over 80."""
+        for figure in ("120 GB, 31.4 GB, 16.6 GB and 1.9 GB", "285 MB", "22.8 GB", "91.3 GB"):
+            assert figure in LESSON
+        memory = get("training-memory")
+        assert (
+            memory.output("activations_per_layer").text(memory.run({"micro_batch": 1}).values["activations_per_layer"])
+            == "285 MB"
+        )
+        assert memory.output("activations").text(memory.run({"micro_batch": 1}).values["activations"]) == "22.8 GB"
+
     def test_tensor_limit(self) -> None:
         assert shown(EXPLORER, {}, "tp_limit") == "19.2"
-        assert round(EXPLORER.run({"link_gbs": 50}).values["tp_limit"]) == 3
+        # FP8 recipes keep the all-reduced partial sums in BF16: C doubles, the bytes stay (ACT_BYTES = 2).
+        assert shown(EXPLORER, {"precision": "fp8"}, "tp_limit") == "10.1"
+
+    def test_tensor_parallelism_across_nodes(self) -> None:
+        """8 -> 16 -> 32 at the default 1,024 chips and 4 Mi tokens: the tensor traffic doubles with each doubling
+        (each group handles twice the tokens), while the two-level all-reduce's bandwidth term per byte stays the
+        NVLink phase's (2 x 7/8 / 450e9) up to 32 chips; its latency grows from 2 x 7 x 0.6 to
+        2 x (7 x 0.6 + 1 x 2.7) = 13.8 us."""
+        assert shown(EXPLORER, {"tp": 16}, "tensor_comm") == "1.34 s"
+        assert shown(EXPLORER, {"tp": 32}, "tensor_comm") == "2.68 s"
+        assert shown(EXPLORER, {"tp": 8}, "tensor_comm") == "671 ms"
+        two = {"topology": "two-level", "size_mb": 1073.741824, "chips": 16}
+        assert COLLECTIVE.run(two).values["latency_time"] == pytest.approx(13.8e-6)
+        assert COLLECTIVE.run(two).values["bandwidth_time"] == pytest.approx(2 * 7 / 8 * 1073.741824e6 / 450e9)
+        assert "13.8 µs at 16 against 8.4" in LESSON
 
     def test_bubble(self) -> None:
         assert EXPLORER.run({"pp": 8, "microbatches": 8}).values["bubble"] == pytest.approx(7 / 15)
@@ -108,25 +155,63 @@ class TestStrategies:
 
     def test_scaling_out_at_a_fixed_batch(self) -> None:
         rows = {row[0]: row for row in EXPLORER.run({"chips": 8192}).table.rows}  # type: ignore[union-attr]
-        assert rows["FSDP (ZeRO-3)"][3] == "1.06 s" and rows["FSDP (ZeRO-3)"][2] == "217 ms"
+        assert rows["FSDP (ZeRO-3)"][3] == "1.06 s" and rows["FSDP (ZeRO-3)"][2] == "234 ms"
 
     def test_combinations(self) -> None:
+        """Each sentence's inputs as the lesson states them: FSDP, no recomputation, overlap "no" unless it says
+        "yes"."""
         big = {"chips": 8192, "tp": 8}
         assert shown(EXPLORER, big, "data_comm") == "1.06 s"
-        assert shown(EXPLORER, big, "compute") == "217 ms"
-        assert shown(EXPLORER, {**big, "overlap_tp": "yes"}, "efficiency") == "20.6%"
+        assert shown(EXPLORER, big, "compute") == "234 ms"
+        assert shown(EXPLORER, big, "efficiency") == "20.5%"
+        assert shown(EXPLORER, {**big, "overlap_tp": "yes"}, "efficiency") == "22.1%"
         staged = {**big, "pp": 8, "microbatches": 32}
         assert shown(EXPLORER, staged, "data_comm") == "131 ms"
-        assert shown(EXPLORER, staged, "efficiency") == "58.7%"
-        assert shown(EXPLORER, {**staged, "overlap_tp": "yes"}, "efficiency") == "75.9%"
-        wide = {**big, "pp": 4, "microbatches": 32, "overlap_tp": "yes", "tokens": 16_777_216}
-        assert shown(EXPLORER, wide, "efficiency") == "87.5%"
+        assert shown(EXPLORER, staged, "bubble") == "17.9%"
+        assert shown(EXPLORER, staged, "efficiency") == "59.9%"
+        assert shown(EXPLORER, {**staged, "overlap_tp": "yes"}, "efficiency") == "76.3%"
+        wide = {**big, "pp": 4, "microbatches": 32, "tokens": 16_777_216}
+        assert shown(EXPLORER, wide, "efficiency") == "66.8%"
+        assert shown(EXPLORER, {**wide, "overlap_tp": "yes"}, "efficiency") == "87.7%"
         fsdp = {"chips": 8192, "tp": 1, "tokens": 16_777_216}
-        assert shown(EXPLORER, fsdp, "efficiency") == "82.2%"
-        assert shown(EXPLORER, fsdp, "data_comm") == "1.06 s" and shown(EXPLORER, fsdp, "compute") == "869 ms"
+        assert shown(EXPLORER, fsdp, "efficiency") == "88.5%"
+        assert shown(EXPLORER, fsdp, "data_comm") == "1.06 s" and shown(EXPLORER, fsdp, "compute") == "936 ms"
+        assert shown(EXPLORER, fsdp, "activations") == "45.6 GB" and EXPLORER.run(fsdp).values["fits"] == "yes"
+        assert shown(EXPLORER, fsdp, "tokens_per_chip") == "2,048"
 
     def test_problem_2(self) -> None:
         """16 Mi tokens over 8,960 v5p chips: 1,872 per chip, above 850, nothing exposed."""
         pod = {**V5P, "chips": 8960, "tokens": 16_777_216}
         assert shown(EXPLORER, pod, "tokens_per_chip") == "1,872.5"
         assert EXPLORER.run(pod).values["exposed"] == 0
+
+
+class TestExperts:
+    """DeepSeek-V3's shape (DeepSeek-V3 Technical Report: 61 layers, width 7,168, 128 heads, 256 routed experts, 8 per
+    token, at most 4 nodes per token, FP8 dispatch) on 512 H100s; tests/unit/test_parallelism.py works the
+    all-to-all by hand."""
+
+    DEEPSEEK: ClassVar[dict[str, Any]] = {
+        "params_b": 671,
+        "active_b": 37,
+        "layers": 61,
+        "d_model": 7168,
+        "heads": 128,
+        "experts": 256,
+        "top_k": 8,
+        "chips": 512,
+        "tp": 1,
+        "ep": 64,
+        "tokens": 2_097_152,
+        "seq_len": 4096,
+        "recompute": "full",
+    }
+
+    def test_node_limit_and_fp8_dispatch(self) -> None:
+        assert shown(EXPLORER, self.DEEPSEEK, "expert_comm") == "3.07 s"
+        assert shown(EXPLORER, self.DEEPSEEK, "compute") == "1.28 s"
+        assert shown(EXPLORER, self.DEEPSEEK, "tokens_per_chip") == "4,096"
+        assert EXPLORER.run(self.DEEPSEEK).values["fits"] == "yes"
+        limited = {**self.DEEPSEEK, "node_limit": 4}
+        assert shown(EXPLORER, limited, "expert_comm") == "1.56 s"
+        assert shown(EXPLORER, {**limited, "dispatch_bytes": "1"}, "expert_comm") == "1.19 s"

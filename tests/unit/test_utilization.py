@@ -11,6 +11,7 @@ from .page_text import assert_says
 
 MBU = get("mbu")
 TWO_TBS = {"chip": "custom", "peak_tflops": 312, "bandwidth_tbs": 2.0}
+TRAINING_7B = {**TWO_TBS, "mode": "training", "params_b": 7, "tokens_per_s": 3000}
 
 
 class TestDecode:
@@ -120,3 +121,24 @@ class TestAttentionFlopsAndHfu:
         values = MBU.run({**TWO_TBS, "params_b": 7, "tokens_per_s": 100, "context": 4096}).values
         assert values["achieved_flops"] == pytest.approx((14e9 + 4 * 32 * 4096 * 4096) * 100)
         assert values["hfu"] == values["mfu"]
+
+
+class TestCausalMaskAndSelectiveRecompute:
+    """The mask: PaLM's 12 L H Q T counts every score (the default); a causal mask computes half of them, so the
+    attention term halves (the scaling book, "How to Parallelize a Transformer for Training"; Megatron-LM's FLOP
+    count). Selective recomputation (Korthikanti et al. 2022, section 5) runs the attention core's forward again:
+    4 L H Q T per token, halved by the mask too."""
+
+    def test_causal_halves_the_attention_term(self) -> None:
+        """6 x 7e9 + 6 x 32 x 4,096^2 = 45.22e9 FLOPs per token; x 3,000 over 312e12: MFU 43.48%."""
+        values = MBU.run({**TRAINING_7B, "mask": "causal"}).values
+        assert values["achieved_flops"] == pytest.approx((6 * 7e9 + 6 * 32 * 4096 * 4096) * 3000)
+        assert values["mfu"] == pytest.approx(0.4348, abs=1e-4)
+
+    def test_selective_recompute_adds_the_attention_core(self) -> None:
+        """4 x 32 x 4,096^2 = 2.147e9 FLOPs per token again: HFU 46.58% + 2.147e9 x 3,000 / 312e12 = 48.65%."""
+        values = MBU.run({**TRAINING_7B, "recompute": "selective"}).values
+        assert values["hfu"] - values["mfu"] == pytest.approx(4 * 32 * 4096 * 4096 * 3000 / 312e12)
+        causal = MBU.run({**TRAINING_7B, "recompute": "selective", "mask": "causal"}).values
+        assert causal["hfu"] - causal["mfu"] == pytest.approx(2 * 32 * 4096 * 4096 * 3000 / 312e12)
+        assert "with the recomputed attention cores" in MBU.run({**TRAINING_7B, "recompute": "selective"}).summary
