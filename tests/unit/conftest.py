@@ -2,8 +2,8 @@
 
 `pytest -m content` is what a change to `docs/` or `calculators/` needs (`make check` runs it); `pytest -m plugin`
 what a change to `plugins/` needs (with the build, conformance and browser layers, which are all `plugin`). Every test
-module here is named in exactly one of the two sets below: a new one that is in neither stops the collection with a
-line saying where to add it, so no test is left out of both runs.
+module here is named in exactly one of the two sets below: collecting one that is in neither stops the run with a line
+saying where to add it, so no test is left out of both runs.
 """
 
 from __future__ import annotations
@@ -61,9 +61,11 @@ CONTENT_TESTS = frozenset(
         "test_landscape_figures.py",
         "test_latency_throughput.py",
         "test_matmul.py",
+        "test_memory_in_training_lesson.py",
         "test_model_review.py",
         "test_parallelism.py",
         "test_parallelism_lesson.py",
+        "test_pipeline_schedule.py",
         "test_roofline.py",
         "test_roofline_lesson.py",
         "test_scale_hand_checks.py",
@@ -73,6 +75,7 @@ CONTENT_TESTS = frozenset(
         "test_speculative.py",
         "test_systolic.py",
         "test_training.py",
+        "test_training_memory.py",
         "test_utilization.py",
     }
 )
@@ -89,8 +92,3 @@ def concern(path: Path) -> str:
         )
     return "plugin" if name in PLUGIN_TESTS else "content"
 
-
-def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> None:
-    """A unit test module named in neither set stops the run before any test starts."""
-    if file_path.suffix == ".py" and file_path.name.startswith("test_"):
-        concern(file_path)
