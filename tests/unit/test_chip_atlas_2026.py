@@ -196,4 +196,12 @@ memory_gb = { value = 768, source = "qualcomm" }
 """
     with pytest.raises(ChipDataError, match="field 'bandwidth_tbs': missing"):
         parse_database(text)
-    assert_says(PAGE, "the chip database needs a bandwidth for every chip, so it does not hold them")
+    # Qualcomm's 768 GB per card against the database's largest HBM parts: 768 / 288 = 2.67, 768 / 432 = 1.78.
+    hbm3e, hbm4 = (get_chip(i).memory_gb.value for i in ("b300", "mi455x"))
+    assert {get_chip(i).memory_gb.value for i in ("b300", "rubin", "mi355x")} == {hbm3e}
+    assert_says(
+        PAGE,
+        "the chip database needs a bandwidth for every chip, so it does not hold them",
+        f"768 GB of LPDDR per card, {768 / hbm3e:.1f} times the {hbm3e:g} GB of a B300, a Rubin or an MI355X and "
+        f"{768 / hbm4:.1f} times the MI455X's {hbm4:g} GB",
+    )
