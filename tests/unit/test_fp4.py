@@ -13,8 +13,14 @@ from calculators.hardware import BYTES_PER_VALUE, fill_from_chip
 @pytest.mark.parametrize(
     ("chip_id", "dense", "format_"),
     [
-        # NVIDIA Technical Blog, 'Inside NVIDIA Blackwell Ultra' (2025-08): 15 PFLOPS dense NVFP4 per GPU.
-        ("b300", 15_000, "NVFP4"),
+        # NVIDIA's HGX page: 105 PFLOPS dense NVFP4 per 8-GPU HGX B300; its GB300 NVL72 page: 1,080 per 72 GPUs,
+        # the '15 PFLOPS dense NVFP4' of NVIDIA's Blackwell Ultra post; HGX B200: 72 per 8 GPUs.
+        ("b300", 13_125, "NVFP4"),
+        ("gb300", 15_000, "NVFP4"),
+        ("b200", 9_000, "NVFP4"),
+        # Huawei Connect 2025: Ascend 950PR and 950DT, 2 PFLOPS MXFP4.
+        ("ascend-950pr", 2_000, "MXFP4"),
+        ("ascend-950dt", 2_000, "MXFP4"),
         # AWS Neuron, Trainium3 Architecture (2025-12-02): '2,517 MXFP8/MXFP4 TFLOPS', dense.
         ("trainium3", 2_517, "MXFP4"),
         # Tom's Hardware (2025-06): MI355X 'maximum FP4/FP6' 20.1 PFLOPS, with sparsity; dense is half.
@@ -25,7 +31,7 @@ from calculators.hardware import BYTES_PER_VALUE, fill_from_chip
         ("mtia-500", 30_000, "MX4"),
         # Microsoft's Maia 200 announcement (2026-01-26): 'more than 10 petaFLOPS' FP4.
         ("maia-200", 10_000, "FP4"),
-        # NVIDIA's Vera Rubin NVL72, CES 2026: 2.5 EFLOPS NVFP4 training / 72 GPUs = 34.7 PFLOPS.
+        # NVIDIA's Rubin post and CES 2026 announcement: 2.5 EFLOPS NVFP4 training / 72 GPUs = 34.7 PFLOPS.
         ("rubin", 34_700, "NVFP4"),
     ],
 )
@@ -61,10 +67,10 @@ def test_fp4_counts_its_block_scales() -> None:
 
 
 def test_roofline_at_fp4() -> None:
-    """B300 at FP4: ridge 15,000 TFLOP/s / 8 TB/s = 1,875 FLOP/byte. Prefill of 256 tokens reads each weight once at
+    """GB300 at FP4: ridge 15,000 TFLOP/s / 8 TB/s = 1,875 FLOP/byte. Prefill of 256 tokens reads each weight once at
     0.5625 bytes and does 2 FLOPs per weight per token: 512 / 0.5625 = 910 FLOP/byte, memory-bound, so it attains
     910 x 8 TB/s = 7.28 PFLOP/s."""
-    result = run("roofline", {"chip": "b300", "precision": "fp4", "workload": "prefill", "tokens": 256})
+    result = run("roofline", {"chip": "gb300", "precision": "fp4", "workload": "prefill", "tokens": 256})
     values = {output["key"]: output["value"] for output in result["outputs"]}
     assert values["ridge"] == pytest.approx(1875)
     assert values["workload_intensity"] == pytest.approx(512 / 0.5625)

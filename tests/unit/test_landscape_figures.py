@@ -142,17 +142,18 @@ def test_the_fp4_comparison_orders_decode_as_bandwidth() -> None:
     from calckit.api import run
 
     page = text(CHAPTER)
-    assert "id: compare-2026-fp4 chips: [b300, rubin, mi355x, maia-200, mtia-400, trainium3] precision: fp4" in page
+    ids = ("b300", "gb300", "rubin", "mi355x", "maia-200", "mtia-400", "trainium3", "ascend-950dt")
+    assert f"id: compare-2026-fp4 chips: [{', '.join(ids)}] precision: fp4" in page
     result = run(
         "compare",
         {
-            "chips": "b300,rubin,mi355x,maia-200,mtia-400,trainium3",
+            "chips": ",".join(ids),
             "precision": "fp4",
             "params_b": 70,
             "bytes_per_param": "0.5625",
         },
     )
-    chips = [get_chip(i) for i in ("b300", "rubin", "mi355x", "maia-200", "mtia-400", "trainium3")]
+    chips = [get_chip(i) for i in ids]
     assert all(chip.memory_gb.value >= 70 * 0.5625 for chip in chips)
     rates = [float(row[-1].split()[0].replace(",", "")) for row in result["table"]["rows"]]
     expected = [chip.bandwidth_tbs.value * 1e12 / (70e9 * 0.5625) for chip in chips]
