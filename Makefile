@@ -63,10 +63,11 @@ PARALLEL := -n 2 --dist loadgroup
 
 ## check: the pre-flight for a change to the book (docs/, calculators/), before a pull request: lint, the strict
 ## build with every author check (no memory snapshot: that is the plugin's concern, and CI builds it), and the
-## content's unit tests. No browser. About a minute once set up.
+## content's unit tests. No browser. About a minute once set up. worksteal: the fuzzed calculators' tests take seconds
+## each and the rest milliseconds, so a worker that runs out of tests takes some from the other.
 check: lint
 	CALCULATORS_SNAPSHOT=false $(BIN)/mkdocs build --strict --quiet --site-dir .cache/check-site
-	$(BIN)/python -m pytest -m content -n 2 -q
+	$(BIN)/python -m pytest -m content -n 2 --dist worksteal -q
 
 ## test: lint, type-check, then every test layer (unit, conformance, build, browser), on two workers
 test: lint
