@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from calckit import Calculator, Input
+from calckit.spec import CUSTOM
 
 # Round numbers, where formulas meet their singular points (a division by n - 1, a ridge at a whole intensity).
 _ROUND_MANTISSAS = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9)
@@ -111,10 +112,16 @@ def sweep(calculator: Calculator) -> Iterator[dict[str, Any]]:
     numeric = [spec for spec in calculator.inputs if spec.kind in ("number", "integer")]
     contexts: list[dict[str, Any]] = [{}]
     contexts += [
-        {spec.key: value} for spec in calculator.inputs if spec.kind == "choice" for value in spec.choice_values
+        {spec.key: value}
+        for spec in calculator.inputs
+        if spec.kind == "choice"
+        for value in spec.choice_values
+        if value != spec.default  # the default is the first context's
     ]
     for context in contexts:
         for spec in numeric:
+            if spec.filled_by in context and context[spec.filled_by] != CUSTOM:
+                continue  # the picker's figure replaces the value: the run would repeat the picker's own
             low = spec.min if spec.min is not None else -1e12
             high = spec.max if spec.max is not None else 1e12
             for value in _round_values(spec, low, high):
