@@ -51,11 +51,13 @@ def write_fixture(root: Path, files: Mapping[str, str], **config: Any) -> Path:
 
 
 def site_config(*, plugin: Mapping[str, Any] | None = None, **overrides: Any) -> dict[str, Any]:
-    """The fixture mkdocs.yml: Material without web fonts, the plugin on the project's node_modules."""
+    """The fixture mkdocs.yml: Material without web fonts, the plugin on the project's node_modules, without a memory
+    snapshot (a test of the snapshot asks for one with `plugin={"snapshot": True}`: a package a test edits misses the
+    snapshot cache, and Node then takes seconds to make one that nothing reads)."""
     return {
         "site_name": "Fixture",
         "theme": {"name": "material", "font": False},
-        "plugins": [{"calculators": {"node_modules": str(NODE_MODULES), **(plugin or {})}}],
+        "plugins": [{"calculators": {"node_modules": str(NODE_MODULES), "snapshot": False, **(plugin or {})}}],
         "markdown_extensions": ["admonition", "pymdownx.superfences"],
         **overrides,
     }

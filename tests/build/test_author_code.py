@@ -153,7 +153,7 @@ def test_a_file_missing_from_the_wheel_is_said_in_python(tmp_path: Path) -> None
     reads_outside = ROOFLINE_TEXT.replace("\n__all__", f"\n{rates}__all__", 1)
     tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "rates.txt").write_text("1.0\n", encoding="utf-8")
-    build = build_with_package(tmp_path, {"roofline.py": reads_outside})
+    build = build_with_package(tmp_path, {"roofline.py": reads_outside}, plugin={"snapshot": True})
     assert build.returncode != 0, build.output
     (error, *_) = build.errors()
     line = _line_of(reads_outside, "RATES = ")

@@ -219,7 +219,11 @@ def test_a_compute_that_hangs_only_in_pyodide_is_stopped_in_the_snapshot(tmp_pat
     """The memory snapshot runs each calculator on its defaults in Pyodide under Node, each within the limit."""
     statements = '    import sys\n    while sys.platform == "emscripten": pass'
     build = build_with_package(
-        tmp_path, {"roofline.py": roofline_with(statements)}, "# Empty\n", timeout=300, plugin={"time_limit": LIMIT}
+        tmp_path,
+        {"roofline.py": roofline_with(statements)},
+        "# Empty\n",
+        timeout=300,
+        plugin={"time_limit": LIMIT, "snapshot": True},
     )
     assert build.returncode != 0, build.output
     assert build.errors() == [
@@ -265,7 +269,10 @@ def test_a_pure_python_dependency_is_shipped_in_a_wheel_of_its_own(tmp_path: Pat
     """`browser_dependencies: [attrs]`: the build passes, a content-hashed attrs wheel is shipped before the book's,
     and the memory snapshot (the package imported in Pyodide under Node) shows that Pyodide imports it."""
     build = build_with_package(
-        tmp_path, {"roofline.py": IMPORTS_ATTRS}, timeout=300, plugin={"browser_dependencies": ["attrs"]}
+        tmp_path,
+        {"roofline.py": IMPORTS_ATTRS},
+        timeout=300,
+        plugin={"browser_dependencies": ["attrs"], "snapshot": True},
     )
     assert build.returncode == 0, build.output
     wheels = sorted(path.name.split("-")[0] for path in (build.site / "assets/calculators").glob("*.whl"))
