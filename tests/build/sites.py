@@ -30,6 +30,7 @@ from tests.support import MKDOCS, NODE_MODULES, ROOT, build_env, build_site
 
 if TYPE_CHECKING:
     from calckit.book import Book
+    from mkdocs_calculators.problems import Problem
 
 # MkDocs writes each log record as `LEVEL   -  message`.
 _ERROR_LINE = re.compile(r"^ERROR\s+-\s+(?P<message>.*?)\s*$", re.MULTILINE)
@@ -116,11 +117,16 @@ def _book() -> Book:
 
 
 def render_fixture(root: Path, files: Mapping[str, str], **config: Any) -> list[str]:
-    """Every ERROR line that a strict build of `files` logs from its pages' blocks, in the build's order, found in this
-    process: the files and a fixture mkdocs.yml are written under `root` (as `build_fixture` writes them), MkDocs reads
-    its pages, and each page is rendered by `render_page` for this book with what the plugin's page hook gives it
-    (the page's path as shown, its file, its address, the lines of its front matter). Warnings are left out, as
-    `Build.errors` leaves them."""
+    """Every ERROR line that a strict build of `files` logs from its pages' blocks, in the build's order (see
+    `render_problems`); warnings are left out, as `Build.errors` leaves them."""
+    return [str(problem) for problem in render_problems(root, files, **config) if not problem.warning]
+
+
+def render_problems(root: Path, files: Mapping[str, str], **config: Any) -> list[Problem]:
+    """Every problem (warnings too) that a strict build of `files` logs from its pages' blocks, in the build's order,
+    found in this process: the files and a fixture mkdocs.yml are written under `root` (as `build_fixture` writes
+    them), MkDocs reads its pages, and each page is rendered by `render_page` for this book with what the plugin's
+    page hook gives it (the page's path as shown, its file, its address, the lines of its front matter)."""
     from mkdocs.config import load_config
     from mkdocs.structure.files import get_files
     from mkdocs.structure.pages import Page
@@ -131,16 +137,15 @@ def render_fixture(root: Path, files: Mapping[str, str], **config: Any) -> list[
 
     config_file = write_fixture(root, files, **config)
     mkdocs_config = load_config(str(config_file), plugins=[])
-    errors = []
+    problems = []
     for file in get_files(mkdocs_config).documentation_pages():
         page = Page(None, file, mkdocs_config)
         page.read_source(mkdocs_config)
         markdown = page.markdown or ""
         context = PageContext(_display_path(page, mkdocs_config), _book(), file.abs_src_path, page.url)
         offset = _front_matter_lines(page, markdown)
-        rendered = render_page(markdown, context, offset=offset, file_text=file.content_string)
-        errors += [str(problem) for problem in rendered.problems if not problem.warning]
-    return errors
+        problems += render_page(markdown, context, offset=offset, file_text=file.content_string).problems
+    return problems
 
 
 # A small DOM, enough to read back what the plugin rendered (the standard library has no HTML tree).
