@@ -37,7 +37,7 @@ def build(root: Path, files: dict[str, str]) -> tuple[int, list[str], Path]:
     """Write the files and a minimal mkdocs.yml under `root`, build strictly; the exit code, error lines, site."""
     config = {
         "site_name": "Quiz fixture",
-        "plugins": [{"calculators": {"node_modules": str(NODE_MODULES)}}],
+        "plugins": [{"calculators": {"node_modules": str(NODE_MODULES), "snapshot": False}}],
     }
     (root / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
     for name, text in files.items():
