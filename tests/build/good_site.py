@@ -59,6 +59,27 @@ use: roofline
 intensity: 40
 ````
 """,
+    "docs/other-languages.md": """# Fences of other languages, and a slip shown as an example
+
+```python
+x = 1
+```
+
+````markdown
+```calcualtor
+use: roofline
+```
+````
+""",
+    "docs/footnotes.md": """# Notes
+
+A figure[^a] and a list item:
+
+- cited again[^a]:
+
+[^a]: A source.
+    Continued.
+""",
     "docs/numbers.md": """# Numbers written with a comma
 
 ```calculator

@@ -1,22 +1,36 @@
-"""Small fixture sites for the build layer: written from a dict of files, built the way a contributor builds.
+"""Small fixture sites for the build layer: written from a dict of files, built the way a contributor builds, or
+their pages rendered in this process.
 
 A strict build goes through `tests.support.build_site` (`mkdocs build --strict` in a subprocess); a non-strict one
 runs the same command without `--strict`, which would otherwise override the config's `strict: false`.
+
+`render_fixture` gives, without a build, what a strict build's page hook would log for the same files: MkDocs reads
+the pages (its order, its front matter), and the page renderer (`render_page`, which the plugin's page hook and the
+Zensical extension both call) renders each as the plugin does. A located-error test checks its cases that way, a
+few milliseconds each; a real build of the whole corpus as one site shows what only a build shows (it stops, and
+logs those lines and no other).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from tests.support import MKDOCS, NODE_MODULES, build_env, build_site
+from mkdocs_calculators.books import load_book
+from mkdocs_calculators.config import DEFAULT_PACKAGE
+from tests.support import MKDOCS, NODE_MODULES, ROOT, build_env, build_site
+
+if TYPE_CHECKING:
+    from calckit.book import Book
+    from mkdocs_calculators.problems import Problem
 
 # MkDocs writes each log record as `LEVEL   -  message`.
 _ERROR_LINE = re.compile(r"^ERROR\s+-\s+(?P<message>.*?)\s*$", re.MULTILINE)
@@ -24,12 +38,27 @@ _ERROR_LINE = re.compile(r"^ERROR\s+-\s+(?P<message>.*?)\s*$", re.MULTILINE)
 LOCATED = re.compile(r"^docs/\S+?\.md:\d+: ")
 
 
+def write_fixture(root: Path, files: Mapping[str, str], **config: Any) -> Path:
+    """Write `files` (paths relative to `root`) and a fixture mkdocs.yml (`config` as `site_config` takes it) under
+    `root`; the mkdocs.yml's path."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    config_file = root / "mkdocs.yml"
+    config_file.write_text(yaml.safe_dump(site_config(**config), sort_keys=False), encoding="utf-8")
+    return config_file
+
+
 def site_config(*, plugin: Mapping[str, Any] | None = None, **overrides: Any) -> dict[str, Any]:
-    """The fixture mkdocs.yml: Material without web fonts, the plugin on the project's node_modules."""
+    """The fixture mkdocs.yml: Material without web fonts, the plugin on the project's node_modules, without a memory
+    snapshot (a test of the snapshot asks for one with `plugin={"snapshot": True}`: a package a test edits misses the
+    snapshot cache, and Node then takes seconds to make one that nothing reads)."""
     return {
         "site_name": "Fixture",
         "theme": {"name": "material", "font": False},
-        "plugins": [{"calculators": {"node_modules": str(NODE_MODULES), **(plugin or {})}}],
+        "plugins": [{"calculators": {"node_modules": str(NODE_MODULES), "snapshot": False, **(plugin or {})}}],
         "markdown_extensions": ["admonition", "pymdownx.superfences"],
         **overrides,
     }
@@ -63,14 +92,7 @@ def build_fixture(
     `config` goes to `site_config` (`plugin=` for plugin options, anything else overrides a top-level key); a build
     that runs past `timeout` seconds raises subprocess.TimeoutExpired.
     """
-    root.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    config_file = root / "mkdocs.yml"
-    settings = site_config(**config) if strict else site_config(strict=False, **config)
-    config_file.write_text(yaml.safe_dump(settings, sort_keys=False), encoding="utf-8")
+    config_file = write_fixture(root, files, **config) if strict else write_fixture(root, files, strict=False, **config)
     site_dir = root / "site"
     if strict:
         result = build_site(config_file, site_dir, timeout=timeout)
@@ -85,6 +107,45 @@ def build_fixture(
             timeout=timeout,
         )
     return Build(root, result.returncode, result.stdout + result.stderr)
+
+
+@functools.cache
+def _book() -> Book:
+    loaded = load_book(DEFAULT_PACKAGE, ROOT, reload=False)
+    assert not isinstance(loaded, str), loaded
+    return loaded
+
+
+def render_fixture(root: Path, files: Mapping[str, str], **config: Any) -> list[str]:
+    """Every ERROR line that a strict build of `files` logs from its pages' blocks, in the build's order (see
+    `render_problems`); warnings are left out, as `Build.errors` leaves them."""
+    return [str(problem) for problem in render_problems(root, files, **config) if not problem.warning]
+
+
+def render_problems(root: Path, files: Mapping[str, str], **config: Any) -> list[Problem]:
+    """Every problem (warnings too) that a strict build of `files` logs from its pages' blocks, in the build's order,
+    found in this process: the files and a fixture mkdocs.yml are written under `root` (as `build_fixture` writes
+    them), MkDocs reads its pages, and each page is rendered by `render_page` for this book with what the plugin's
+    page hook gives it (the page's path as shown, its file, its address, the lines of its front matter)."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+    from mkdocs.structure.pages import Page
+
+    from mkdocs_calculators.blocks import PageContext
+    from mkdocs_calculators.page import render_page
+    from mkdocs_calculators.plugin import _display_path, _front_matter_lines
+
+    config_file = write_fixture(root, files, **config)
+    mkdocs_config = load_config(str(config_file), plugins=[])
+    problems = []
+    for file in get_files(mkdocs_config).documentation_pages():
+        page = Page(None, file, mkdocs_config)
+        page.read_source(mkdocs_config)
+        markdown = page.markdown or ""
+        context = PageContext(_display_path(page, mkdocs_config), _book(), file.abs_src_path, page.url)
+        offset = _front_matter_lines(page, markdown)
+        problems += render_page(markdown, context, offset=offset, file_text=file.content_string).problems
+    return problems
 
 
 # A small DOM, enough to read back what the plugin rendered (the standard library has no HTML tree).

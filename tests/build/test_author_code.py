@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 import calculators
+from calculators.chip_lines import ChipDataError
+from calculators.chips import parse_database
 from tests.build.sites import Build, build_fixture
 
 PACKAGE = Path(calculators.__file__).parent
@@ -50,63 +52,72 @@ H100_ID = 'id = "h100-sxm"'
 A100_ID_LINE = _line_of(CHIPS_TEXT, 'id = "a100-80gb-sxm"')
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "line_of", "message"),
-    [
-        pytest.param(
-            H100_BANDWIDTH,
-            'bandwidth_tbs = { value = 3.35, source = "nvidia-h100-datashet"',
-            H100_BANDWIDTH,
-            "chip 'h100-sxm', field 'bandwidth_tbs': unknown source id 'nvidia-h100-datashet': did you mean "
-            "'nvidia-h100-datasheet'?",
-            id="unknown-source",
-        ),
-        pytest.param(
-            H100_BANDWIDTH,
-            "bandwidth_tbs = { value = 3.35",
-            H100_BANDWIDTH,
-            "chip 'h100-sxm', field 'bandwidth_tbs': missing 'source': every figure names the id of the [[source]] "
-            "it comes from",
-            id="missing-source",
-        ),
-        pytest.param(
-            H100_BANDWIDTH,
-            'bandwidth_tbs = { value = 3350, source = "nvidia-h100-datasheet"',
-            H100_BANDWIDTH,
-            "chip 'h100-sxm', field 'bandwidth_tbs': 3350 TB/s is outside the plausible range 0.05 to 30 TB/s: "
-            "check the unit (this field is in TB/s)",
-            id="unit-slip",
-        ),
-        pytest.param(
-            H100_BANDWIDTH,
-            'bandwidth_tbs = { value = "3.35", source = "nvidia-h100-datasheet"',
-            H100_BANDWIDTH,
-            "chip 'h100-sxm', field 'bandwidth_tbs': 'value' must be a number (got '3.35'): write it without quotes",
-            id="wrong-type",
-        ),
-        pytest.param(
-            H100_ID,
-            'id = "a100-80gb-sxm"',
-            H100_ID,
-            f"chip 'a100-80gb-sxm', field 'id': duplicate id (first used at line {A100_ID_LINE}): give each chip "
-            "an id of its own",
-            id="duplicate-id",
-        ),
-        pytest.param(
-            'name = "NVIDIA H100 SXM"',
-            "name = NVIDIA H100 SXM",
-            'name = "NVIDIA H100 SXM"',
-            "not valid TOML: Invalid value (column 8)",
-            id="toml-syntax",
-        ),
-    ],
-)
-def test_a_chip_database_mistake_is_one_located_line(
-    tmp_path: Path, old: str, new: str, line_of: str, message: str
-) -> None:
-    """The build stops with `calculators/chips.toml:LINE: chip 'ID', field 'NAME': what is wrong` and nothing else."""
-    build = build_with_package(tmp_path, {"chips.toml": CHIPS_TEXT.replace(old, new, 1)})
-    assert_one_clean_error(build, f"calculators/chips.toml:{_line_of(CHIPS_TEXT, line_of)}: {message}")
+# (text in chips.toml, its replacement, text on the line the message names, the message after `path:LINE: `)
+CHIP_MISTAKES = [
+    pytest.param(
+        H100_BANDWIDTH,
+        'bandwidth_tbs = { value = 3.35, source = "nvidia-h100-datashet"',
+        H100_BANDWIDTH,
+        "chip 'h100-sxm', field 'bandwidth_tbs': unknown source id 'nvidia-h100-datashet': did you mean "
+        "'nvidia-h100-datasheet'?",
+        id="unknown-source",
+    ),
+    pytest.param(
+        H100_BANDWIDTH,
+        "bandwidth_tbs = { value = 3.35",
+        H100_BANDWIDTH,
+        "chip 'h100-sxm', field 'bandwidth_tbs': missing 'source': every figure names the id of the [[source]] "
+        "it comes from",
+        id="missing-source",
+    ),
+    pytest.param(
+        H100_BANDWIDTH,
+        'bandwidth_tbs = { value = 3350, source = "nvidia-h100-datasheet"',
+        H100_BANDWIDTH,
+        "chip 'h100-sxm', field 'bandwidth_tbs': 3350 TB/s is outside the plausible range 0.05 to 30 TB/s: "
+        "check the unit (this field is in TB/s)",
+        id="unit-slip",
+    ),
+    pytest.param(
+        H100_BANDWIDTH,
+        'bandwidth_tbs = { value = "3.35", source = "nvidia-h100-datasheet"',
+        H100_BANDWIDTH,
+        "chip 'h100-sxm', field 'bandwidth_tbs': 'value' must be a number (got '3.35'): write it without quotes",
+        id="wrong-type",
+    ),
+    pytest.param(
+        H100_ID,
+        'id = "a100-80gb-sxm"',
+        H100_ID,
+        f"chip 'a100-80gb-sxm', field 'id': duplicate id (first used at line {A100_ID_LINE}): give each chip "
+        "an id of its own",
+        id="duplicate-id",
+    ),
+    pytest.param(
+        'name = "NVIDIA H100 SXM"',
+        "name = NVIDIA H100 SXM",
+        'name = "NVIDIA H100 SXM"',
+        "not valid TOML: Invalid value (column 8)",
+        id="toml-syntax",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "line_of", "message"), CHIP_MISTAKES)
+def test_a_chip_database_mistake_is_one_located_line(old: str, new: str, line_of: str, message: str) -> None:
+    """The chip database's reader, which the package runs as it is imported, says `calculators/chips.toml:LINE: chip
+    'ID', field 'NAME': what is wrong` (test_a_chip_database_mistake_stops_the_build shows the build saying it, and
+    nothing else)."""
+    with pytest.raises(ChipDataError) as raised:
+        parse_database(CHIPS_TEXT.replace(old, new, 1))
+    assert str(raised.value) == f"calculators/chips.toml:{_line_of(CHIPS_TEXT, line_of)}: {message}"
+
+
+def test_a_chip_database_mistake_stops_the_build(tmp_path: Path) -> None:
+    """The build stops with the reader's one located line and nothing else: no traceback, a short log."""
+    old, new, line_of, message = CHIP_MISTAKES[0].values
+    build = build_with_package(tmp_path, {"chips.toml": CHIPS_TEXT.replace(str(old), str(new), 1)})
+    assert_one_clean_error(build, f"calculators/chips.toml:{_line_of(CHIPS_TEXT, str(line_of))}: {message}")
 
 
 def _compute_line() -> int:
@@ -153,7 +164,7 @@ def test_a_file_missing_from_the_wheel_is_said_in_python(tmp_path: Path) -> None
     reads_outside = ROOFLINE_TEXT.replace("\n__all__", f"\n{rates}__all__", 1)
     tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "rates.txt").write_text("1.0\n", encoding="utf-8")
-    build = build_with_package(tmp_path, {"roofline.py": reads_outside})
+    build = build_with_package(tmp_path, {"roofline.py": reads_outside}, plugin={"snapshot": True})
     assert build.returncode != 0, build.output
     (error, *_) = build.errors()
     line = _line_of(reads_outside, "RATES = ")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.build.sites import Build
 from tests.build.test_author_code import PACKAGE, ROOFLINE_TEXT, _compute_line, build_with_package
 from tests.build.test_runtime_build import build_info
 from tests.support import NODE_MODULES, build_env, free_port
@@ -48,21 +49,59 @@ def assert_clean(build_output: str) -> None:
     assert len(build_output) < 5000, build_output[:5000]
 
 
-@pytest.mark.parametrize(("statements", "stuck"), HANGS.values(), ids=HANGS.keys())
-def test_a_compute_that_never_returns_is_stopped_at_its_limit(tmp_path: Path, statements: str, stuck: int) -> None:
-    """The build names the page's line, the calculator, the inputs and the line the code was stuck on, and the
-    page's other calculator is computed as usual (its block has no error)."""
-    started = time.monotonic()
-    build = build_with_package(
-        tmp_path, {"roofline.py": roofline_with(statements)}, PAGE, timeout=TIMEOUT, plugin={"time_limit": LIMIT}
+# Each hang is met at an intensity of its own (13, 14, ...), by one calculator block each on one page, followed by a
+# block on roofline's defaults, which must be computed as usual.
+HANG_AT = {name: 13 + number for number, name in enumerate(HANGS)}
+HANGS_PAGE = (
+    "# Roofline\n"
+    + "".join(f"\n```calculator\nuse: roofline\nintensity: {at}\n```\n" for at in HANG_AT.values())
+    + "\n```calculator\nuse: roofline\n```\n"
+)
+
+
+@pytest.fixture(scope="module")
+def hangs(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, float, Build]:
+    """roofline.py with every hang in its compute, each at its intensity; one strict build of HANGS_PAGE with it, and
+    how long that build took."""
+    statements = "\n".join(
+        statement.replace('inputs["intensity"] == 13', f'inputs["intensity"] == {HANG_AT[name]}')
+        for name, (statement, _) in HANGS.items()
     )
-    assert time.monotonic() - started < TIMEOUT / 2
+    root = tmp_path_factory.mktemp("hangs")
+    started = time.monotonic()
+    text = roofline_with(statements)
+    build = build_with_package(
+        root, {"roofline.py": text}, HANGS_PAGE, timeout=2 * TIMEOUT, plugin={"time_limit": LIMIT}
+    )
+    return text, time.monotonic() - started, build
+
+
+@pytest.mark.parametrize("name", HANGS)
+def test_a_compute_that_never_returns_is_stopped_at_its_limit(hangs: tuple[str, float, Build], name: str) -> None:
+    """The build names the page's line, the calculator, the inputs and the line the code was stuck on, and the
+    page's other calculators are computed as usual (their blocks have no error): one build meets every hang, each
+    stopped at its limit, within a third of TIMEOUT for each (one build for one hang had half of it)."""
+    text, took, build = hangs
+    number = list(HANGS).index(name)
+    statement, stuck = HANGS[name]
+    first = statement.replace('inputs["intensity"] == 13', f'inputs["intensity"] == {HANG_AT[name]}').split("\n")[0]
+    line = text[: text.index(first)].count("\n") + 1 + stuck
+    inputs = INPUTS.replace("intensity=13", f"intensity={HANG_AT[name]}")
+    assert took < TIMEOUT / 3 * len(HANGS)
     assert build.returncode != 0, build.output
-    assert build.errors() == [
-        f"docs/index.md:3: calculator 'roofline' did not finish within {LIMIT} s for these inputs ({INPUTS}) "
-        f"(calculators/roofline.py:{_compute_line() + stuck})"
-    ], build.output
+    errors = build.errors()
+    assert len(errors) == len(HANGS), build.output
+    assert errors[number] == (
+        f"docs/index.md:{_fence_line(number)}: calculator 'roofline' did not finish within {LIMIT} s for these inputs "
+        f"({inputs}) (calculators/roofline.py:{line})"
+    ), build.output
     assert_clean(build.output)
+
+
+def _fence_line(number: int) -> int:
+    """The line of a page's block `number` (from 0), on HANGS_PAGE and WRONG_PAGE: each block takes five lines after
+    the title's two."""
+    return 3 + 5 * number
 
 
 # Every output right but 'attainable' (ROOFLINE is the module's calculator, defined below its compute function).
@@ -83,20 +122,44 @@ WRONG = {
 }
 
 
-@pytest.mark.parametrize(("returned", "problem"), WRONG.values(), ids=WRONG.keys())
-def test_an_output_of_the_wrong_kind_is_one_located_line(tmp_path: Path, returned: str, problem: str) -> None:
-    """`docs/page.md:LINE: calculator 'NAME' output 'KEY' is None for these inputs (...) (calculators/x.py:LINE)`,
-    the line being the compute function's."""
-    statements = f'    if inputs["intensity"] == 13:\n        return {returned}'
-    build = build_with_package(
-        tmp_path, {"roofline.py": roofline_with(statements)}, PAGE, timeout=TIMEOUT, plugin={"time_limit": LIMIT}
+# Each wrong kind is returned for an intensity of its own (13, 14, ...), by one calculator block each on one page.
+WRONG_AT = {name: 13 + number for number, name in enumerate(WRONG)}
+WRONG_PAGE = "# Roofline\n" + "".join(
+    f"\n```calculator\nuse: roofline\nintensity: {at}\n```\n" for at in WRONG_AT.values()
+)
+
+
+@pytest.fixture(scope="module")
+def wrong_outputs(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """One strict build of a page whose blocks each get one wrong kind of output from roofline's compute."""
+    statements = "\n".join(
+        f'    if inputs["intensity"] == {WRONG_AT[name]}:\n        return {returned}'
+        for name, (returned, _) in WRONG.items()
     )
-    assert build.returncode != 0, build.output
-    assert build.errors() == [
-        f"docs/index.md:3: calculator 'roofline' {problem} for these inputs ({INPUTS}) "
+    return build_with_package(
+        tmp_path_factory.mktemp("wrong-outputs"),
+        {"roofline.py": roofline_with(statements)},
+        WRONG_PAGE,
+        timeout=TIMEOUT,
+        plugin={"time_limit": LIMIT},
+    )
+
+
+@pytest.mark.parametrize("name", WRONG)
+def test_an_output_of_the_wrong_kind_is_one_located_line(wrong_outputs: Build, name: str) -> None:
+    """`docs/page.md:LINE: calculator 'NAME' output 'KEY' is None for these inputs (...) (calculators/x.py:LINE)`,
+    the line being the compute function's: one line for its block, and no other error but the other blocks' own."""
+    number = list(WRONG).index(name)
+    inputs = INPUTS.replace("intensity=13", f"intensity={WRONG_AT[name]}")
+    assert wrong_outputs.returncode != 0, wrong_outputs.output
+    errors = wrong_outputs.errors()
+    assert len(errors) == len(WRONG), wrong_outputs.output
+    assert errors[number] == (
+        f"docs/index.md:{_fence_line(number)}: calculator 'roofline' {WRONG[name][1]} for these inputs ({inputs}) "
         f"(calculators/roofline.py:{_compute_line() - 1})"
-    ], build.output
-    assert_clean(build.output)
+    ), wrong_outputs.output
+    assert "Traceback" not in wrong_outputs.output
+    assert len(wrong_outputs.output) < 5000, wrong_outputs.output[:5000]
 
 
 # Code at a module's top level that never returns: in Python, in C letting other threads run, in C holding the
@@ -219,7 +282,11 @@ def test_a_compute_that_hangs_only_in_pyodide_is_stopped_in_the_snapshot(tmp_pat
     """The memory snapshot runs each calculator on its defaults in Pyodide under Node, each within the limit."""
     statements = '    import sys\n    while sys.platform == "emscripten": pass'
     build = build_with_package(
-        tmp_path, {"roofline.py": roofline_with(statements)}, "# Empty\n", timeout=300, plugin={"time_limit": LIMIT}
+        tmp_path,
+        {"roofline.py": roofline_with(statements)},
+        "# Empty\n",
+        timeout=300,
+        plugin={"time_limit": LIMIT, "snapshot": True},
     )
     assert build.returncode != 0, build.output
     assert build.errors() == [
@@ -265,7 +332,10 @@ def test_a_pure_python_dependency_is_shipped_in_a_wheel_of_its_own(tmp_path: Pat
     """`browser_dependencies: [attrs]`: the build passes, a content-hashed attrs wheel is shipped before the book's,
     and the memory snapshot (the package imported in Pyodide under Node) shows that Pyodide imports it."""
     build = build_with_package(
-        tmp_path, {"roofline.py": IMPORTS_ATTRS}, timeout=300, plugin={"browser_dependencies": ["attrs"]}
+        tmp_path,
+        {"roofline.py": IMPORTS_ATTRS},
+        timeout=300,
+        plugin={"browser_dependencies": ["attrs"], "snapshot": True},
     )
     assert build.returncode == 0, build.output
     wheels = sorted(path.name.split("-")[0] for path in (build.site / "assets/calculators").glob("*.whl"))

@@ -1,10 +1,11 @@
-"""R2: every broken author block in the corpus aborts the strict build with `docs/page.md:LINE: message`."""
+"""R2: every broken author block in the corpus aborts the strict build with `docs/page.md:LINE: message`.
+
+Each case's pages are rendered in this process as the build renders them (sites.render_fixture); the whole corpus,
+one folder per case, is built strictly once, as one site."""
 
 from __future__ import annotations
 
-import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import yaml
 import calculators
 from calckit import book
 from calculators.chips import load_chips
-from tests.build.sites import LOCATED, Build, build_fixture
+from tests.build.sites import LOCATED, build_fixture, render_fixture
 
 CORPUS_FILE = Path(__file__).with_name("broken_blocks.yaml")
 MIN_CASES = 22
@@ -57,25 +58,10 @@ def _load_corpus() -> dict[str, dict[str, Any]]:
 CORPUS = _load_corpus()
 
 
-def _files(case: dict[str, Any]) -> dict[str, str]:
+def _files(case: dict[str, Any], folder: str = "") -> dict[str, str]:
+    """The case's pages, under docs/ (or docs/FOLDER/, when the corpus is built as one site)."""
     pages = case["pages"] if "pages" in case else {"index.md": case["page"]}
-    return {f"docs/{path}": text for path, text in pages.items()}
-
-
-@pytest.fixture(scope="session")
-def corpus_builds(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Build]:
-    """One strict build per corpus case that this session runs, built side by side (each is a ~1 s subprocess)."""
-    names: list[str] = sorted(
-        {
-            str(item.callspec.params["name"])
-            for item in request.session.items
-            if isinstance(item, pytest.Function) and item.originalname == "test_broken_block_aborts_the_strict_build"
-        }
-    )
-    root = tmp_path_factory.mktemp("broken")
-    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        builds = pool.map(lambda name: build_fixture(root / name, _files(CORPUS[name])), names)
-        return dict(zip(names, builds, strict=True))
+    return {f"docs/{folder}{path}": text for path, text in pages.items()}
 
 
 def test_corpus_is_large_enough() -> None:
@@ -84,10 +70,22 @@ def test_corpus_is_large_enough() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
-def test_broken_block_aborts_the_strict_build(name: str, corpus_builds: dict[str, Build]) -> None:
-    """The strict build fails and logs exactly the case's `docs/page.md:LINE: message` errors, in order, and no other
-    error (a crash in the plugin would log one)."""
-    build = corpus_builds[name]
+def test_broken_block_is_reported_at_its_line(name: str, tmp_path: Path) -> None:
+    """The case's pages, rendered as the strict build's page hook renders them, give exactly the case's
+    `docs/page.md:LINE: message` errors, in order, and no other (test_the_corpus_as_one_site_stops_the_build shows
+    that the build logs them and stops)."""
+    assert render_fixture(tmp_path, _files(CORPUS[name])) == CORPUS[name]["errors"]
+
+
+def test_the_corpus_as_one_site_stops_the_build(tmp_path: Path) -> None:
+    """Every case as a folder of one site (docs/NAME/...), built strictly once: the build fails and logs exactly
+    every case's errors, each at its page under its folder, in the build's page order (the folders sorted), and no
+    other error (a crash in the plugin would log one), and no traceback."""
+    files = {path: text for name in CORPUS for path, text in _files(CORPUS[name], f"{name}/").items()}
+    build = build_fixture(tmp_path, files)
+    expected = [
+        error.replace("docs/", f"docs/{name}/", 1) for name in sorted(CORPUS) for error in CORPUS[name]["errors"]
+    ]
     assert build.returncode != 0, build.output
-    assert build.errors() == CORPUS[name]["errors"], build.output
+    assert build.errors() == expected, build.output
     assert "Traceback" not in build.output

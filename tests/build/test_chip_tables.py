@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
+
+import pytest
 
 from calckit.table import as_of
 from calculators import TABLE
 from calculators.chips import get_chip, load_sources
 from mkdocs_calculators.tables import source_numbers
-from tests.build.sites import build_fixture
+from tests.build.sites import Build, build_fixture
 
 PAGE = """# TPUs
 
@@ -21,9 +22,14 @@ caption: Three chips.
 """
 
 
-def test_cells_hold_the_database_figures_with_their_sources(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """One strict build of a home page and a page with a ```chips table; the plugin adds the database's page."""
+    return build_fixture(tmp_path_factory.mktemp("chips"), {"docs/index.md": "# Home\n", "docs/chapters/tpus.md": PAGE})
+
+
+def test_cells_hold_the_database_figures_with_their_sources(build: Build) -> None:
     """Each cell shows the figure, its data-value for sorting, and a link to its source on the database page."""
-    build = build_fixture(tmp_path, {"docs/chapters/tpus.md": PAGE})
     assert build.returncode == 0, build.output
     html = build.html("chapters/tpus/index.html")
     rows = re.findall(r'<tr><th scope="row"><a href="([^"]+)">([^<]+)</a></th>(.*?)</tr>', html)
@@ -47,8 +53,7 @@ def test_cells_hold_the_database_figures_with_their_sources(tmp_path: Path) -> N
     assert f"<caption>Three chips. Figures as of {dated}.</caption>" in html and "data-sortable" in html
 
 
-def test_the_database_page_numbers_sources_the_same_way(tmp_path: Path) -> None:
-    build = build_fixture(tmp_path, {"docs/index.md": "# Home\n"})
+def test_the_database_page_numbers_sources_the_same_way(build: Build) -> None:
     html = build.html("reference/chips/index.html")
     items = re.findall(r'<li id="source-([^"]+)">', html)
     assert {source: number for number, source in enumerate(items, start=1)} == source_numbers(TABLE)

@@ -1,14 +1,17 @@
 """ "Start your own book" (docs/own-book.md) works as written: in an empty temporary folder, its files and its
 commands, run as the page gives them (a fresh virtual environment, pip, npm, a strict build, then `mkdocs serve`),
-give a served book whose calculator shows the results its package computes."""
+give a served book whose calculator shows the results its package computes; its Zensical section, run on from that
+book, gives a shipped one. The book is set up once for both (pip and npm take most of the time)."""
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -92,16 +95,34 @@ def test_its_calculator_is_the_second_books() -> None:
     assert guide_files()["circuits/ohm.py"] == (SECOND_BOOK / "circuits/ohm.py").read_text(encoding="utf-8")
 
 
+# npm installs the lock file's packages from its cache when it has them, without asking the registry whether each is
+# still current (they are pinned by hash): the commands stay as the page gives them.
+_CACHED = {"npm_config_prefer_offline": "true"}
+
+
 def _a_readers_environment() -> dict[str, str]:
     """This process's environment without what the test run adds: no virtual environment, no Python path."""
     return {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
 
 
-def test_following_the_guide_gives_a_served_book(tmp_path: Path) -> None:
+@dataclass(frozen=True)
+class GuideBook:
+    """The guide's book, set up as the page says, and what its setup left: the script's result, the built page, the
+    wheels shipped (read before any test could change the book)."""
+
+    folder: Path
+    setup: subprocess.CompletedProcess[str]
+    built: str
+    wheels: list[str]
+
+
+@pytest.fixture(scope="module")
+def guide_book(tmp_path_factory: pytest.TempPathFactory) -> GuideBook:
+    """The page's files, written into an empty my-book folder, and its commands run there, but for the last (which
+    serves the book): a fresh virtual environment, pip, `npm ci`, a strict build. Done once for the module: the
+    page's Zensical section goes on from this book, as a reader does."""
     commands = guide_commands()
-    assert commands[:2] == ["export COURSE_BOOK=~/src/course-book", "mkdir my-book && cd my-book"]
-    assert commands[-1] == ".venv/bin/mkdocs serve"
-    book = tmp_path / "my-book"
+    book = tmp_path_factory.mktemp("guide") / "my-book"
     # The page's first two lines, for this clone: COURSE_BOOK is this repository, and the folder starts empty.
     book.mkdir()
     for path, text in guide_files().items():
@@ -111,23 +132,31 @@ def test_following_the_guide_gives_a_served_book(tmp_path: Path) -> None:
     setup = subprocess.run(
         ["bash", "-c", script],
         cwd=book,
-        env={**_a_readers_environment(), "COURSE_BOOK": str(ROOT)},
+        env={**_a_readers_environment(), "COURSE_BOOK": str(ROOT), **_CACHED},
         capture_output=True,
         text=True,
         timeout=PIP_AND_NPM_TIMEOUT,
         check=False,
     )
+    index = book / "site/index.html"
+    built = index.read_text(encoding="utf-8") if index.is_file() else ""
+    wheels = sorted(path.name for path in (book / "site/assets/calculators").glob("*.whl"))
+    return GuideBook(book, setup, built, wheels)
+
+
+def test_following_the_guide_gives_a_served_book(guide_book: GuideBook) -> None:
+    commands = guide_commands()
+    assert commands[:2] == ["export COURSE_BOOK=~/src/course-book", "mkdir my-book && cd my-book"]
+    assert commands[-1] == ".venv/bin/mkdocs serve"
+    book, setup = guide_book.folder, guide_book.setup
     assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
     assert "Documentation built" in setup.stderr
     assert "MkDocs 2.0" not in setup.stderr + setup.stdout  # NO_MKDOCS_2_WARNING, as the page says
     assert "make " not in setup.stderr  # the book has no Makefile: no message may tell it to run one
-    built = (book / "site/index.html").read_text(encoding="utf-8")
+    built = guide_book.built
     assert "fonts.googleapis" not in built and "fonts.gstatic" not in built
     assert re.findall(r'<output for="calc-1-form">([^<]*)</output>', built) == ["0.02 A", "0.18 W"]  # 9 V, 450 Ω
-    assert sorted(path.name.split("-")[0] for path in (book / "site/assets/calculators").glob("*.whl")) == [
-        "calckit",
-        "circuits",
-    ]
+    assert [name.split("-")[0] for name in guide_book.wheels] == ["calckit", "circuits"]
 
     port = free_port()
     serve = subprocess.Popen(
@@ -159,31 +188,34 @@ def test_following_the_guide_gives_a_served_book(tmp_path: Path) -> None:
             pytest.fail("mkdocs serve did not stop")
 
 
-def test_following_its_zensical_section_gives_a_shipped_book(tmp_path: Path) -> None:
-    """The guide's book, then its Zensical section: its mkdocs.yml lines added, its commands run (all but the last,
-    which serves the site), give a site whose calculator shows its package's results, with the wheels shipped."""
-    commands = guide_commands()
+def test_following_its_zensical_section_gives_a_shipped_book(guide_book: GuideBook) -> None:
+    """The guide's book (set up as the page says), then its Zensical section: its mkdocs.yml lines added, its
+    commands run (all but the last, which serves the site), give a site whose calculator shows its package's results,
+    with the wheels shipped. MkDocs' site is removed first, so that all of it is Zensical's and the ship's."""
+    assert guide_book.setup.returncode == 0, guide_book.setup.stdout[-3000:] + guide_book.setup.stderr[-3000:]
     zensical = guide_commands(zensical=True)
     assert zensical[-1].startswith(".venv/bin/python -m http.server --directory site")
     text = GUIDE.read_text(encoding="utf-8").partition(ZENSICAL_SECTION)[2]
     extension = re.search(r"^```yaml\n(?P<body>.*?)^```$", text, re.M | re.S)
     assert extension, "the Zensical section shows no mkdocs.yml lines"
-    book = tmp_path / "my-book"
-    book.mkdir()
-    for path, body in guide_files().items():
-        (book / path).parent.mkdir(parents=True, exist_ok=True)
-        (book / path).write_text(body + (extension["body"] if path == "mkdocs.yml" else ""), encoding="utf-8")
-    setup_only = [command for command in commands[2:-1] if "mkdocs build" not in command]  # Zensical builds it here
-    script = "set -euo pipefail\n" + "\n".join([*setup_only, *zensical[:-1]])
-    setup = subprocess.run(
-        ["bash", "-c", script],
-        cwd=book,
-        env={**_a_readers_environment(), "COURSE_BOOK": str(ROOT), "NO_MKDOCS_2_WARNING": "1"},
-        capture_output=True,
-        text=True,
-        timeout=PIP_AND_NPM_TIMEOUT,
-        check=False,
-    )
+    book = guide_book.folder
+    config = book / "mkdocs.yml"
+    as_written = config.read_text(encoding="utf-8")
+    assert as_written == guide_files()["mkdocs.yml"]
+    shutil.rmtree(book / "site")
+    config.write_text(as_written + extension["body"], encoding="utf-8")
+    try:
+        setup = subprocess.run(
+            ["bash", "-c", "set -euo pipefail\n" + "\n".join(zensical[:-1])],
+            cwd=book,
+            env={**_a_readers_environment(), "COURSE_BOOK": str(ROOT), "NO_MKDOCS_2_WARNING": "1", **_CACHED},
+            capture_output=True,
+            text=True,
+            timeout=PIP_AND_NPM_TIMEOUT,
+            check=False,
+        )
+    finally:
+        config.write_text(as_written, encoding="utf-8")  # the book as the main guide left it, for any later test
     assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
     assert "calculators: shipped calckit-" in setup.stdout
     built = (book / "site/index.html").read_text(encoding="utf-8")

@@ -6,44 +6,58 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.build.sites import build_fixture
+from tests.build.sites import Build, build_fixture, render_fixture, render_problems
 from tests.support import ROOT
 
 _WARNING = re.compile(r"^WARNING\s+-\s+(?P<message>.*?)\s*$", re.MULTILINE)
 
 
+FRONT_MATTER_PAGE = "---\ntitle: Roofline\nsummary: [unclosed\n---\n# Roofline\n"
+FRONT_MATTER_ERROR = (
+    ":3: front matter is not valid YAML: while parsing a flow sequence, expected ',' or ']', but got '<stream end>' "
+    "(a [ or { opened here is not closed, or its items lack commas)"
+)
+FOOTNOTES_PAGE = (
+    "---\ntitle: Notes\n---\n# Notes\n\n"
+    "H100 reads 3.35 TB/s[^h100], and TPU v5e 819 GB/s[^v5e].\n\n"
+    "Write `[^name]` to cite, as in this example:\n\n```markdown\nA claim[^example].\n```\n\n"
+    "[^h100]: NVIDIA, H100 datasheet.\n[^h100]: Again.\n[^unused]: Nobody cites this.\n"
+)
+FOOTNOTE_WARNINGS = [
+    ":6: footnote [^v5e] is cited but never defined: add a line '[^v5e]: ...' with its source",
+    ":15: footnote [^h100] is defined twice (first at line 14)",
+    ":16: footnote [^unused] is defined but never cited: cite it with [^unused] or remove it",
+]
+
+
 def test_front_matter_that_is_not_yaml(tmp_path: Path) -> None:
-    page = "---\ntitle: Roofline\nsummary: [unclosed\n---\n# Roofline\n"
-    build = build_fixture(tmp_path, {"docs/index.md": page})
-    assert build.returncode != 0
-    assert build.errors() == [
-        "docs/index.md:3: front matter is not valid YAML: while parsing a flow sequence, expected ',' or ']', but got "
-        "'<stream end>' (a [ or { opened here is not closed, or its items lack commas)"
-    ]
+    """As the strict build's page hook finds it (sites.render_problems): one error, at the line of the YAML problem."""
+    assert render_fixture(tmp_path, {"docs/index.md": FRONT_MATTER_PAGE}) == [f"docs/index.md{FRONT_MATTER_ERROR}"]
 
 
 def test_footnotes_without_their_other_half(tmp_path: Path) -> None:
-    page = (
-        "---\ntitle: Notes\n---\n# Notes\n\n"
-        "H100 reads 3.35 TB/s[^h100], and TPU v5e 819 GB/s[^v5e].\n\n"
-        "Write `[^name]` to cite, as in this example:\n\n```markdown\nA claim[^example].\n```\n\n"
-        "[^h100]: NVIDIA, H100 datasheet.\n[^h100]: Again.\n[^unused]: Nobody cites this.\n"
-    )
-    build = build_fixture(tmp_path, {"docs/index.md": page})
+    """As the strict build's page hook finds them: a warning for each footnote without its other half."""
+    problems = render_problems(tmp_path, {"docs/index.md": FOOTNOTES_PAGE})
+    assert [str(problem) for problem in problems] == [f"docs/index.md{warning}" for warning in FOOTNOTE_WARNINGS]
+    assert all(problem.warning for problem in problems)
+
+
+def test_broken_front_matter_and_footnotes_stop_the_strict_build(tmp_path: Path) -> None:
+    """Both pages in one strict build: it stops, with the front matter's error and the footnotes' warnings."""
+    build = build_fixture(tmp_path, {"docs/index.md": FRONT_MATTER_PAGE, "docs/notes.md": FOOTNOTES_PAGE})
     assert build.returncode != 0
+    assert build.errors() == [f"docs/index.md{FRONT_MATTER_ERROR}"]
     # (MkDocs adds its own warning about the second [^h100], which Markdown reads as a link.)
     assert [warning for warning in _WARNING.findall(build.output) if warning.startswith("docs/")] == [
-        "docs/index.md:6: footnote [^v5e] is cited but never defined: add a line '[^v5e]: ...' with its source",
-        "docs/index.md:15: footnote [^h100] is defined twice (first at line 14)",
-        "docs/index.md:16: footnote [^unused] is defined but never cited: cite it with [^unused] or remove it",
+        f"docs/notes.md{warning}" for warning in FOOTNOTE_WARNINGS
     ]
 
 
-def test_good_footnotes_pass(tmp_path: Path) -> None:
-    page = "# Notes\n\nA figure[^a] and a list item:\n\n- cited again[^a]:\n\n[^a]: A source.\n    Continued.\n"
-    build = build_fixture(tmp_path, {"docs/index.md": page})
-    assert build.returncode == 0, build.output
-    assert "WARNING" not in build.output
+def test_good_footnotes_pass(good_site: Build) -> None:
+    """The good site's footnotes page (a footnote cited twice, its definition continued) builds without a warning."""
+    assert good_site.returncode == 0, good_site.output
+    assert (good_site.site / "footnotes/index.html").is_file()
+    assert "WARNING" not in good_site.output
 
 
 def test_a_page_left_out_of_nav_stops_the_books_build(tmp_path: Path) -> None:

@@ -1,6 +1,8 @@
 """Quizzes at build time: broken quizzes stop the strict build at the right line; good ones carry their answer key.
 
-Each fixture site is built strictly by `tests.support.build_site`, as a contributor builds.
+Each broken quiz is checked in this process, its pages rendered as the strict build's page hook renders them
+(sites.render_fixture), and all of them are built strictly once, as one site, by `tests.support.build_site`, as a
+contributor builds; so are the good quizzes.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from calckit.quiz import grading_data
 from calckit.quiz_checks import read_quiz
 from calculators import CALCULATORS
 from mkdocs_calculators.runtime import LIVE_MARK
+from tests.build.sites import render_fixture
 from tests.support import NODE_MODULES, build_site
 
 FRONT_MATTER = "---\ntitle: A quiz\n---\n"
@@ -34,7 +37,7 @@ def build(root: Path, files: dict[str, str]) -> tuple[int, list[str], Path]:
     """Write the files and a minimal mkdocs.yml under `root`, build strictly; the exit code, error lines, site."""
     config = {
         "site_name": "Quiz fixture",
-        "plugins": [{"calculators": {"node_modules": str(NODE_MODULES)}}],
+        "plugins": [{"calculators": {"node_modules": str(NODE_MODULES), "snapshot": False}}],
     }
     (root / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
     for name, text in files.items():
@@ -179,74 +182,85 @@ BROKEN = [
 ]
 
 
-@pytest.mark.parametrize(("name", "body", "line", "message"), BROKEN, ids=[case[0] for case in BROKEN])
-def test_broken_quiz_stops_the_build_at_its_line(tmp_path: Path, name: str, body: str, line: int, message: str) -> None:
-    """One mistake, one error: `docs/index.md:LINE: message`, with lines counted from the top of the file."""
-    returncode, errors, _ = build(tmp_path, {"docs/index.md": page(body)})
-    assert returncode != 0
-    assert errors == [f"docs/index.md:{FENCE_LINE + line}: {message}"]
-
-
-def test_an_unclosed_fence(tmp_path: Path) -> None:
-    text = page(SINGLE, fence="````").rstrip("\n").removesuffix("````")
-    returncode, errors, _ = build(tmp_path, {"docs/index.md": text})
-    assert returncode != 0
-    assert errors == [
+# Sites with one broken quiz each: name -> (files, the errors its strict build logs). Each is checked in this process
+# as the build renders its pages (sites.render_fixture); all of them, one folder each, are built strictly once.
+BROKEN_SITES: dict[str, tuple[dict[str, str], list[str]]] = {
+    name: ({"docs/index.md": page(body)}, [f"docs/index.md:{FENCE_LINE + line}: {message}"])
+    for name, body, line, message in BROKEN
+}
+UNCLOSED = page(SINGLE, fence="````").rstrip("\n").removesuffix("````")
+BROKEN_SITES["an unclosed fence"] = (
+    {"docs/index.md": UNCLOSED},
+    [
         f"docs/index.md:{FENCE_LINE}: the ````quiz block opened at line {FENCE_LINE} is not closed: add a ```` line "
         "after it"
-    ]
+    ],
+)
+# Progress is saved by quiz id, so a page's quizzes need different ones: the second is reported.
+TWO_QUIZZES = page(SINGLE) + "\n```quiz\n" + SINGLE.strip("\n") + "\n```\n"
+BROKEN_SITES["two quizzes with one id"] = (
+    {"docs/index.md": TWO_QUIZZES},
+    [
+        f"docs/index.md:{TWO_QUIZZES.split(chr(10)).index('```quiz', FENCE_LINE) + 2}: duplicate quiz id 'basics' on "
+        "this page (each quiz saves progress under its id)"
+    ],
+)
+# A quiz kept in `lessons/check.yml` beside `lessons/page.md`: errors point into the YAML file.
+BROKEN_SITES["a referenced file"] = (
+    {
+        "docs/index.md": "# Home\n",
+        "docs/lessons/page.md": page("file: check.yml"),
+        "docs/lessons/check.yml": SORT.lstrip("\n").replace("bucket: memory}", "bucket: cpu}"),
+    },
+    ["docs/lessons/check.yml:11: question 'sort': item 2: unknown bucket 'cpu' (expected one of: compute, memory)"],
+)
+BROKEN_SITES["a missing file"] = (
+    {"docs/index.md": page("file: quizzes/nowhere.yml")},
+    [
+        f"docs/index.md:{FENCE_LINE + 1}: quiz file 'quizzes/nowhere.yml' not found (looked for "
+        "docs/quizzes/nowhere.yml)"
+    ],
+)
+BROKEN_SITES["a file and more"] = (
+    {"docs/index.md": page("file: quiz.yml\nid: basics")},
+    [
+        f"docs/index.md:{FENCE_LINE + 2}: a quiz block that names a 'file' must hold nothing else (the quiz goes in "
+        "the file; got also: id)"
+    ],
+)
+BROKEN_SITES["a path out of the docs"] = (
+    {"docs/index.md": page("file: ../secrets.yml")},
+    [
+        f"docs/index.md:{FENCE_LINE + 1}: quiz 'file' must name a YAML file beside the page, such as "
+        "'file: quiz.yml' (got '../secrets.yml')"
+    ],
+)
 
 
-def test_two_quizzes_with_one_id(tmp_path: Path) -> None:
-    """Progress is saved by quiz id, so a page's quizzes need different ones: the second is reported."""
-    text = page(SINGLE) + "\n```quiz\n" + SINGLE.strip("\n") + "\n```\n"
-    second_id_line = text.split("\n").index("```quiz", FENCE_LINE) + 2
-    returncode, errors, _ = build(tmp_path, {"docs/index.md": text})
+@pytest.mark.parametrize("name", BROKEN_SITES)
+def test_a_broken_quiz_is_reported_at_its_line(tmp_path: Path, name: str) -> None:
+    """One mistake, one error: `docs/index.md:LINE: message` (or the quiz file's), with lines counted from the top of
+    the file, as the strict build's page hook finds it."""
+    files, errors = BROKEN_SITES[name]
+    assert render_fixture(tmp_path, files) == errors
+
+
+def test_the_broken_quizzes_as_one_site_stop_the_build(tmp_path: Path) -> None:
+    """Every broken quiz site as a folder of one site (docs/NAME/...), built strictly once: the build fails and logs
+    exactly each site's errors, its paths under its folder, in the build's page order (the folders sorted)."""
+    folders = {name: re.sub(r"\W+", "-", name) for name in BROKEN_SITES}
+    files = {
+        path.replace("docs/", f"docs/{folders[name]}/", 1): text
+        for name, (site, _) in BROKEN_SITES.items()
+        for path, text in site.items()
+    }
+    returncode, errors, _ = build(tmp_path, files)
     assert returncode != 0
     assert errors == [
-        f"docs/index.md:{second_id_line}: duplicate quiz id 'basics' on this page (each quiz saves progress under "
-        "its id)"
+        error.replace("docs/", f"docs/{folders[name]}/")
+        for name in sorted(BROKEN_SITES, key=folders.__getitem__)
+        for error in BROKEN_SITES[name][1]
     ]
-
-
-class TestReferencedFile:
-    def test_problems_name_the_file_and_its_line(self, tmp_path: Path) -> None:
-        """A quiz kept in `lessons/check.yml` beside `lessons/page.md`: errors point into the YAML file."""
-        files = {
-            "docs/index.md": "# Home\n",
-            "docs/lessons/page.md": page("file: check.yml"),
-            "docs/lessons/check.yml": SORT.lstrip("\n").replace("bucket: memory}", "bucket: cpu}"),
-        }
-        returncode, errors, _ = build(tmp_path, files)
-        assert returncode != 0
-        assert errors == [
-            "docs/lessons/check.yml:11: question 'sort': item 2: unknown bucket 'cpu' (expected one of: compute, "
-            "memory)"
-        ]
-
-    def test_a_missing_file(self, tmp_path: Path) -> None:
-        returncode, errors, _ = build(tmp_path, {"docs/index.md": page("file: quizzes/nowhere.yml")})
-        assert returncode != 0
-        assert errors == [
-            f"docs/index.md:{FENCE_LINE + 1}: quiz file 'quizzes/nowhere.yml' not found (looked for "
-            "docs/quizzes/nowhere.yml)"
-        ]
-
-    def test_a_file_and_more(self, tmp_path: Path) -> None:
-        returncode, errors, _ = build(tmp_path, {"docs/index.md": page("file: quiz.yml\nid: basics")})
-        assert returncode != 0
-        assert errors == [
-            f"docs/index.md:{FENCE_LINE + 2}: a quiz block that names a 'file' must hold nothing else (the quiz "
-            "goes in the file; got also: id)"
-        ]
-
-    def test_a_path_out_of_the_docs(self, tmp_path: Path) -> None:
-        returncode, errors, _ = build(tmp_path, {"docs/index.md": page("file: ../secrets.yml")})
-        assert returncode != 0
-        assert errors == [
-            f"docs/index.md:{FENCE_LINE + 1}: quiz 'file' must name a YAML file beside the page, such as "
-            "'file: quiz.yml' (got '../secrets.yml')"
-        ]
 
 
 EVIL = "<script>alert(1)</script> <img src=x onerror=alert(2)>"

@@ -72,6 +72,12 @@ def private_node_modules(root: Path) -> Path:
     return node_modules
 
 
+def snapshot_from(node_modules: Path) -> dict[str, object]:
+    """The plugin's options for a build that makes (or reuses) a memory snapshot, with the runtime at
+    `node_modules`."""
+    return {"node_modules": str(node_modules), "snapshot": True}
+
+
 @pytest.fixture(scope="module")
 def site(good_site: Build) -> Path:
     assert good_site.returncode == 0, good_site.output
@@ -158,11 +164,11 @@ class TestSnapshot:
     def test_second_build_reuses_the_cached_snapshot(self, tmp_path: Path) -> None:
         """The first build makes the snapshot and caches it under node_modules/.cache; the next one copies it."""
         node_modules = private_node_modules(tmp_path)
-        first = build_fixture(tmp_path / "first", {"docs/index.md": PAGE}, plugin={"node_modules": str(node_modules)})
+        first = build_fixture(tmp_path / "first", {"docs/index.md": PAGE}, plugin=snapshot_from(node_modules))
         assert first.returncode == 0, first.output
         assert "made a memory snapshot" in first.output
         (cached,) = (node_modules / CACHE).glob("snapshot-*.bin")
-        second = build_fixture(tmp_path / "second", {"docs/index.md": PAGE}, plugin={"node_modules": str(node_modules)})
+        second = build_fixture(tmp_path / "second", {"docs/index.md": PAGE}, plugin=snapshot_from(node_modules))
         assert second.returncode == 0, second.output
         assert "made a memory snapshot" not in second.output
         (copied,) = (second.site / ASSETS).glob("snapshot-*.bin")
@@ -177,7 +183,7 @@ class TestSnapshot:
         root = tmp_path / "site_root"
         (root / "docs").mkdir(parents=True)
         (root / "docs/index.md").write_text(PAGE, encoding="utf-8")
-        config = site_config(plugin={"node_modules": str(node_modules)})
+        config = site_config(plugin=snapshot_from(node_modules))
         (root / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
         result = build_site(root / "mkdocs.yml", root / "site", PATH=str(empty))
         build = Build(root, result.returncode, result.stdout + result.stderr)

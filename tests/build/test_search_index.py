@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from tests.build.sites import build_fixture
+import pytest
+
+from tests.build.sites import Build, build_fixture
 from tests.support import NODE_MODULES
 
 PAGE = """# Rooflines
@@ -20,9 +21,16 @@ After the calculator, the prose goes on about arithmetic intensity.
 """
 
 
-def test_forms_stay_out_of_the_index_and_prose_stays_in(tmp_path: Path) -> None:
-    plugins = ["search", {"calculators": {"node_modules": str(NODE_MODULES)}}]
-    build = build_fixture(tmp_path, {"docs/index.md": PAGE}, plugins=plugins)
+@pytest.fixture(scope="module")
+def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """One strict build, with MkDocs' search plugin, of a page with a calculator (index.md) and of the same page with
+    a quiz after it (quiz.md)."""
+    plugins = ["search", {"calculators": {"node_modules": str(NODE_MODULES), "snapshot": False}}]
+    files = {"docs/index.md": PAGE, "docs/quiz.md": PAGE + QUIZ}
+    return build_fixture(tmp_path_factory.mktemp("search"), files, plugins=plugins)
+
+
+def test_forms_stay_out_of_the_index_and_prose_stays_in(build: Build) -> None:
     assert build.returncode == 0, build.output
     index = json.loads((build.site / "search/search_index.json").read_text(encoding="utf-8"))
     text = " ".join(doc["text"] for doc in index["docs"] if doc["location"] == "" or doc["location"].startswith("#"))
@@ -48,13 +56,11 @@ questions:
 """
 
 
-def test_the_written_page_has_every_block_and_the_index_has_the_quiz(tmp_path: Path) -> None:
+def test_the_written_page_has_every_block_and_the_index_has_the_quiz(build: Build) -> None:
     """A calculator reaches the written page whole (it is kept out of the content that search parses, then put in
     its slot), while a quiz's questions are still found by search."""
-    plugins = ["search", {"calculators": {"node_modules": str(NODE_MODULES)}}]
-    build = build_fixture(tmp_path, {"docs/index.md": PAGE + QUIZ}, plugins=plugins)
     assert build.returncode == 0, build.output
-    html = (build.site / "index.html").read_text(encoding="utf-8")
+    html = (build.site / "quiz/index.html").read_text(encoding="utf-8")
     assert "data-calculators-slot" not in html and "CALCBLOCK" not in html
     assert html.count('data-calculator="roofline"') == 1 and "Reset to defaults" in html
     assert html.index("separates memory-bound kernels") < html.index('data-calculator="roofline"')

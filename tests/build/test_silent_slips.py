@@ -8,30 +8,46 @@ from typing import Any
 
 import pytest
 
-from tests.build.sites import build_fixture
+from tests.build.sites import Build, build_fixture, render_problems
 
 TIMEOUT = 120  # seconds: a build that takes longer has hung
 BLOCK = "use: roofline\nintensity: 7\n```\n"
 
 
-@pytest.mark.parametrize(
-    ("name", "meant"),
-    [("calcualtor", "calculator"), ("Calculator", "calculator"), ("quizz", "quiz"), ("exercice", "exercise")],
-)
-def test_a_fence_named_almost_like_a_block_is_a_warning_at_its_line(tmp_path: Path, name: str, meant: str) -> None:
-    page = f"# Page\n\nText.\n\n```{name}\n{BLOCK}"
-    build = build_fixture(tmp_path, {"docs/index.md": page}, timeout=TIMEOUT, plugin={"snapshot": False})
+SLIPS = {"calcualtor": "calculator", "Calculator": "calculator", "quizz": "quiz", "exercice": "exercise"}
+
+
+def _slip_page(name: str) -> str:
+    return f"# Page\n\nText.\n\n```{name}\n{BLOCK}"
+
+
+def _slip_warning(path: str, name: str) -> str:
+    return f"{path}:5: a fence named '{name}' is shown as code: did you mean ```{SLIPS[name]}? "
+
+
+@pytest.mark.parametrize("name", SLIPS)
+def test_a_fence_named_almost_like_a_block_is_a_warning_at_its_line(tmp_path: Path, name: str) -> None:
+    """As the strict build's page hook finds it (sites.render_problems): a warning, at the fence's line."""
+    problems = render_problems(tmp_path, {"docs/index.md": _slip_page(name)})
+    assert [problem.warning for problem in problems] == [True]
+    assert str(problems[0]).startswith(_slip_warning("docs/index.md", name))
+
+
+def test_fences_named_almost_like_blocks_stop_the_strict_build(tmp_path: Path) -> None:
+    """Every slip on a page of its own, in one strict build: it stops, and logs each as a warning at its line."""
+    files = {f"docs/{name.lower()}-{number}.md": _slip_page(name) for number, name in enumerate(SLIPS)}
+    build = build_fixture(tmp_path, files, timeout=TIMEOUT, plugin={"snapshot": False})
     assert build.returncode != 0, build.output
-    assert f"WARNING -  docs/index.md:5: a fence named '{name}' is shown as code: did you mean ```{meant}? " in (
-        build.output
-    ), build.output
+    for number, name in enumerate(SLIPS):
+        assert f"WARNING -  {_slip_warning(f'docs/{name.lower()}-{number}.md', name)}" in build.output, build.output
     assert "Traceback" not in build.output
 
 
-def test_fences_of_other_languages_and_examples_inside_fences_pass(tmp_path: Path) -> None:
-    page = "# Page\n\n```python\nx = 1\n```\n\n````markdown\n```calcualtor\nuse: roofline\n```\n````\n"
-    build = build_fixture(tmp_path, {"docs/index.md": page}, timeout=TIMEOUT, plugin={"snapshot": False})
-    assert build.returncode == 0, build.output
+def test_fences_of_other_languages_and_examples_inside_fences_pass(good_site: Build) -> None:
+    """The good site's page with a ```python fence, and a ```calcualtor slip shown inside a ````markdown example,
+    builds strictly."""
+    assert good_site.returncode == 0, good_site.output
+    assert (good_site.site / "other-languages/index.html").is_file()
 
 
 def test_an_authors_page_at_a_generated_pages_path_is_an_error_naming_both(tmp_path: Path) -> None:
