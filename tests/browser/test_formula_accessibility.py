@@ -13,14 +13,14 @@ import unicodedata
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, ViewportSize
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Network, new_context
 
 pytestmark = pytest.mark.browser
 
 LESSON = "/lessons/roofline/"
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def math_nodes(page: Page) -> list[dict[str, Any]]:

@@ -5,13 +5,13 @@ sign that Step, Exposed and Memory were off screen, and its caption was cut mid-
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, ViewportSize
 
 from tests.browser.calculator_page import wait_mounted
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 # A box's scroll cue: a shadow that stays at its right edge (attached to the box), and a cover of the page's colour
 # that scrolls with the content, so that it hides the shadow once the end is reached.
 CUE = """(box) => {
