@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from calckit.charts import POINT_COLOR, decade_domain, layered, log_axis
+from calckit.errors import InputError
 from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
 
 __all__ = ["KV_CACHE", "kv_values_per_token_layer"]
@@ -57,10 +58,20 @@ def _text(key: str, value: Value) -> str:
     return KV_CACHE.output(key).text(value)
 
 
+def _resolve(values: dict[str, Value]) -> dict[str, Value]:
+    """Grouped-query attention shares each KV head among query heads, so a model has no more KV heads than query
+    heads: more is a slip to point out, not a figure to lower quietly."""
+    heads, kv_heads = int(number(values, "heads")), int(number(values, "kv_heads"))
+    if text(values, "attention") == "gqa" and kv_heads > heads:
+        advice = f"Use {heads:,} or fewer: a model has no more KV heads than query heads (you typed {kv_heads:,})."
+        raise InputError("kv_heads", f"<= heads ({heads:,})", kv_heads, advice)
+    return values
+
+
 def _compute(inputs: Mapping[str, Value]) -> Result:
     kind = text(inputs, "attention")
     layers, heads = int(number(inputs, "layers")), int(number(inputs, "heads"))
-    kv_heads = min(int(number(inputs, "kv_heads")), heads)
+    kv_heads = int(number(inputs, "kv_heads"))  # no more than `heads` (_resolve)
     head_dim = int(number(inputs, "head_dim"))
     latent, rope = int(number(inputs, "latent")), int(number(inputs, "rope_dim"))
     size = float(text(inputs, "kv_bytes"))
@@ -206,4 +217,5 @@ KV_CACHE = Calculator(
         Output("reserved_waste", "Reserved: share allocated but unused", format="percent"),
     ),
     compute=_compute,
+    resolve=_resolve,
 )

@@ -35,6 +35,7 @@ __all__ = [
     "SortItemData",
     "TableData",
     "ToleranceData",
+    "UnreachedData",
     "VariantData",
     "VaryData",
 ]
@@ -228,6 +229,13 @@ class CaseFailureData(TypedDict):
     error: CodeError | None
 
 
+class UnreachedData(TypedDict):
+    """A part of a solution that none of its exercise's cases runs (`exercise_reach`)."""
+
+    line: int  # a line of the solution, 1 for its first
+    to: int | None  # None: no case runs `line`; a line: no case goes on from `line` to it; 0: nor out of its function
+
+
 class CheckResult(TypedDict):
     """`exercise_run.check_code`'s verdict on a solution."""
 
@@ -237,6 +245,7 @@ class CheckResult(TypedDict):
     stdout: str
     error: CodeError | None
     failure: CaseFailureData | None
+    unreached: list[UnreachedData]  # when it passes every case: what no case ran
 
 
 # Calculators (calckit.api.run, calculator.js)

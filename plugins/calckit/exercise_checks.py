@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from . import running
+from .contracts import UnreachedData
 from .errors import InputError
 from .exercise import (
     CHECK_FIELDS,
@@ -348,6 +349,7 @@ class ExerciseReader(CheckReader):
     def solution_passes(self, exercise: Exercise, name: str) -> None:
         result = running.check_code(exercise.solution, exercise.checking_data(), self.package, check_code_here)
         if result["ok"]:
+            self.every_part_reached(result["unreached"], name)
             return
         if result["error"] is not None:
             error = result["error"]
@@ -370,6 +372,18 @@ class ExerciseReader(CheckReader):
             self.add_at(
                 ("solution",), f"{name}: the solution fails its own {what}, got {failure['got']} ({failure['reason']})"
             )
+
+    def every_part_reached(self, unreached: list[UnreachedData], name: str) -> None:
+        """A solution line or branch that no case runs is one a reader's code may leave out and still pass."""
+        fix = "add a fixed case that does (under 'check: fixed'), or take the line out of the solution"
+        for part in unreached:
+            if part["to"] is None:
+                what = "no case reaches this line"
+            elif part["to"]:
+                what = f"no case goes on from this line to line {part['to']} of the solution"
+            else:
+                what = "no case leaves the function from this line"
+            self.add_at(("solution",), f"{name}: {what}; {fix}", part["line"])
 
 
 class _Authored(TypedDict):

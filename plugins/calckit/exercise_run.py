@@ -23,6 +23,7 @@ from types import CodeType
 from typing import Any
 
 from .contracts import CaseFailureData, CheckResult, CodeError, RaisedData, Returned, RunCasesResult, RunCodeResult
+from .exercise_reach import measured
 from .grading import Tolerance, returned, verdict
 
 __all__ = [
@@ -97,15 +98,16 @@ def _no_input(prompt: object = "") -> str:
     raise EOFError("input() has nothing to read here: give the function its values as arguments")
 
 
-def _error(error: BaseException) -> CodeError:
-    """The reader-facing description of an exception: its type, message, and the line of the reader's code."""
+def _error(error: BaseException, filename: str = FILENAME) -> CodeError:
+    """The reader-facing description of an exception: its type, message, and the line of the reader's code (compiled
+    as `filename`)."""
     line: int | None = None
-    if isinstance(error, SyntaxError) and error.filename == FILENAME:
+    if isinstance(error, SyntaxError) and error.filename == filename:
         line = error.lineno
         message = error.msg
     else:
         message = str(error)
-        frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == FILENAME]
+        frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == filename]
         if frames:
             line = frames[-1].lineno
     if isinstance(error, KeyboardInterrupt):
@@ -119,24 +121,26 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _compile(code: str) -> CodeType | CodeError:
+def _compile(code: str, filename: str) -> CodeType | CodeError:
     try:
-        return compile(code, FILENAME, "exec")
+        return compile(code, filename, "exec")
     except (SyntaxError, ValueError) as error:  # ValueError: a NUL character in the source
-        return _error(error)
+        return _error(error, filename)
 
 
-def _execute(code: str, output: _Output, package: str | None) -> tuple[dict[str, Any], CodeError | None]:
+def _execute(
+    code: str, output: _Output, package: str | None, filename: str = FILENAME
+) -> tuple[dict[str, Any], CodeError | None]:
     """The namespace the code left, and its error (None if it ran to the end)."""
     namespace = _namespace(package)
-    compiled = _compile(code)
+    compiled = _compile(code, filename)
     if isinstance(compiled, dict):
         return namespace, compiled
     with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
         try:
             exec(compiled, namespace)
         except BaseException as error:  # the reader's code may raise anything, SystemExit included
-            return namespace, _error(error)
+            return namespace, _error(error, filename)
     return namespace, None
 
 
@@ -163,8 +167,21 @@ def run_cases(
     not run or define the function; `results` one per case run, each `grading.returned`'s form of the value, or
     {"kind": "raised", "error": ...}.
     """
+    return _run_cases(code, function, parameters, floats, cases, package, FILENAME)
+
+
+def _run_cases(
+    code: str,
+    function: str,
+    parameters: Sequence[str],
+    floats: Sequence[str],
+    cases: Sequence[Mapping[str, Any]],
+    package: str | None,
+    filename: str,
+) -> RunCasesResult:
+    """`run_cases`, the code compiled as `filename`."""
     output = _Output()
-    namespace, error = _execute(code, output, package)
+    namespace, error = _execute(code, output, package, filename)
     target = namespace.get(function)
     if error is None and not callable(target):
         error = {"type": "NameError", "message": f"the code does not define a function '{function}'", "line": None}
@@ -179,7 +196,7 @@ def run_cases(
             try:
                 results.append(returned(call(*arguments)))
             except BaseException as raised:  # whatever the reader's function raises fails this case
-                results.append({"kind": "raised", "error": _error(raised)})
+                results.append({"kind": "raised", "error": _error(raised, filename)})
                 break
     return {"ok": True, "stdout": output.text(), "error": None, "results": results}
 
@@ -189,13 +206,19 @@ def check_code(code: str, exercise: Mapping[str, Any], package: str | None = Non
 
     `exercise` is {function, parameters, floats, cases, tolerance} (see `Exercise.checking_data`); `package`, the
     book's import name, is kept from the code as the reader's page keeps it (not installed there). Returns {ok,
-    passed, total, stdout, error, failure}: `failure` for the first failing case, {index, inputs, expected, got,
-    reason, error}. The browser grades the same way in `exercise.js`, with `grading.js`.
+    passed, total, stdout, error, failure, unreached}: `failure` for the first failing case, {index, inputs,
+    expected, got, reason, error}; `unreached`, once every case passes, the lines and branches of the code that no
+    case ran (`exercise_reach`). The browser grades the same way in `exercise.js`, with `grading.js`.
     """
     cases: list[Mapping[str, Any]] = list(exercise["cases"])
     floats = list(exercise.get("floats", ()))
     given = [case["inputs"] for case in cases]
-    ran = run_cases(code, exercise["function"], exercise["parameters"], floats, given, package)
+    ran, unreached = measured(
+        code,
+        lambda filename: _run_cases(
+            code, exercise["function"], exercise["parameters"], floats, given, package, filename
+        ),
+    )
     result: CheckResult = {
         "ok": False,
         "passed": 0,
@@ -203,6 +226,7 @@ def check_code(code: str, exercise: Mapping[str, Any], package: str | None = Non
         "stdout": ran["stdout"],
         "error": ran["error"],
         "failure": None,
+        "unreached": [],
     }
     if ran["error"] is not None:
         return result
@@ -226,7 +250,7 @@ def check_code(code: str, exercise: Mapping[str, Any], package: str | None = Non
             result["passed"] = index + 1
             continue
         return {**result, "failure": failure}
-    return {**result, "ok": True}
+    return {**result, "ok": True, "unreached": unreached}
 
 
 def call_json(function: str, arguments_json: str) -> str:

@@ -99,12 +99,23 @@ def _three(value: float) -> str:
 SI_PREFIXES = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 SI_PREFIXES |= {"m": 1e-3, "µ": 1e-6, "n": 1e-9, "p": 1e-12}
 BINARY_PREFIXES = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
-# Other ways readers write a unit: FLOPS for FLOP/s, u or the Greek mu for micro.
+_MICRO = ("u", "\u03bc")  # how keyboards write micro: u, or the Greek mu (µ is the micro sign)
 _NEIGHBOUR = {"k": "M", "M": "k", "G": "T", "T": "G", "P": "T", "E": "P", "m": "µ", "µ": "m", "n": "µ", "p": "n"}
-_SPELLINGS = (
-    (re.compile(r"(?<![A-Za-z])([kMGTPE]?)(?:FLOPS|flop/s|Flop/s)$"), r"\1FLOP/s"),
-    (re.compile("^[uμ]"), "µ"),
+# Other ways readers write a unit, in any case: words for prefixes and units (microseconds, bytes), FLOPS or flop/s
+# for FLOP/s, B for byte. The prefix a reader glued to FLOPS is kept as typed (tflops is tFLOP/s, read below).
+_PREFIX_WORDS = {"exa": "E", "peta": "P", "tera": "T", "giga": "G", "mega": "M", "kilo": "k"}
+_PREFIX_WORDS |= {"milli": "m", "micro": "µ", "nano": "n", "pico": "p"}
+_UNIT_WORDS = {"seconds": "s", "second": "s", "secs": "s", "sec": "s", "minutes": "min", "minute": "min"}
+_UNIT_WORDS |= {"mins": "min", "hours": "h", "hour": "h", "hrs": "h", "hr": "h", "bytes": "B", "byte": "B"}
+_WORDS = re.compile(
+    rf"(?<![a-z])({'|'.join(_PREFIX_WORDS)})?-?({'|'.join(_UNIT_WORDS)})(?![a-z])", re.IGNORECASE | re.ASCII
 )
+_FLOPS = re.compile(r"(?<![a-z])([kmgtpe]?)(?:flops|flop/s)(?![a-z/])", re.IGNORECASE | re.ASCII)
+_FLOP = re.compile(r"(?<![a-z])([kmgtpe]?)flops?(?![a-z])", re.IGNORECASE | re.ASCII)
+# Durations that an answer in seconds (or ms, µs...) may be given in, in seconds.
+_DURATIONS = {"min": 60.0, "h": 3600.0}
+
+
 _ANSWER = re.compile(
     rf"([+\-\u2212\u2013]?[\d.,_ \u00a0\u202f]*\d[\d.,_]*(?:[eE][+\-\u2212]?\d+)?|[+\-]?\.\d+)[{SPACES}]*(.*)",
     re.S | re.ASCII,
@@ -112,23 +123,50 @@ _ANSWER = re.compile(
 
 
 def _spelled(unit: str) -> str:
-    for pattern, replacement in _SPELLINGS:
-        unit = pattern.sub(replacement, unit)
-    return unit
+    """`unit` with the words and spellings readers use as the symbols: '257 microseconds' is in µs, 'FLOPs/byte' is
+    FLOP/B, 'tflops' is tFLOP/s (its prefix's case is read by `unit_factor`)."""
+    unit = _WORDS.sub(
+        lambda match: _PREFIX_WORDS.get((match[1] or "").lower(), "") + _UNIT_WORDS[match[2].lower()], unit
+    )
+    unit = _FLOPS.sub(lambda match: f"{match[1]}FLOP/s", unit)
+    return _FLOP.sub(lambda match: f"{match[1]}FLOP", unit)
+
+
+def _loosely(given: str, written: str) -> bool:
+    """Whether `given` is `written` in another case, where case tells nothing apart: not B from b (bytes, bits)."""
+    return len(given) == len(written) and all(
+        one == other or (one.lower() == other.lower() and one not in "Bb")
+        for one, other in zip(given, written, strict=True)
+    )
+
+
+def _units(unit: str) -> dict[str, float]:
+    """Every way of writing an answer in `unit` that is converted, and what a number in it is multiplied by."""
+    found: dict[str, float] = {}
+    for prefix, base in _readings(unit):
+        prefixes = SI_PREFIXES | (BINARY_PREFIXES if base.startswith("B") else {})
+        for other, factor in prefixes.items():
+            found.setdefault(other + base, factor / SI_PREFIXES[prefix])
+            if other == "µ":
+                for micro in _MICRO:
+                    found.setdefault(micro + base, factor / SI_PREFIXES[prefix])
+        if base == "s":
+            for duration, seconds in _DURATIONS.items():
+                found.setdefault(duration, seconds / SI_PREFIXES[prefix])
+    return found
 
 
 def unit_factor(given: str, unit: str) -> float | None:
     """What a number in unit `given` is multiplied by to be in `unit` (1e-3 for GFLOP/s to TFLOP/s, 1.024 for KiB to
-    kB), or None when `given` is not `unit` with another prefix."""
+    kB, 60 for minutes to s), or None when `given` is not `unit` with another prefix, in a reader's spelling. Case
+    is read only where SI leaves no doubt: tflop/s is TFLOP/s (there is no prefix t), but mflop/s is not read (milli
+    or mega?), nor Gb/s as GB/s (bits are not bytes)."""
     given, unit = _spelled(given.strip(SPACES)), _spelled(unit.strip(SPACES))
-    if given == unit:
-        return 1.0
-    for prefix, base in _readings(unit):
-        prefixes = SI_PREFIXES | (BINARY_PREFIXES if base.startswith("B") else {})
-        for other, factor in prefixes.items():
-            if given == other + base:
-                return factor / SI_PREFIXES[prefix]
-    return None
+    units = _units(unit)
+    if given in units:
+        return units[given]
+    loose = [factor for written, factor in units.items() if _loosely(given, written)]
+    return loose[0] if len(set(loose)) == 1 else None
 
 
 def read_answer(text: str, unit: str) -> float:
@@ -146,7 +184,7 @@ def read_answer(text: str, unit: str) -> float:
         raise NumberError("Write your answer as a plain number, without a unit")
     factor = unit_factor(written, unit)
     if factor is None:
-        raise NumberError(f"This answer is in {unit}: write it in {unit}{_other_prefixes(unit)}")
+        raise NumberError(f"“{written}” is not a unit this answer can be in: write it in {unit}{_other_prefixes(unit)}")
     return number * factor
 
 

@@ -3,8 +3,10 @@ in a page block, read the same way everywhere (the browser's quizzes use its twi
 this on `tests/unit/grading_cases.json`).
 
 - A decimal comma is read as a decimal point where that is unambiguous (`1,5` is 1.5, `49,14` is 49.14).
-- A comma groups thousands only in groups of three after a first group of one to three digits (`1,400`,
-  `12,345,678`); so do spaces (`1 400`) and underscores (`1_400`).
+- A comma groups thousands only in groups of three after a first group of one to three digits (`12,345,678`,
+  `1,400.5`); so do spaces (`1 400`) and underscores (`1_400`). One comma before three digits and nothing else
+  (`1,500`) is refused, naming both readings (1500 or 1.5): half the world writes a decimal comma, and a guess
+  would be off by a thousand.
 - Anything else with commas (`1,2,3`, `1.400,5`) is refused, saying how to write it: a guess could be off by a
   thousand.
 - A number too small to tell from zero (`1e-400`) or too large to hold (`1e400`) is refused, not read as 0 or as
@@ -36,9 +38,10 @@ _UNDERSCORE = re.compile(r"(?<=\d)_(?=\d)", re.ASCII)
 _EXPONENT = r"(?:[eE][+-]?\d+)?"
 _THOUSANDS = re.compile(rf"[+-]?[1-9]\d{{0,2}}(?:,\d{{3}})+(?:\.\d*)?{_EXPONENT}", re.ASCII)
 _DECIMAL_COMMA = re.compile(rf"[+-]?\d+,\d+{_EXPONENT}", re.ASCII)
+_EITHER_COMMA = re.compile(rf"[+-]?[1-9]\d{{0,2}},\d{{3}}{_EXPONENT}", re.ASCII)  # 1,500: 1500 or 1.5?
 _PLAIN = re.compile(rf"[+-]?(?:\d+\.?\d*|\.\d+){_EXPONENT}", re.ASCII)
 DIGITS_ADVICE = "Write the number with the digits 0 to 9, such as 12.5"
-COMMA_ADVICE = "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400"
+COMMA_ADVICE = "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400,000"
 
 
 class NumberError(ValueError):
@@ -59,10 +62,20 @@ def plain_text(text: str) -> str:
     return text
 
 
+def either_comma(text: str) -> str:
+    """What to write instead of a number whose one comma may group thousands or mark decimals: both readings."""
+    return (
+        f"{text} could be {text.replace(',', '')} or {text.replace(',', '.')}: "
+        f"write {text.replace(',', '')}, or {text.replace(',', '.')} with a point"
+    )
+
+
 def read_number(text: str) -> float:
     """The number in `text`, or NumberError saying why it is not one (see the module's rules)."""
     cleaned = _UNDERSCORE.sub("", _GROUP_SPACE.sub("", plain_text(text).translate(_MINUSES)))
     if "," in cleaned:
+        if _EITHER_COMMA.fullmatch(cleaned):
+            raise NumberError(either_comma(cleaned))
         if _THOUSANDS.fullmatch(cleaned):
             cleaned = cleaned.replace(",", "")
         elif _DECIMAL_COMMA.fullmatch(cleaned):

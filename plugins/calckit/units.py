@@ -63,12 +63,24 @@ def format_number(value: float, unit: str = "", digits: int = 3) -> str:
     return f"{text} {unit}".rstrip()
 
 
+# A duration past a minute is read in minutes and hours, as people say it: 1,780 s is 29.7 min, not 1.78 ks.
+_MINUTE, _HOUR = 60.0, 3600.0
+
+
 def format_si(value: float, unit: str, digits: int = 3) -> str:
-    """A number with an SI prefix on its unit: 3.35e12 B/s -> '3.35 TB/s', 9.89e14 FLOP/s -> '989 TFLOP/s'."""
+    """A number with an SI prefix on its unit: 3.35e12 B/s -> '3.35 TB/s', 9.89e14 FLOP/s -> '989 TFLOP/s'; seconds
+    from a minute on in minutes, from an hour on in hours: 1780 s -> '29.7 min', 7.2e5 s -> '200 h'."""
     _check_finite(value)
     magnitude = abs(_round_sig(value, digits))
     if magnitude == 0:
         return f"0 {unit}"
+    if unit == "s" and magnitude >= _MINUTE:
+        # At least 1 of the larger unit once the value rounds up to it: 59.96 s is 1 min, not 0.999 min.
+        minutes = _round_sig(value / _MINUTE, digits)
+        if abs(minutes) < _MINUTE:
+            return f"{_plain(math.copysign(max(abs(minutes), 1.0), value), digits)} min"
+        hours = _round_sig(value / _HOUR, digits)
+        return format_number(math.copysign(max(abs(hours), 1.0), value), "h", digits)
     if magnitude >= 1000 * _PREFIXES[0][0]:
         return format_number(value, unit, digits)
     for factor, prefix in _PREFIXES:

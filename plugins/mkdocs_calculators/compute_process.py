@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from calckit.exercise_reach import is_solution_file
 from calckit.exercise_run import FILENAME as EXERCISE_FILENAME
 from calckit.running import CodeFailure, FunctionRunner, RaisedElsewhere, TimeLimitExceeded
 
@@ -224,7 +225,7 @@ class ComputeProcess:
                 relative = Path(match["file"]).relative_to(self.directory).as_posix()
                 return f"{self.directory.name}/{relative}:{match['line']}"
         for match in frames:
-            if match["file"] == EXERCISE_FILENAME:
+            if match["file"] == EXERCISE_FILENAME or is_solution_file(match["file"]):
                 return f"line {match['line']} of the solution"
         return ""
 

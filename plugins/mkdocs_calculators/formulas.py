@@ -8,7 +8,8 @@ new ones in one Node process (katex.mjs, KaTeX pinned in package.json), caches t
 and under node_modules/.cache/), and puts them in place as each page is written: search indexes the TeX source, not
 KaTeX's glyph soup. A formula KaTeX cannot parse is `docs/page.md:LINE: math: KaTeX's message`.
 
-KaTeX's stylesheet (with our few rules for dark mode and narrow screens) and its woff2 fonts are copied into the site
+KaTeX's stylesheet (with our few rules for dark mode and narrow screens), its woff2 fonts and its copy-tex script (a
+copied formula is its TeX, and a copied sentence keeps its inline math between dollars) are copied into the site
 under assets/calculators/katex/, linked only from pages that have math, and precached by the service worker.
 
 KaTeX's fonts are declared by a few lines of script (the CSS Font Loading API), not by @font-face rules in its
@@ -42,6 +43,7 @@ __all__ = ["KATEX_CSS", "Formulas", "arithmatex_problem", "display_height"]
 SCRIPT = Path(__file__).with_name("katex.mjs")
 KATEX_DIR = "assets/calculators/katex"
 KATEX_CSS = f"{KATEX_DIR}/katex.css"
+COPY_TEX = "copy-tex.mjs"  # KaTeX's contrib script, beside its stylesheet: a copied formula is its TeX
 TIMEOUT = 120  # seconds for one build's formulas: thousands take a few seconds
 CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules, beside the memory snapshots
 _SPAN = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.DOTALL)
@@ -133,6 +135,13 @@ def _fonts_script(faces: list[tuple[str, str, str, str]], fonts_url: str) -> str
         'FontFace(family, `url(${base}${file})`, { style, weight, display: "block" })) })'
         f"({json.dumps(fonts_url)}, {json.dumps(faces, separators=(',', ':'))})</script>"
     )
+
+
+def _copy_script(url: str) -> str:
+    """The script that has copying a formula give its TeX, and a sentence its inline math between dollars (KaTeX's
+    copy-tex, which listens on the document): a module, so run once per document however often instant navigation
+    runs this line again."""
+    return f"<script>import(new URL({json.dumps(url)}, document.baseURI).href)</script>"
 
 
 class Formulas:
@@ -239,7 +248,7 @@ class Formulas:
         folder = stylesheet.rsplit("/", 1)[0] + "/" if "/" in stylesheet else ""
         # The fonts' script in the head, so that they are declared before the page is first laid out, and again at the
         # top of the content, which instant navigation runs when it brings this page (it runs no script of the head).
-        script = _fonts_script(self._katex_faces(), folder + "fonts/")
+        script = _fonts_script(self._katex_faces(), folder + "fonts/") + _copy_script(folder + COPY_TEX)
         head = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">{script}'
         output = output.replace("</head>", f"{head}</head>", 1)
         start = _CONTENT_START.search(output)
@@ -264,6 +273,7 @@ class Formulas:
         faces = "".join(f"@font-face{{{rule}}}" for rule in _FONT_FACE.findall(css))
         without_script = f"@media (scripting: none) {{\n{faces}\n}}\n"  # the module's docstring says why
         (target / "katex.css").write_text(_FONT_FACE.sub("", css) + "\n" + ours + without_script, encoding="utf-8")
+        shutil.copyfile(source / "contrib" / "copy-tex.mjs", target / COPY_TEX)
         for font in sorted((source / "fonts").glob("*.woff2")):
             copy = target / "fonts" / font.name
             if not (copy.is_file() and copy.stat().st_size == font.stat().st_size):

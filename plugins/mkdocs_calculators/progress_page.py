@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass
 from html import escape
 from html.parser import HTMLParser
@@ -183,9 +184,11 @@ class ProgressBook:
         sections: dict[str, list[_Page]] = {}
         for _, page in pages:
             sections.setdefault(page.section, []).append(page)
+        titles = Counter((item.kind, item.title) for _, page in pages for item in page.items)
+        shared = {title for title, times in titles.items() if times > 1}
         body = "".join(
             f'<section class="progress-section"><h2>{escape(section)}</h2>'
-            + "".join(_page_html(page) for page in members)
+            + "".join(_page_html(page, shared) for page in members)
             + "</section>"
             for section, members in sections.items()
         )
@@ -209,12 +212,20 @@ class ProgressBook:
         )
 
 
-def _page_html(page: _Page) -> str:
+def _page_html(page: _Page, shared: set[tuple[str, str]]) -> str:
+    """A page's heading and its blocks; a block whose kind and title another block of the book shares is named with
+    its page too, so that no two rows (nor two links, as a screen reader lists them) read the same."""
     rows = "".join(
         f'<li class="progress-item" data-progress-item="{escape(json.dumps(item.data()))}">'
         f'<a href="{escape(page.url)}#{escape(item.anchor)}">{"Quiz" if item.kind == "quiz" else "Exercise"}: '
-        f"{escape(item.title)}</a> "
-        f'<span class="progress-state" data-state="none">Not started</span></li>'
+        f"{escape(item.title)}"
+        + (
+            f'<span class="progress-page-name"> (in \u201c{escape(page.title)}\u201d)</span>'
+            if (item.kind, item.title) in shared
+            else ""
+        )
+        + "</a> "
+        '<span class="progress-state" data-state="none">Not started</span></li>'
         for item in page.items
     )
     return f'<h3><a href="{escape(page.url)}">{escape(page.title)}</a></h3><ul class="progress-list">{rows}</ul>'

@@ -20,8 +20,8 @@ def test_every_bad_field_is_reported() -> None:
 
 def test_inputs_come_back_parsed_and_filled_from_the_chip() -> None:
     """Text is parsed; the chip picker's figures replace the fields it fills, so the form can show them."""
-    inputs = run("roofline", {"intensity": "1,000", "chip": "tpu-v5e", "peak_tflops": "1"})["inputs"]
-    assert (inputs["intensity"], inputs["peak_tflops"], inputs["bandwidth_tbs"]) == (1000.0, 197.0, 0.819)
+    inputs = run("roofline", {"intensity": "1,000.5", "chip": "tpu-v5e", "peak_tflops": "1"})["inputs"]
+    assert (inputs["intensity"], inputs["peak_tflops"], inputs["bandwidth_tbs"]) == (1000.5, 197.0, 0.819)
 
 
 def test_unknown_inputs_are_ignored_here() -> None:

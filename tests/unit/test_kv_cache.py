@@ -50,3 +50,13 @@ def test_paging() -> None:
 
 def test_quantised_cache_halves() -> None:
     assert KV.run({"kv_bytes": "1"}).values["per_token"] == 327_680 / 2
+
+
+def test_more_kv_heads_than_query_heads_is_a_message_not_a_clamp() -> None:
+    """Issue 41: 100 KV heads with 64 query heads was computed as 64 without a word."""
+    _, errors = KV.check({"attention": "gqa", "heads": 64, "kv_heads": 100})
+    assert [(error.field, error.hint) for error in errors] == [
+        ("kv_heads", "Use 64 or fewer: a model has no more KV heads than query heads (you typed 100).")
+    ]
+    assert KV.check({"attention": "gqa", "heads": 64, "kv_heads": 64})[1] == []  # as many is multi-head attention
+    assert KV.check({"attention": "mha", "heads": 64, "kv_heads": 100})[1] == []  # not asked for, not shown

@@ -30,7 +30,7 @@ class TestParse:
             (INTENSITY, 5, 5.0),
             (INTENSITY, 5.5, 5.5),
             (INTENSITY, "5.5", 5.5),
-            (INTENSITY, " 1,000 ", 1000.0),
+            (INTENSITY, " 1,000.0 ", 1000.0),  # a comma that can only group thousands
             (INTENSITY, "1e3", 1000.0),
             (INTENSITY, 0.01, 0.01),  # min is inclusive
             (PEAK, 1e-9, 1e-9),
@@ -100,8 +100,13 @@ class TestParse:
             (
                 INTENSITY,
                 "1,2,3",
-                "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400 "
+                "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400,000 "
                 "(you typed 1,2,3).",
+            ),
+            (  # issue 41: a comma before three digits may be either; both readings are offered
+                INTENSITY,
+                "1,500",
+                "1,500 could be 1500 or 1.500: write 1500, or 1.500 with a point (you typed 1,500).",
             ),
             (LAYERS, "2.5", "Use a whole number (you typed 2.5)."),
             (  # a link with 5,000 digits: the message repeats enough of it to recognise

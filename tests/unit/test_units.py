@@ -26,6 +26,15 @@ class TestFormatSI:
             (8.4e23, "FLOP", "8.4 × 10²³ FLOP"),  # 6 N D for a 70 B model on 2 T tokens: no zetta, few know it
             (3.1e25, "FLOP", "3.1 × 10²⁵ FLOP"),
             (2e18, "FLOP", "2 EFLOP"),
+            (59.9, "s", "59.9 s"),
+            (59.96, "s", "1 min"),  # rounds to 60 s: a minute
+            (1780, "s", "29.7 min"),  # was 1.78 ks (issue 41)
+            (3594, "s", "59.9 min"),
+            (3599, "s", "1 h"),
+            (7.2e5, "s", "200 h"),
+            (3.6e9, "s", "1 million h"),
+            (-1780, "s", "-29.7 min"),
+            (1780, "B", "1.78 kB"),  # only seconds
         ],
     )
     def test_prefixes_and_three_significant_digits(self, value: float, unit: str, text: str) -> None:

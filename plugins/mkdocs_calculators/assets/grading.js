@@ -73,8 +73,16 @@ const UNDERSCORE = /(?<=\d)_(?=\d)/g;
 const EXPONENT = "(?:[eE][+-]?\\d+)?";
 const THOUSANDS = new RegExp(`^[+-]?[1-9]\\d{0,2}(?:,\\d{3})+(?:\\.\\d*)?${EXPONENT}$`);
 const DECIMAL_COMMA = new RegExp(`^[+-]?\\d+,\\d+${EXPONENT}$`);
+const EITHER_COMMA = new RegExp(`^[+-]?[1-9]\\d{0,2},\\d{3}${EXPONENT}$`); // 1,500: 1500 or 1.5?
 const PLAIN = new RegExp(`^[+-]?(?:\\d+\\.?\\d*|\\.\\d+)${EXPONENT}$`);
-export const COMMA_ADVICE = "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400";
+export const COMMA_ADVICE =
+  "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400,000";
+
+/** What to write instead of a number whose one comma may group thousands or mark decimals: both readings. @param {string} text */
+function eitherComma(text) {
+  const [thousands, decimal] = [text.replace(",", ""), text.replace(",", ".")];
+  return `${text} could be ${thousands} or ${decimal}: write ${thousands}, or ${decimal} with a point`;
+}
 
 /** A text that is not a number: `message` says what to do (a sentence without its stop). */
 export class NumberError extends Error {}
@@ -93,6 +101,7 @@ function plainText(text) {
 export function readNumber(text) {
   let cleaned = plainText(text).replace(MINUSES, "-").replace(GROUP_SPACE, "").replace(UNDERSCORE, "");
   if (cleaned.includes(",")) {
+    if (EITHER_COMMA.test(cleaned)) throw new NumberError(eitherComma(cleaned));
     if (THOUSANDS.test(cleaned)) cleaned = cleaned.replaceAll(",", "");
     else if (DECIMAL_COMMA.test(cleaned)) cleaned = cleaned.replace(",", ".");
     else throw new NumberError(COMMA_ADVICE);
@@ -110,19 +119,40 @@ export function readNumber(text) {
 const SI_PREFIXES = { "": 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18, m: 1e-3, "µ": 1e-6, n: 1e-9, p: 1e-12 };
 /** @type {Record<string, number>} */
 const BINARY_PREFIXES = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50 };
+const MICRO = ["u", "\u03bc"]; // how keyboards write micro: u, or the Greek mu (µ is the micro sign)
 /** @type {Record<string, string>} */
 const NEIGHBOUR = { k: "M", M: "k", G: "T", T: "G", P: "T", E: "P", m: "µ", "µ": "m", n: "µ", p: "n" };
-/** @type {[RegExp, string][]} */
-const SPELLINGS = [
-  [/(?<![A-Za-z])([kMGTPE]?)(?:FLOPS|flop\/s|Flop\/s)$/, "$1FLOP/s"],
-  [/^[uμ]/, "µ"],
-];
+// Other ways readers write a unit, in any case (calckit.grading._spelled): words for prefixes and units, FLOPS or
+// flop/s for FLOP/s, B for byte. The prefix a reader glued to FLOPS is kept as typed (tflops is tFLOP/s).
+/** @type {Record<string, string>} */
+const PREFIX_WORDS = { exa: "E", peta: "P", tera: "T", giga: "G", mega: "M", kilo: "k" };
+Object.assign(PREFIX_WORDS, { milli: "m", micro: "µ", nano: "n", pico: "p" });
+/** @type {Record<string, string>} */
+const UNIT_WORDS = { seconds: "s", second: "s", secs: "s", sec: "s", minutes: "min", minute: "min" };
+Object.assign(UNIT_WORDS, { mins: "min", hours: "h", hour: "h", hrs: "h", hr: "h", bytes: "B", byte: "B" });
+const WORDS = new RegExp(
+  `(?<![a-z])(${Object.keys(PREFIX_WORDS).join("|")})?-?(${Object.keys(UNIT_WORDS).join("|")})(?![a-z])`,
+  "gi",
+);
+const FLOPS = /(?<![a-z])([kmgtpe]?)(?:flops|flop\/s)(?![a-z/])/gi;
+const FLOP = /(?<![a-z])([kmgtpe]?)flops?(?![a-z])/gi;
+/** @type {Record<string, number>} */
+const DURATIONS = { min: 60, h: 3600 }; // what an answer in seconds (or ms, µs...) may be given in, in seconds
 // \s is what trim() removes: numbers.SPACES spells the same set out for Python.
 const ANSWER = /^([+\-\u2212\u2013]?[\d.,_ \u00a0\u202f]*\d[\d.,_]*(?:[eE][+\-\u2212]?\d+)?|[+-]?\.\d+)\s*([\s\S]*)$/;
 
 /** @param {string} unit */
 function spelled(unit) {
-  return SPELLINGS.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), unit);
+  return unit
+    .replace(WORDS, (_, prefix, word) => (PREFIX_WORDS[(prefix ?? "").toLowerCase()] ?? "") + UNIT_WORDS[word.toLowerCase()])
+    .replace(FLOPS, (_, prefix) => `${prefix}FLOP/s`)
+    .replace(FLOP, (_, prefix) => `${prefix}FLOP`);
+}
+
+/** Whether `given` is `written` in another case, where case tells nothing apart: not B from b. @param {string} given @param {string} written */
+function loosely(given, written) {
+  if (given.length !== written.length) return false;
+  return [...given].every((one, i) => one === written[i] || (one.toLowerCase() === written[i].toLowerCase() && !"Bb".includes(one)));
 }
 
 /** `unit` as a prefix and a base, the longest prefix first. @param {string} unit @returns {[string, string][]} */
@@ -134,21 +164,35 @@ function readings(unit) {
   return [...found.sort((a, b) => b[0].length - a[0].length), ["", unit]];
 }
 
+/** Every way of writing an answer in `unit` that is converted, and its factor. @param {string} unit */
+function units(unit) {
+  /** @type {Map<string, number>} */
+  const found = new Map();
+  const add = (/** @type {string} */ written, /** @type {number} */ factor) => {
+    if (!found.has(written)) found.set(written, factor);
+  };
+  for (const [prefix, base] of readings(unit)) {
+    const prefixes = base.startsWith("B") ? { ...SI_PREFIXES, ...BINARY_PREFIXES } : SI_PREFIXES;
+    for (const [other, factor] of Object.entries(prefixes)) {
+      add(other + base, factor / SI_PREFIXES[prefix]);
+      if (other === "µ") for (const micro of MICRO) add(micro + base, factor / SI_PREFIXES[prefix]);
+    }
+    if (base === "s") for (const [duration, seconds] of Object.entries(DURATIONS)) add(duration, seconds / SI_PREFIXES[prefix]);
+  }
+  return found;
+}
+
 /**
  * What a number in unit `given` is multiplied by to be in `unit`, or null (calckit.grading.unit_factor).
  * @param {string} given @param {string} unit @returns {number | null}
  */
 export function unitFactor(given, unit) {
   given = spelled(given.trim());
-  unit = spelled(unit.trim());
-  if (given === unit) return 1;
-  for (const [prefix, base] of readings(unit)) {
-    const prefixes = base.startsWith("B") ? { ...SI_PREFIXES, ...BINARY_PREFIXES } : SI_PREFIXES;
-    for (const [other, factor] of Object.entries(prefixes)) {
-      if (given === other + base) return factor / SI_PREFIXES[prefix];
-    }
-  }
-  return null;
+  const found = units(spelled(unit.trim()));
+  const exact = found.get(given);
+  if (exact !== undefined) return exact;
+  const loose = new Set([...found].filter(([written]) => loosely(given, written)).map(([, factor]) => factor));
+  return loose.size === 1 ? [...loose][0] : null;
 }
 
 /**
@@ -166,7 +210,7 @@ export function readAnswer(text, unit) {
   if (factor === null) {
     const [prefix, base] = readings(unit)[0];
     const other = prefix ? `, or with another prefix, such as ${NEIGHBOUR[prefix] ?? "k"}${base}` : "";
-    throw new NumberError(`This answer is in ${unit}: write it in ${unit}${other}`);
+    throw new NumberError(`“${written}” is not a unit this answer can be in: write it in ${unit}${other}`);
   }
   return number * factor;
 }

@@ -17,6 +17,7 @@ const ROOT = new URL("../../", import.meta.url).pathname; // the site's root: th
 const PREFIX = `calculators-progress:${ROOT}|`;
 
 /** @typedef {import("./contracts.js").Entry} Entry */
+/** @typedef {import("./contracts.js").Answer} Answer */
 
 /** The localStorage key of a block's progress on this site. @param {string} key the block's key from the build */
 export function storageKey(key) {
@@ -198,6 +199,14 @@ export function restore(entries) {
 }
 
 /**
+ * Whether the reader has answered a quiz's question: checked now, or right before they chose to try again (a right
+ * answer keeps its point until the reader checks another). @param {Answer | undefined} answer
+ */
+export function answered(answer) {
+  return Boolean(answer?.checked || answer?.correct);
+}
+
+/**
  * What a reader has done on one block, in words and as a kind the styles use.
  * @param {{key: string, kind: string, version: string, total: number}} item @param {Entry | null | undefined} entry
  * @returns {{state: "none" | "started" | "done", text: string}}
@@ -205,7 +214,7 @@ export function restore(entries) {
 export function summary(item, entry) {
   const current = entry && entry.version === item.version;
   if (item.kind === "quiz") {
-    const answers = current ? Object.values(entry.answers ?? {}).filter((answer) => answer?.checked) : [];
+    const answers = current ? Object.values(entry.answers ?? {}).filter(answered) : [];
     if (!answers.length) return { state: "none", text: "Not started" };
     const right = answers.filter((answer) => answer.correct).length;
     const done = answers.length >= item.total;

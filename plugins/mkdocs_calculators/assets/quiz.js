@@ -16,7 +16,7 @@ import { element, verdictLine } from "./quiz_marks.js";
 import { numericKind } from "./quiz_numeric.js";
 import { shuffleOptions } from "./quiz_order.js";
 import { sortKind } from "./quiz_sort.js";
-import { load as loadProgress, save, watch } from "./progress.js";
+import { answered, load as loadProgress, save, watch } from "./progress.js";
 import { claim } from "./status.js";
 
 /** @typedef {import("./contracts.js").QuestionData} QuestionData */
@@ -99,11 +99,14 @@ function mountQuiz(root, generation) {
   });
   const questions = forms.map((form, index) => mountQuestion(form, data.questions[index], context));
 
+  // The score is a live region: written only when it changes, so that typing an answer, which saves it on every
+  // keystroke, does not have a screen reader say the same score again.
   function showScore() {
     const answers = Object.values(progress.answers);
     const right = answers.filter((answer) => answer.correct).length;
-    const done = answers.filter((answer) => answer.checked).length === forms.length;
-    score.textContent = `Score: ${right} of ${forms.length}` + (done ? ". You have answered every question." : "");
+    const done = answers.filter(answered).length === forms.length;
+    const text = `Score: ${right} of ${forms.length}` + (done ? ". You have answered every question." : "");
+    if (score.textContent !== text) score.textContent = text;
   }
 
   /** @param {number} index @param {boolean} focus */
@@ -224,8 +227,9 @@ function mountQuestion(form, spec, context) {
     retry.focus();
     context.changed();
   });
+  // Trying again opens the question; a right answer keeps its point until the reader checks another.
   retry.addEventListener("click", () => {
-    Object.assign(answer(), { checked: false, correct: false });
+    answer().checked = false;
     render();
     kind.focus();
     context.changed();

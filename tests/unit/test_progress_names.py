@@ -1,0 +1,45 @@
+"""The "Your progress" page names each quiz and exercise so that no two rows read the same (progress_page.py)."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from mkdocs_calculators.progress_page import BlockItem, ProgressBook
+
+SHARED = "Compute-bound or memory-bandwidth-bound?"
+
+
+def quiz(key: str, title: str) -> BlockItem:
+    return BlockItem(kind="quiz", key=key, version="1", total=3, title=title, anchor=key.rsplit("#", 1)[1])
+
+
+def link_texts(html: str) -> list[str]:
+    return [
+        unescape(re.sub(r"<[^>]+>", "", text))
+        for text in re.findall(r"<li class=\"progress-item\".*?<a [^>]*>(.*?)</a>", html)
+    ]
+
+
+def test_two_quizzes_with_one_title_are_named_by_their_pages() -> None:
+    book = ProgressBook("Book", "token")
+    book.add("a.md", "102. AI accelerators", "../a/", "Lessons", [quiz("quiz:a.md#bound", SHARED)])
+    book.add(
+        "b.md",
+        "Check yourself: the roofline",
+        "../b/",
+        "Lessons",
+        [quiz("quiz:b.md#six", "The roofline in six questions"), quiz("quiz:b.md#bound", SHARED)],
+    )
+    assert link_texts(book.list_html(["a.md", "b.md"])) == [
+        f"Quiz: {SHARED} (in \u201c102. AI accelerators\u201d)",
+        "Quiz: The roofline in six questions",
+        f"Quiz: {SHARED} (in \u201cCheck yourself: the roofline\u201d)",
+    ]
+
+
+def test_an_exercise_does_not_share_a_quizs_title() -> None:
+    book = ProgressBook("Book", "token")
+    exercise = BlockItem(kind="exercise", key="exercise:a.md#x", version="1", total=1, title=SHARED, anchor="x")
+    book.add("a.md", "A", "../a/", "Lessons", [quiz("quiz:a.md#bound", SHARED), exercise])
+    assert link_texts(book.list_html(["a.md"])) == [f"Quiz: {SHARED}", f"Exercise: {SHARED}"]
