@@ -89,7 +89,7 @@ intensity: 9,5
 
 ```calculator
 use: roofline
-intensity: 1,400
+intensity: 1,400.0
 ```
 """,
 }

@@ -101,9 +101,9 @@ def test_results_are_cpythons_for_the_authors_inputs(uid: str, inputs: dict[str,
 def test_a_number_written_with_a_comma_is_read_as_the_forms_read_it(
     uid: str, field: str, meant: float, misread: float, good_site: Build
 ) -> None:
-    """`intensity: 9,5` in a block is 9.5 (a decimal comma) and `intensity: 1,400` is 1400 (thousands), as a form
-    reads them: the field holds the number meant, and the results are CPython's for it, which differ from those for
-    the number a comma dropped or misplaced would give."""
+    """`intensity: 9,5` in a block is 9.5 (a decimal comma) and `intensity: 1,400.0` is 1400 (thousands; "1,400"
+    alone could be either, and is refused), as a form reads them: the field holds the number meant, and the results
+    are CPython's for it, which differ from those for the number a comma dropped or misplaced would give."""
     calculator = _page(good_site, "numbers/index.html").find("section", id=uid)
     assert calculator.find("input", id=f"{uid}-intensity").attrs["value"] == field
     shown = [output.find("output").text() for output in calculator.find_all("div", class_="calc-output")]
