@@ -17,9 +17,9 @@ from calculators import CALCULATORS
 from tests.strategies import inputs_for, sweep
 
 NAMES = sorted(CALCULATORS)
-# Rules that span fields (a precision the chosen chip lacks, a chip without a published figure) are checked after
-# each field is: they may reject inputs that are each within their declared range.
-CROSS_FIELD = {"chip", "precision"}
+# Rules that span fields (a precision the chosen chip lacks, a chip without a published figure, more KV heads than
+# query heads) are checked after each field is: they may reject inputs that are each within their declared range.
+CROSS_FIELD = {"chip", "precision", "kv_heads"}
 NOT_A_NUMBER = re.compile(r"\b(nan|inf|infinity)\b", re.IGNORECASE)
 
 

@@ -13,6 +13,7 @@ from jsonschema.exceptions import best_match
 from calckit.api import run
 from calckit.charts import VEGA_LITE_SCHEMA, decade_domain
 from calculators import CALCULATORS
+from tests.unit.test_calculators import CROSS_FIELD
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +34,10 @@ def charts() -> list[tuple[str, dict[str, Any]]]:
                     edges.append({spec.key: bound})
         for inputs in edges:
             result = run(name, inputs)
-            assert result["ok"], result
+            if not result["ok"]:
+                # An edge may break a rule between fields (one query head, eight KV heads): no chart to draw.
+                assert {error["field"] for error in result["errors"]} <= CROSS_FIELD, result
+                continue
             if result["chart"] is not None:
                 found.append((f"{name}{inputs}", result["chart"]))
     return found
