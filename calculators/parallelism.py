@@ -167,8 +167,9 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             if run.recompute != "none"
             else ""
         )
-        + f", with {format_si(mine.memory.state, 'B')} of model state and "
-        f"{format_si(mine.memory.activations, 'B')} of activations per chip: "
+        + f", with {PARALLELISM.output('state').text(values['state'])} of model state and "
+        f"{PARALLELISM.output('activations').text(values['activations'])} of activations per chip, "
+        f"{PARALLELISM.output('memory').text(memory)} in all: "
         + ("it fits. " if memory <= hbm else f"more than the {format_si(hbm, 'B')} a chip has. ")
         + (f"Fastest that fits: {best[0]}." if best else "No strategy fits in memory.")
         + " Tokens per chip for the data axis's traffic to hide: "

@@ -34,7 +34,8 @@ data axis (GShard, DeepSpeed-MoE). What crosses the links in one step, with coll
   all-to-all of B/dp x k x D x 2 bytes per chip, twice forward and twice backward (Lepikhin et al. 2020, GShard),
   and the forward's two again under full recomputation. The dispatches may travel in FP8 (1 byte) while the
   combines stay in BF16, and node-limited routing sends each token over the network once to each of at most M
-  nodes (DeepSeek-V3, sections 2.1.2 and 3.3.2), see `Network.expert_all_to_all`.
+  nodes (DeepSeek-V3: node-limited routing, and low-precision communication in its FP8 training), see
+  `Network.expert_all_to_all`.
 
 Overlapped communication costs only what the compute does not cover: the step is compute / (1 - bubble) plus the
 exposed part. On a switched network a group that fits in one scale-up domain uses its links; a larger one goes over
@@ -102,7 +103,7 @@ class Network:
         """Time of one dispatch or combine: each chip sends `vectors` bytes of token vectors, each to its `top_k`
         experts spread over `group` chips spaced `stride` apart. Without a node limit every copy travels on its own
         (GShard), so (group - per node) / group of the k copies cross the network. With node-limited routing
-        (DeepSeek-V3, section 2.1.2, and its dispatch of section 3.2.2) a token goes to at most `node_limit` nodes,
+        (DeepSeek-V3's node-limited routing and its cross-node all-to-all) a token goes to at most `node_limit` nodes,
         once to each over the network, and is forwarded inside the node over the scale-up links: min(k, M) copies,
         (nodes - 1) / nodes of them remote, cross the network, and the k copies each take one scale-up hop."""
         together = max(1, self.domain // stride)
@@ -184,7 +185,7 @@ class Training:
     recompute: str = "none"
     attention: str = "flash"
     sequence_parallel: bool = True
-    dispatch_bytes: float = 2.0  # 1 for FP8 dispatch (DeepSeek-V3, section 3.3.2)
+    dispatch_bytes: float = 2.0  # 1 for FP8 dispatch (DeepSeek-V3's low-precision communication)
     node_limit: int = 0  # most nodes a token's experts may span; 0 for no limit (DeepSeek-V3 uses 4)
 
 

@@ -184,8 +184,8 @@ class TestExpertAllToAll:
         assert self.cost(Training(node_limit=8)) == pytest.approx(self.cost(Training()))
 
     def test_fp8_dispatch_keeps_the_combine_in_bf16(self) -> None:
-        """DeepSeek-V3, section 3.3.2: dispatches (and the combine's gradients) in FP8, combines in BF16: half the
-        all-to-alls at half the bytes, 3/4 of the traffic."""
+        """DeepSeek-V3's low-precision communication: dispatches (and the combine's gradients) in FP8, combines in
+        BF16: half the all-to-alls at half the bytes, 3/4 of the traffic."""
         assert self.cost(Training(dispatch_bytes=1.0)) == pytest.approx(self.cost(Training()) * 3 / 4)
 
     def test_full_recompute_repeats_the_forward_pair(self) -> None:
