@@ -25,7 +25,8 @@ at the chosen precision). Two-batch overlap (DeepSeek's dual micro-batch; SGLang
 runs one half's all-to-all under the other half's compute: the step takes the longer of the two streams, but each half
 reads the weights again. Without it the step is their sum. Uneven routing makes every GPU wait for the busiest: with a
 balance of mean over busiest load below 1, the routed work and the all-to-all grow by 1 / balance. These are bounds: no
-kernel runs at its peak, and each all-to-all's fixed latency is left out.
+kernel runs at its peak, and each all-to-all's fixed latency is left out. Active parameters above the total count as
+the total, and at least one layer is a mixture of experts (the dense layers are capped at all but one).
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from calckit.charts import decade_domain, layered, log_axis
-from calckit.errors import InputError
 from calckit.spec import CUSTOM, Calculator, Choice, Input, Output, Result, Value, number, text
 from calckit.units import format_number, format_si
 
@@ -145,15 +145,15 @@ def _plan(inputs: Mapping[str, Value]) -> _Plan:
     hidden = int(number(inputs, "hidden"))
     model = Model(
         params=number(inputs, "total_b") * GIGA,
-        active=number(inputs, "active_b") * GIGA,
+        active=min(number(inputs, "active_b"), number(inputs, "total_b")) * GIGA,
         layers=layers,
         width=hidden,
         experts=experts,
         top_k=top_k,
     )
     weight_bytes = float(text(inputs, "weight_bytes"))
-    ranks, nodes = int(number(inputs, "ep")), int(number(inputs, "nodes"))
-    per_node = ranks // nodes
+    ranks = int(number(inputs, "ep"))
+    per_node = min(int(number(inputs, "gpus_per_node")), ranks)
     kind = text(inputs, "attention")
     heads = int(number(inputs, "heads"))
     head_dim, latent, rope = (int(number(inputs, key)) for key in ("head_dim", "latent", "rope_dim"))
@@ -175,7 +175,7 @@ def _plan(inputs: Mapping[str, Value]) -> _Plan:
         bandwidth=number(inputs, "bandwidth_tbs") * TERA,
         peak=number(inputs, "peak_tflops") * TERA,
         attention_peak=number(inputs, "attention_tflops") * TERA,
-        moe_layers=layers - int(number(inputs, "dense_layers")),
+        moe_layers=layers - min(int(number(inputs, "dense_layers")), layers - 1),
         vector=dispatch + hidden * COMBINE_BYTES,
         dispatch=dispatch,
         combine=hidden * COMBINE_BYTES,
@@ -208,7 +208,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     else:
         hidden = f"no: {format_si(exchange - compute, 's')} exposed"
     fits = memory <= capacity
-    per_node = plan.ranks // int(number(inputs, "nodes"))
+    per_node = min(int(number(inputs, "gpus_per_node")), plan.ranks)
     summary = (
         ("Out of memory (the figures assume it fit): " if not fits else "")
         + f"{format_number(plan.ranks)} GPUs hold {_text('experts_per_rank', float(plan.slots))} expert slots each; "
@@ -221,7 +221,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     )
     return Result(
         {
-            "per_node": float(per_node),
+            "nodes": float(math.ceil(plan.ranks / per_node)),
             "experts_per_rank": float(plan.slots),
             "touched": touched,
             "touched_share": touched / plan.experts,
@@ -307,42 +307,12 @@ _FILL = fill_from_chip("peak_tflops", "bandwidth_tbs", "memory_gb")
 
 
 def _resolve(values: dict[str, Value]) -> dict[str, Value]:
-    """The chip's figures (attention at its BF16 peak), and the rules that span fields."""
+    """The chip's figures: attention at its BF16 peak, or at the matmuls' where the chip publishes none."""
     filled = _FILL(values)
     chip = text(filled, "chip")
     if chip != CUSTOM:
         bf16 = load_chips()[chip].peak_tflops.get("bf16")
-        if bf16 is None:
-            raise InputError(
-                "chip",
-                "a chip with a published dense BF16 peak, or custom",
-                chip,
-                f"{load_chips()[chip].name} has no published BF16 peak for attention: choose another chip, or "
-                "Custom figures.",
-            )
-        filled["attention_tflops"] = bf16.value
-    ranks, nodes = int(number(filled, "ep")), int(number(filled, "nodes"))
-    if ranks % nodes:
-        raise InputError(
-            "nodes",
-            f"a divisor of the {ranks:,} GPUs",
-            nodes,
-            f"{ranks:,} GPUs do not split evenly over {nodes:,} nodes: give a number of nodes that divides them.",
-        )
-    if number(filled, "active_b") > number(filled, "total_b"):
-        raise InputError(
-            "active_b",
-            "at most the total parameters",
-            filled["active_b"],
-            "A token cannot use more parameters than the model has: make the active parameters at most the total.",
-        )
-    if number(filled, "dense_layers") >= number(filled, "layers"):
-        raise InputError(
-            "dense_layers",
-            "fewer than the layers",
-            filled["dense_layers"],
-            "At least one layer must be a mixture of experts: make the dense layers fewer than the layers.",
-        )
+        filled["attention_tflops"] = bf16.value if bf16 is not None else filled["peak_tflops"]
     return filled
 
 
@@ -398,7 +368,15 @@ EXPERT_PARALLEL = Calculator(
             help="The mean over the batch; DeepSeek's service averaged 4,989.",
         ),
         Input("ep", "GPUs (expert-parallel degree)", kind="integer", default=144, min=1, max=100_000),
-        Input("nodes", "Nodes", kind="integer", default=18, min=1, max=100_000),
+        Input(
+            "gpus_per_node",
+            "GPUs per node",
+            kind="integer",
+            default=8,
+            min=1,
+            max=100_000,
+            help="The GPUs that share a node's NVLink and its NICs.",
+        ),
         Input(
             "redundant",
             "Redundant expert copies",
@@ -448,7 +426,7 @@ EXPERT_PARALLEL = Calculator(
         ),
     ),
     outputs=(
-        Output("per_node", "GPUs per node"),
+        Output("nodes", "Nodes"),
         Output("experts_per_rank", "Expert slots per GPU"),
         Output("touched", "Experts a step touches, per layer"),
         Output("touched_share", "Share of the experts touched", format="percent"),

@@ -42,7 +42,7 @@ def value(calculator: Any, inputs: dict[str, Any], key: str) -> float:
     return float(calculator.run(inputs).values[key])
 
 
-ONE_GPU = {"ep": 1, "nodes": 1}
+ONE_GPU = {"ep": 1}
 
 
 class TestExpertsTouched:
@@ -105,10 +105,10 @@ class TestDecodeUnit:
     def test_against_measurements(self) -> None:
         """DeepSeek's profile (EP128, 128 a GPU, 4,096 tokens): 18,598 measured; SGLang (EP72 over 9 nodes, 256 a GPU,
         2,000 tokens): 22,282 measured. The bound is about twice either."""
-        profile = value(EP, {"ep": 128, "nodes": 16, "context": 4096}, "per_node_rate")
-        sglang = value(EP, {"ep": 72, "nodes": 9, "batch": 256, "context": 2000}, "per_node_rate")
-        assert shown(EP, {"ep": 128, "nodes": 16, "context": 4096}, "per_node_rate") == "40,200 tokens/s"
-        assert shown(EP, {"ep": 72, "nodes": 9, "batch": 256, "context": 2000}, "per_node_rate") == "44,600 tokens/s"
+        profile = value(EP, {"ep": 128, "context": 4096}, "per_node_rate")
+        sglang = value(EP, {"ep": 72, "batch": 256, "context": 2000}, "per_node_rate")
+        assert shown(EP, {"ep": 128, "context": 4096}, "per_node_rate") == "40,200 tokens/s"
+        assert shown(EP, {"ep": 72, "batch": 256, "context": 2000}, "per_node_rate") == "44,600 tokens/s"
         assert 1.9 < profile / 18598 < 2.3 and 1.9 < sglang / 22282 < 2.1
 
 
@@ -121,8 +121,8 @@ class TestAllToAll:
 
     def test_deepep(self) -> None:
         """At EP256: 431 us at 50 GB/s, 553 us at DeepEP's 39 GB/s (8 x 312 Gb/s a node), 78% of the line rate."""
-        assert shown(EP, {"ep": 256, "nodes": 32}, "layer_exchange") == "431 µs"
-        assert shown(EP, {"ep": 256, "nodes": 32, "node_nic_gbps": 2496}, "layer_exchange") == "553 µs"
+        assert shown(EP, {"ep": 256}, "layer_exchange") == "431 µs"
+        assert shown(EP, {"ep": 256, "node_nic_gbps": 2496}, "layer_exchange") == "553 µs"
         assert round(39 / 50 * 100) == 78
 
     def test_overlap(self) -> None:
@@ -145,7 +145,7 @@ class TestAllToAll:
         assert shown(EP, {"balance": 0.8}, "per_gpu") == "4,200 tokens/s"
 
 
-NODE = {"chip": "b200", "ep": 8, "nodes": 1, "redundant": 0, "batch": 64, "overlap": "none"}
+NODE = {"chip": "b200", "ep": 8, "redundant": 0, "batch": 64, "overlap": "none"}
 
 
 class TestQuantisedWeights:
