@@ -254,5 +254,4 @@ class TestDrafts:
 
     def test_verification_doubles_the_exchange(self) -> None:
         assert shown(EP, {"batch": 256}, "exchange_time") == "48.8 ms"
-        assert value(EP, {"batch": 256}, "exchange_time") > value(EP, {"batch": 256}, "compute_time")
-        assert str(EP.run({"batch": 256}).values["fits"]).startswith("no")
+        assert 1.8 < value(EP, {"batch": 256}, "exchange_time") / value(EP, {}, "compute_time") < 1.9  # nearly twice
