@@ -98,6 +98,10 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
         met = result["outputs"][6]["text"] != "—"
         at_target = ("target_batch", "target_total", "cost_per_million", "energy_per_million") if met else ()
         return ("step_time", "per_user", "total", "max_batch", *at_target)
+    if name == "disaggregation":
+        loaded = next(output["text"] for output in result["outputs"] if output["key"] == "ttft") != "—"
+        queue = ("utilisation", "ttft") if loaded else ()
+        return ("kv_per_request", "transfer_time", "exposed_transfer", "prefill_time", *queue, "goodput")
     return {
         "roofline": ("workload_intensity", "attainable", "fraction", "ridge"),
         "inference": ("kv_cache", "total_memory", "memory_share", "prefill_time", "decode_time"),
@@ -111,6 +115,17 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
         "kv-cache": ("per_token", "vs_mha", "batch_per_chip", "reserved_per_chip"),
         "speculative": ("tokens_per_step", "speedup", "best_draft", "best_speedup"),
         "systolic": ("busy", "cycles", "utilization"),
+        "expert-parallel": (
+            "experts_per_rank",
+            "touched",
+            "weights_read",
+            "kv_read",
+            "exchange_time",
+            "compute_time",
+            "step_time",
+            "per_gpu",
+            "per_user",
+        ),
     }[name]
 
 
