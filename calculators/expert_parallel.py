@@ -419,10 +419,8 @@ EXPERT_PARALLEL = Calculator(
             "Two-batch overlap",
             kind="choice",
             default="tbo",
-            choices=(
-                Choice("tbo", "Two micro-batches: one's all-to-all under the other's compute"),
-                Choice("none", "None: compute, then all-to-all"),
-            ),
+            choices=(Choice("tbo", "Two micro-batches"), Choice("none", "None")),
+            help="With two, one micro-batch's all-to-all runs under the other's compute, and each reads the weights.",
         ),
     ),
     outputs=(
