@@ -65,7 +65,8 @@ COMBINE_BYTES = 2.0
 
 def experts_touched(experts: float, top_k: float, tokens: float) -> float:
     """How many of E experts at least one of `tokens` tokens picks, each choosing k: E (1 - (1 - k/E)^tokens)."""
-    return experts * (1 - (1 - min(top_k, experts) / experts) ** tokens)
+    missed: float = (1 - min(top_k, experts) / experts) ** tokens
+    return experts * (1 - missed)
 
 
 def attention_flops_per_cached_token(kind: str, heads: int, head_dim: int, latent: int, rope: int) -> float:
