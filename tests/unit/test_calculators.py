@@ -96,7 +96,7 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
         return ("most_compute", "most_bandwidth", "most_memory") + (("fastest_decode",) if fits else ())
     if name == "latency-throughput":
         met = result["outputs"][6]["text"] != "—"
-        at_target = ("target_batch", "target_total", "cost_per_million", "energy_per_million") if met else ()
+        at_target = ("target_batch", "target_total", "cost_per_million_output", "energy_per_million_output") if met else ()
         return ("step_time", "per_user", "total", "max_batch", *at_target)
     return {
         "roofline": ("workload_intensity", "attainable", "fraction", "ridge"),
@@ -105,7 +105,7 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
         "training": ("flops", "days", "chip_hours"),
         "matmul": ("intensity", "ridge", "fraction", "critical_batch"),
         "allreduce": ("compute_time", "comm_time", "ratio", "min_d_ff"),
-        "serving": ("step_time", "throughput", "per_sequence", "cost_per_million", "energy_per_million"),
+        "serving": ("step_time", "throughput", "per_sequence", "cost_per_million_output", "energy_per_million_output"),
         "collective": ("time", "latency_time", "crossover"),
         "parallelism": ("compute", "exposed", "efficiency", "memory", "dp_tokens_per_chip"),
         "kv-cache": ("per_token", "vs_mha", "batch_per_chip", "reserved_per_chip"),

@@ -43,7 +43,7 @@ class TestFrontier:
         assert shown(LT, {"batch": 372}, "step_time") == "25.2 ms"
         assert shown(LT, {"batch": 372}, "per_user") == "39.7 tokens/s"
         assert shown(LT, {"batch": 372}, "total") == "14,800 tokens/s"
-        assert shown(LT, {}, "critical_batch") == "295"
+        assert shown(LT, {}, "critical_batch") == "296"
 
     def test_targets(self) -> None:
         assert shown(LT, {}, "target_batch") == "295"
@@ -56,8 +56,8 @@ class TestFrontier:
 def test_prefill() -> None:
     """(2 x 70e9 x T + 2 x 80 x T^2 x 8,192) / (8 x 989.4e12): 75.2 ms at 4,096, 757 ms at 32,768, 9.1 ms at 512."""
     assert shown(LT, {}, "prefill_time") == "75.2 ms"
-    assert shown(LT, {"context": 32768}, "prefill_time") == "757 ms"
-    assert shown(LT, {"context": 512}, "prefill_time") == "9.1 ms"
+    assert shown(LT, {"prompt": 32768}, "prefill_time") == "757 ms"
+    assert shown(LT, {"prompt": 512}, "prefill_time") == "9.1 ms"
     assert float(LT.run({}).values["prefill_time"]) == pytest.approx(
         (2 * 70e9 * 4096 + 2 * 80 * 4096**2 * 8192) / 7.9152e15
     )
@@ -67,7 +67,7 @@ def test_prefill() -> None:
 def test_shared_prefix() -> None:
     assert shown(KV, {"context": 2048}, "per_sequence") == "671 MB"
     assert shown(KV, {"context": 2048, "batch": 64}, "batch_per_chip") == "42.9 GB"
-    assert shown(LT, {"context": 2048}, "prefill_time") == "36.9 ms"
+    assert shown(LT, {"prompt": 2048}, "prefill_time") == "36.9 ms"
 
 
 def test_attention_intensity() -> None:
@@ -155,8 +155,8 @@ class TestBill:
         assert f"{140e9 / 26.8e12 * 1e3:.2f} ms" == "5.22 ms"
         assert f"{327_680 * 4096 / 26.8e12 * 1e3:.3f} ms" == "0.050 ms"
         assert f"{1e6 / float(values['target_total']):.1f}" == "67.8"
-        assert shown(LT, {}, "cost_per_million") == "$0.74"
-        assert shown(LT, {}, "energy_per_million") == "380 kJ"
+        assert shown(LT, {}, "cost_per_million_output") == "$0.74"
+        assert shown(LT, {}, "energy_per_million_output") == "380 kJ"
         assert 8 * 700 == 5600 and (640e9 - 140e9) == 500e9
 
     @pytest.mark.parametrize(
@@ -169,8 +169,8 @@ class TestBill:
         ],
     )
     def test_variants(self, inputs: dict[str, Any], cost: str, energy: str) -> None:
-        assert shown(LT, inputs, "cost_per_million") == cost
-        assert shown(LT, inputs, "energy_per_million") == energy
+        assert shown(LT, inputs, "cost_per_million_output") == cost
+        assert shown(LT, inputs, "energy_per_million_output") == energy
 
     def test_half_the_chips_at_half_the_rate(self) -> None:
         assert LT.run({"chips": 4}).values["target_batch"] == LT.run({"target_rate": 100}).values["target_batch"] == 95

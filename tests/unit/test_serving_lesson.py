@@ -29,11 +29,11 @@ def test_table() -> None:
         f"{mi300x['step_time'] * 1e3:.1f} ms |",
         f"| tokens per second, whole batch | | {four['throughput']:,.0f} | {mi300x['throughput']:,.0f} |",
         f"| tokens per second, per user | | {four['per_sequence']:.1f} | {mi300x['per_sequence']:.1f} |",
-        f"The four H200s of the table use {four['energy_per_million']:.2f} kWh per million tokens",
+        f"The four H200s of the table use {four['energy_per_million_output']:.2f} kWh per million tokens",
         f"{four['tokens_per_joule']:.2f} tokens per joule",
-        f"and the two MI300X {mi300x['energy_per_million']:.2f} kWh at 750 W, {mi300x['tokens_per_joule']:.2f}",
-        f"a million tokens cost ${four['cost_per_million']:.2f} on the four H200s and "
-        f"${mi300x['cost_per_million']:.2f} on the MI300X pair",
+        f"and the two MI300X {mi300x['energy_per_million_output']:.2f} kWh at 750 W, {mi300x['tokens_per_joule']:.2f}",
+        f"a million tokens cost ${four['cost_per_million_output']:.2f} on the four H200s and "
+        f"${mi300x['cost_per_million_output']:.2f} on the MI300X pair",
     )
 
 
