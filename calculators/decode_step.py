@@ -295,7 +295,7 @@ def model_inputs(*, params_b: float, layers: int, hidden: int) -> tuple[Input, .
         shape["layers"],
         replace(
             shape["hidden"],
-            help="Its query heads × head size for MHA, GQA and MQA, as in the Llama family.",
+            help="Taken as the query heads × head size for MHA, GQA and MQA, as in the Llama family.",
         ),
         Input(
             "attention",
