@@ -95,7 +95,10 @@ class Transformer:
         return self.params * self.bytes_per_param
 
     def experts_read(self, batch: float) -> float:
-        """The expected share of each MoE layer's experts that a step at `batch` reads: 1 - (1 - k/E)^B."""
+        """The expected share of each MoE layer's experts that a step at `batch` reads: 1 - (1 - k/E)^B; all of a
+        dense model's."""
+        if not self.routed:
+            return 1.0
         return 1 - (1 - self.top_k / self.experts) ** batch
 
     def weights_read(self, batch: float) -> float:
