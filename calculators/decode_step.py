@@ -99,7 +99,7 @@ class Transformer:
         dense model's."""
         if not self.routed:
             return 1.0
-        return 1 - (1 - self.top_k / self.experts) ** batch
+        return 1 - float((1 - self.top_k / self.experts) ** batch)
 
     def weights_read(self, batch: float) -> float:
         """Bytes of weights a step at `batch` reads: the dense share and the experts touched."""
