@@ -17,9 +17,10 @@ from calculators import CALCULATORS
 from tests.strategies import inputs_for, sweep
 
 NAMES = sorted(CALCULATORS)
-# Rules that span fields (a precision the chosen chip lacks, a chip without a published figure) are checked after
-# each field is: they may reject inputs that are each within their declared range.
-CROSS_FIELD = {"chip", "precision"}
+# Rules that span fields (a precision the chosen chip lacks, a chip without a published figure, a mixture of experts
+# with fewer active parameters than its k experts hold or more experts per token than experts) are checked after each
+# field is: they may reject inputs that are each within their declared range.
+CROSS_FIELD = {"chip", "precision", "active_b", "top_k"}
 NOT_A_NUMBER = re.compile(r"\b(nan|inf|infinity)\b", re.IGNORECASE)
 
 
@@ -95,9 +96,9 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
         fits = not result["outputs"][3]["text"].startswith("None")
         return ("most_compute", "most_bandwidth", "most_memory") + (("fastest_decode",) if fits else ())
     if name == "latency-throughput":
-        met = result["outputs"][6]["text"] != "—"
-        at_target = ("target_batch", "target_total", "cost_per_million", "energy_per_million") if met else ()
-        return ("step_time", "per_user", "total", "max_batch", *at_target)
+        met = next(o for o in result["outputs"] if o["key"] == "target_batch")["text"] != "—"
+        at_target = ("target_batch", "target_total", "cost_per_million_output", "energy_per_million_output")
+        return ("step_time", "per_user", "total", "max_batch", *(at_target if met else ()), "cost_per_million_input")
     if name == "disaggregation":
         loaded = next(output["text"] for output in result["outputs"] if output["key"] == "ttft") != "—"
         queue = ("utilisation", "ttft") if loaded else ()
@@ -109,7 +110,14 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
         "training": ("flops", "days", "chip_hours"),
         "matmul": ("intensity", "ridge", "fraction", "critical_batch"),
         "allreduce": ("compute_time", "comm_time", "ratio", "min_d_ff"),
-        "serving": ("step_time", "throughput", "per_sequence", "cost_per_million", "energy_per_million"),
+        "serving": (
+            "step_time",
+            "throughput",
+            "per_sequence",
+            "cost_per_million_output",
+            "energy_per_million_output",
+            "cost_per_million_input",
+        ),
         "collective": ("time", "latency_time", "crossover"),
         "parallelism": ("compute", "exposed", "efficiency", "memory", "dp_tokens_per_chip"),
         "kv-cache": ("per_token", "vs_mha", "batch_per_chip", "reserved_per_chip"),
