@@ -10,7 +10,9 @@ that hold its k experts (the dispatch) and brings the k results back (the combin
   routed experts') and the routed experts it holds that at least one token picked. With E experts, k per token and a
   global batch of B = b N tokens, an expert is left out with probability (1 - k/E)^B, so E (1 - (1 - k/E)^B) of them
   are touched; each slot of a rank counts in that share. The routed experts' parameters follow from the total P and
-  the active P_a: P - P_a = (E - k) x one expert's, as `training_step.Model` works out;
+  the active P_a: P - P_a = (E - k) x one expert's. The model's arithmetic (the dense and routed shares, the experts
+  read, the cache's bytes and attention's FLOPs for each kind) is `decode_step.Transformer`'s, which the serving
+  calculators share;
 - KV cache read: b x context x bytes per token (the kv-cache calculator's bytes for the kind of attention);
 - FLOPs: 2 P_a b for the weights, and attention over every cached token: 4 x heads x head size per token and layer
   (scores and weighted sum), or 2 x heads x (2 latent + RoPE key) for MLA with its projections absorbed, which reads the
@@ -41,6 +43,7 @@ from calckit.spec import CUSTOM, Calculator, Choice, Input, Output, Result, Valu
 from calckit.units import format_number, format_si
 
 from .chips import load_chips
+from .decode_step import Transformer
 from .disaggregation import kv_cache_input
 from .hardware import (
     bandwidth_input,
@@ -51,10 +54,8 @@ from .hardware import (
     peak_input,
     precision_input,
 )
-from .kv_cache import kv_values_per_token_layer
-from .training_step import Model
 
-__all__ = ["EXPERT_PARALLEL", "attention_flops_per_cached_token", "experts_touched"]
+__all__ = ["EXPERT_PARALLEL"]
 
 GIGA, TERA = 1e9, 1e12
 # Bytes a dispatched value takes: FP8 carries one FP32 scale per 128 values (DeepSeek-V3's 1 x 128 activation tiles,
@@ -63,39 +64,14 @@ DISPATCH_BYTES = {"fp8": 1 + 4 / 128, "bf16": 2.0}
 COMBINE_BYTES = 2.0
 
 
-def experts_touched(experts: float, top_k: float, tokens: float) -> float:
-    """How many of E experts at least one of `tokens` tokens picks, each choosing k: E (1 - (1 - k/E)^tokens)."""
-    missed: float = (1 - min(top_k, experts) / experts) ** tokens
-    return experts * (1 - missed)
-
-
-def attention_flops_per_cached_token(kind: str, heads: int, head_dim: int, latent: int, rope: int) -> float:
-    """FLOPs one new token spends on one cached token in one layer at decode.
-
-    Scores and weighted sum take 2 x heads x head size each (4 in all) for MHA, GQA and MQA alike: the query heads do
-    the work whatever the key heads. MLA with absorbed projections scores each head against the latent and the RoPE
-    key, 2 x heads x (latent + RoPE), and sums the latents, 2 x heads x latent (DeepSeek-V2, section 2.1.3).
-    """
-    if kind == "mla":
-        return 2 * heads * (2 * latent + rope)
-    return 4 * heads * head_dim
-
-
 @dataclass(frozen=True)
 class _Plan:
     """One expert-parallel deployment, per GPU, for any batch per GPU."""
 
-    replicated: float  # bytes of weights every GPU holds (attention, shared experts, dense layers, embeddings)
-    expert: float  # bytes of one routed expert, all MoE layers
+    model: Transformer
     slots: int  # expert slots per GPU
-    experts: int
-    top_k: int
     ranks: int
-    active: float  # parameters per token
-    routed_active: float  # of which in routed experts
     balance: float  # mean load over the busiest GPU's load
-    kv_per_token: float  # bytes
-    attention_flops: float  # per cached token, all layers
     context: float
     bandwidth: float  # bytes/s
     peak: float  # FLOP/s for the weight matmuls
@@ -108,19 +84,32 @@ class _Plan:
     nic: float  # bytes/s of NIC per GPU
     overlap: bool
 
+    @property
+    def replicated(self) -> float:
+        """Bytes of weights every GPU holds: attention, shared experts, dense layers, embeddings."""
+        return self.model.dense * self.model.bytes_per_param
+
+    @property
+    def expert(self) -> float:
+        """Bytes of one routed expert, all MoE layers."""
+        return self.model.routed / self.model.experts * self.model.bytes_per_param
+
     def weights_read(self, batch: float) -> float:
-        """Bytes of weights one GPU reads in a step: once per micro-batch."""
+        """Bytes of weights one GPU reads in a step: once per micro-batch, each touching the experts its tokens
+        picked from the whole deployment's."""
         halves = 2 if self.overlap else 1
-        touched = experts_touched(self.experts, self.top_k, batch * self.ranks / halves) / self.experts
+        touched = self.model.experts_read(batch * self.ranks / halves)
         return halves * (self.replicated + self.slots * touched * self.expert)
 
     def attention_time(self, batch: float) -> float:
-        kv = batch * self.context * self.kv_per_token
-        return max(kv / self.bandwidth, batch * self.context * self.attention_flops / self.attention_peak)
+        kv = batch * self.context * self.model.kv_per_token
+        flops = batch * self.context * self.model.attention_flops_per_token
+        return max(kv / self.bandwidth, flops / self.attention_peak)
 
     def matmul_time(self, batch: float) -> float:
         """The weight matmuls of the busiest GPU: its routed experts get 1 / balance of the mean load."""
-        flops = 2 * batch * (self.active - self.routed_active + self.routed_active / self.balance)
+        routed = self.model.routed * self.model.top_k / self.model.experts  # parameters per token
+        flops = 2 * batch * (self.model.active - routed + routed / self.balance)
         return max(self.weights_read(batch) / self.bandwidth, flops / self.peak)
 
     def compute_time(self, batch: float) -> float:
@@ -128,7 +117,7 @@ class _Plan:
 
     def layer_exchange(self, batch: float) -> float:
         """Seconds of one MoE layer's dispatch and combine, for the whole batch of one GPU."""
-        return batch * self.top_k * self.vector * self.off_node / self.nic / self.balance
+        return batch * self.model.top_k * self.vector * self.off_node / self.nic / self.balance
 
     def exchange_time(self, batch: float) -> float:
         return self.moe_layers * self.layer_exchange(batch)
@@ -144,34 +133,31 @@ def _plan(inputs: Mapping[str, Value]) -> _Plan:
     top_k = min(int(number(inputs, "top_k")), experts)
     layers = int(number(inputs, "layers"))
     hidden = int(number(inputs, "hidden"))
-    model = Model(
+    heads = number(inputs, "heads")
+    model = Transformer(
         params=number(inputs, "total_b") * GIGA,
         active=min(number(inputs, "active_b"), number(inputs, "total_b")) * GIGA,
-        layers=layers,
-        width=hidden,
         experts=experts,
         top_k=top_k,
+        bytes_per_param=float(text(inputs, "weight_bytes")),
+        layers=layers,
+        hidden=hidden,
+        attention=text(inputs, "attention"),
+        heads=heads,
+        kv_heads=min(number(inputs, "kv_heads"), heads),
+        head_dim=number(inputs, "head_dim"),
+        latent=number(inputs, "latent"),
+        rope=number(inputs, "rope_dim"),
+        kv_bytes=float(text(inputs, "kv_bytes")),
     )
-    weight_bytes = float(text(inputs, "weight_bytes"))
     ranks = int(number(inputs, "ep"))
     per_node = min(int(number(inputs, "gpus_per_node")), ranks)
-    kind = text(inputs, "attention")
-    heads = int(number(inputs, "heads"))
-    head_dim, latent, rope = (int(number(inputs, key)) for key in ("head_dim", "latent", "rope_dim"))
-    values = kv_values_per_token_layer(kind, heads, min(int(number(inputs, "kv_heads")), heads), head_dim, latent, rope)
     dispatch = hidden * DISPATCH_BYTES[text(inputs, "dispatch")]
     return _Plan(
-        replicated=model.shared_params * weight_bytes,
-        expert=model.expert_params / experts * weight_bytes,
+        model=model,
         slots=math.ceil((experts + int(number(inputs, "redundant"))) / ranks),
-        experts=experts,
-        top_k=top_k,
         ranks=ranks,
-        active=model.active,
-        routed_active=model.expert_params / experts * top_k,
         balance=number(inputs, "balance"),
-        kv_per_token=values * layers * float(text(inputs, "kv_bytes")),
-        attention_flops=attention_flops_per_cached_token(kind, heads, head_dim, latent, rope) * layers,
         context=number(inputs, "context"),
         bandwidth=number(inputs, "bandwidth_tbs") * TERA,
         peak=number(inputs, "peak_tflops") * TERA,
@@ -195,8 +181,9 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     plan = _plan(inputs)
     batch = number(inputs, "batch")
     global_batch = batch * plan.ranks
-    touched = experts_touched(plan.experts, plan.top_k, global_batch)
-    kv = batch * plan.context * plan.kv_per_token
+    experts = plan.model.experts
+    touched = experts * plan.model.experts_read(global_batch)
+    kv = batch * plan.context * plan.model.kv_per_token
     memory = plan.replicated + plan.slots * plan.expert + kv
     capacity = number(inputs, "memory_gb") * GIGA
     compute, exchange, step = plan.compute_time(batch), plan.exchange_time(batch), plan.step_time(batch)
@@ -214,7 +201,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         ("Out of memory (the figures assume it fit): " if not fits else "")
         + f"{format_number(plan.ranks)} GPUs hold {_text('experts_per_rank', float(plan.slots))} expert slots each; "
         f"a step of {format_number(batch)} sequences on each touches {_text('touched', touched)} of "
-        f"{format_number(plan.experts)} experts per layer, reads {_text('weights_read', plan.weights_read(batch))} "
+        f"{format_number(experts)} experts per layer, reads {_text('weights_read', plan.weights_read(batch))} "
         f"of weights and {_text('kv_read', kv)} of cache on each GPU and exchanges "
         f"{_text('exchange_time', exchange)} of all-to-all against {_text('compute_time', compute)} of compute: "
         f"{_text('step_time', step)} a step, {_text('per_gpu', batch / step)} per GPU and "
@@ -225,14 +212,14 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             "nodes": float(math.ceil(plan.ranks / per_node)),
             "experts_per_rank": float(plan.slots),
             "touched": touched,
-            "touched_share": touched / plan.experts,
-            "tokens_per_expert": global_batch * plan.top_k / plan.experts,
+            "touched_share": touched / experts,
+            "tokens_per_expert": global_batch * plan.model.top_k / experts,
             "weights_read": plan.weights_read(batch),
             "kv_read": kv,
             "memory": memory,
             "fits": "yes" if fits else f"no: needs {format_si(memory, 'B')} of {format_si(capacity, 'B')}",
-            "dispatch_bytes": batch * plan.top_k * plan.dispatch,
-            "combine_bytes": batch * plan.top_k * plan.combine,
+            "dispatch_bytes": batch * plan.model.top_k * plan.dispatch,
+            "combine_bytes": batch * plan.model.top_k * plan.combine,
             "layer_exchange": plan.layer_exchange(batch),
             "exchange_time": exchange,
             "compute_time": compute,

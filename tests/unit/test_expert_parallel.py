@@ -15,7 +15,6 @@ from __future__ import annotations
 import pytest
 
 from calckit.book import calculator as get
-from calculators.expert_parallel import attention_flops_per_cached_token, experts_touched
 
 EP = get("expert-parallel")
 
@@ -39,16 +38,17 @@ class TestExpertsTouched:
         ],
     )
     def test_the_formula(self, tokens: int, expected: float) -> None:
-        """E (1 - (1 - k/E)^B) of E experts: each is missed by a token with probability 1 - k/E."""
-        assert experts_touched(256, 8, tokens) == pytest.approx(expected)
+        """E (1 - (1 - k/E)^B) of E experts: each is missed by a token with probability 1 - k/E (one GPU, so the
+        global batch is the batch)."""
+        assert run(ep=1, batch=tokens)["touched"] == pytest.approx(expected)
 
     def test_share_at_256_tokens(self) -> None:
-        assert experts_touched(256, 8, 256) / 256 == pytest.approx(0.9997, abs=5e-5)
+        assert run(ep=1, batch=256)["touched_share"] == pytest.approx(0.9997, abs=5e-5)
 
     def test_the_calculator_counts_the_global_batch(self) -> None:
         """At EP144 with 128 sequences a GPU, the global batch is 18,432: every expert is touched."""
         assert run()["touched"] == pytest.approx(256)
-        assert run(ep=1, batch=32)["touched"] == pytest.approx(experts_touched(256, 8, 32))
+        assert run(ep=2, batch=16)["touched"] == pytest.approx(run(ep=1, batch=32)["touched"])
 
 
 class TestPlacement:
@@ -123,11 +123,6 @@ class TestAllToAll:
 
 
 class TestStep:
-    def test_attention_flops(self) -> None:
-        """Absorbed MLA: 2 x 128 x (2 x 512 + 64) = 278,528 FLOP per cached token and layer; GQA 4 h d."""
-        assert attention_flops_per_cached_token("mla", 128, 128, 512, 64) == 278_528
-        assert attention_flops_per_cached_token("gqa", 64, 128, 512, 64) == 4 * 64 * 128
-
     def test_default_step_by_hand(self) -> None:
         """Attention: 44.87 GB / 3.35 TB/s = 13.39 ms (its 10.85 TFLOP take 10.97 ms at BF16: memory-bound).
         Matmuls per micro-batch: 21.66 GB / 3.35 TB/s = 6.47 ms, twice with overlap: 12.93 ms (FLOPs 9.47 T / 1,979 T
