@@ -1,4 +1,8 @@
-"""Chips side by side: peak compute, memory, bandwidth, ridge point, compute per watt, what fits, decode speed."""
+"""Chips side by side: peak compute, memory, bandwidth, ridge point, compute per watt, what fits, decode speed.
+
+Memory holds all of a model's parameters; a batch-1 decode step reads those one token uses, all of them for a dense
+model and the active ones for a mixture of experts (`decode_step`: at batch 1 the step reads exactly the dense share
+and the k experts of each MoE layer that the token was routed to)."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from calckit.spec import Calculator, Input, Output, Result, Table, Value, number
 from calckit.units import format_number, format_si
 
 from .chips import PRECISION_LABELS, Chip, as_of, load_chips
+from .decode_step import check_model, moe_inputs
 from .hardware import bytes_per_param_input, chip_choices, precision_input
 
 __all__ = ["COMPARISON"]
@@ -18,7 +23,7 @@ GIGA, TERA = 1e9, 1e12
 RIDGES = (10, 100, 1000)  # FLOP/byte: the diagonals drawn on the chart
 
 
-def _row(chip: Chip, precision: str, weights_per_param: float, params: float) -> dict[str, Any]:
+def _row(chip: Chip, precision: str, weights_per_param: float, params: float, active: float) -> dict[str, Any]:
     peak = chip.peak_tflops.get(precision)
     bandwidth = chip.bandwidth_tbs.value * TERA
     memory = chip.memory_gb.value * GIGA
@@ -30,7 +35,7 @@ def _row(chip: Chip, precision: str, weights_per_param: float, params: float) ->
         "memory": memory,
         "power": power,
         "largest_model": memory / weights_per_param,
-        "decode_rate": bandwidth / (params * weights_per_param),
+        "decode_rate": bandwidth / (active * weights_per_param),
         "fits": params * weights_per_param <= memory,
     }
 
@@ -41,7 +46,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
     named = PRECISION_LABELS[precision]  # as readers write it: BF16/FP16, not bf16
     size = float(text(inputs, "bytes_per_param"))
     params = number(inputs, "params_b") * GIGA
-    rows = [_row(chips[key], precision, size, params) for key in texts(inputs, "chips") if key != "custom"]
+    active = params if int(number(inputs, "experts")) == 1 else number(inputs, "active_b") * GIGA
+    rows = [_row(chips[key], precision, size, params, active) for key in texts(inputs, "chips") if key != "custom"]
     dash = "—"
     table = Table(
         columns=(
@@ -68,7 +74,8 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             for row in rows
         ),
         caption=f"Dense peak at {named}; models at {format_number(size)} bytes per parameter, "
-        f"decode for a {format_number(params / GIGA)} B-parameter model on one chip."
+        f"decode for a {format_number(params / GIGA)} B-parameter model on one chip"
+        + (f", reading its {format_number(active / GIGA)} B active parameters per token." if active < params else ".")
         + (f" Figures as of {dated}." if (dated := as_of(row["chip"] for row in rows)) else ""),
     )
     with_peak = [row for row in rows if row["peak"]]
@@ -81,10 +88,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         "fastest_decode": _leading(fitting, "decode_rate"),
     }
     empty = {"most_compute": dash, "fastest_decode": NO_CHIP}
-    best = {
-        key: _names(names) if names else empty[key]
-        for key, names in leaders.items()
-    }
+    best = {key: _names(names) if names else empty[key] for key, names in leaders.items()}
     model = f"the {format_number(params / GIGA)} B-parameter model"
     if not fitting:
         decode = f"none of them holds {model} on one chip."
@@ -215,6 +219,7 @@ COMPARISON = Calculator(
         ),
         precision_input(),
         Input("params_b", "Model parameters", unit="billions", default=70.0, min=0.001, max=1e5),
+        *moe_inputs(70.0),
         bytes_per_param_input(),
     ),
     outputs=(
@@ -224,4 +229,5 @@ COMPARISON = Calculator(
         Output("fastest_decode", "Fastest batch-1 decode", format="text"),
     ),
     compute=_compute,
+    resolve=check_model,
 )

@@ -1,18 +1,18 @@
-"""Inference arithmetic for a decoder-only transformer: memory for weights and KV cache, and time bounds.
+"""Inference arithmetic for a decoder-only transformer, dense or a mixture of experts: memory for weights and KV
+cache, and time bounds, on one chip.
 
-KV cache per token = 2 (K and V) x layers x KV heads x head size x bytes per value. A prefill of T tokens is bound by
-compute: 2N FLOPs per token for the weights plus 2 x layers x T^2 x hidden for causal attention.
+The KV cache per token is what `kv_cache` counts for the kind of attention (MHA, GQA, MQA, MLA). A prefill of T tokens
+is bound by compute: 2 FLOPs per active parameter per token plus causal attention, 2 x layers x T^2 x hidden for MHA,
+GQA and MQA. A decode step runs attention over the cache, then the weight matmuls, each held to its own roofline
+(`decode_step` has the model and its sources; the scaling book's "theoretical step time", J. Austin et al., "How to
+Scale Your Model", 2025, chapter "All About Transformer Inference"):
 
-A decode step runs two kinds of kernel, one after the other, and each is held to its own roofline. Attention reads
-each sequence's KV cache and does 4 x layers x context x hidden FLOPs with it, a few FLOPs per byte: memory-bound on
-any chip. The weight matmuls read the weights once for the whole batch and do 2N FLOPs per sequence: memory-bound at a
-small batch, compute-bound from a batch of ridge x weight bytes / 2N on. So (the scaling book's "theoretical step
-time", J. Austin et al., "How to Scale Your Model", 2025, chapter "All About Transformer Inference")
+    step = max(KV bytes / bandwidth, attention FLOPs / peak) + max(weight bytes read / bandwidth, weight FLOPs / peak).
 
-    step = max(KV bytes / bandwidth, attention FLOPs / peak) + max(weight bytes / bandwidth, weight FLOPs / peak).
-
-The one-roofline bound, max(all bytes / bandwidth, all FLOPs / peak), is also reported: it is what the step would
-take if the two kernels overlapped perfectly, and it is never longer than the split model's figure.
+A mixture of experts holds all its weights in memory, reads at batch B its dense share and the experts the B tokens
+were routed to, and does the FLOPs of its active parameters. The one-roofline bound, max(all bytes read / bandwidth,
+all FLOPs / peak), is also reported: it is what the step would take if the kernels overlapped perfectly, and it is
+never longer than the split model's figure.
 
 A chip whose vendor publishes no compute peak (Apple's M-series, say) still gets its memory and decode figures; what
 needs a peak is left out, with the reason, rather than computed from another chip's figure.
@@ -27,6 +27,7 @@ from calckit.spec import CUSTOM, Calculator, Input, Output, Result, Value, numbe
 from calckit.units import format_si
 
 from .chips import load_chips
+from .decode_step import check_model, decode_of, experts_outputs, experts_values, model_inputs
 from .hardware import (
     bandwidth_input,
     chip_input,
@@ -34,13 +35,11 @@ from .hardware import (
     fill_from_chip,
     peak_input,
     precision_input,
-    transformer_inputs,
 )
 from .roofline import NO_FIGURE
 
 __all__ = ["INFERENCE"]
 
-GIGA, TERA = 1e9, 1e12
 _FILL_ALL = fill_from_chip("peak_tflops", "bandwidth_tbs", "memory_gb")
 _FILL_MEMORY = fill_from_chip("bandwidth_tbs", "memory_gb")
 
@@ -52,7 +51,7 @@ def _no_peak(inputs: Mapping[str, Value]) -> bool:
 
 
 def _resolve(values: dict[str, Value]) -> dict[str, Value]:
-    return _FILL_MEMORY(values) if _no_peak(values) else _FILL_ALL(values)
+    return check_model(_FILL_MEMORY(values) if _no_peak(values) else _FILL_ALL(values))
 
 
 def _text(key: str, value: Value) -> str:
@@ -61,29 +60,23 @@ def _text(key: str, value: Value) -> str:
 
 
 def _compute(inputs: Mapping[str, Value]) -> Result:
-    params = number(inputs, "params_b") * GIGA
-    layers, hidden = number(inputs, "layers"), number(inputs, "hidden")
-    batch, prompt, context = number(inputs, "batch"), number(inputs, "prompt"), number(inputs, "context")
-    peak, bandwidth = number(inputs, "peak_tflops") * TERA, number(inputs, "bandwidth_tbs") * TERA
-    weights = params * float(text(inputs, "bytes_per_param"))
-    kv_per_token = (
-        2 * layers * number(inputs, "kv_heads") * number(inputs, "head_dim") * float(text(inputs, "kv_bytes"))
-    )
-    kv_per_sequence = kv_per_token * context
-    kv_cache = kv_per_sequence * batch
-    total = weights + kv_cache
-    chip_memory = number(inputs, "memory_gb") * GIGA
+    plan = decode_of(inputs)
+    model = plan.model
+    batch, prompt = number(inputs, "batch"), number(inputs, "prompt")
+    peak, bandwidth = plan.peak, plan.bandwidth
+    kv_cache = plan.kv_per_sequence * batch
+    total = model.weights + kv_cache
+    chip_memory = plan.memory
     chips = math.ceil(total / chip_memory)
-    prefill = batch * (2 * params * prompt + 2 * layers * prompt**2 * hidden) / peak
-    # The step's FLOPs for the whole batch: the weights', and attention's over each context (scores, weighted sum).
-    weight_flops, attention_flops = 2 * params * batch, 4 * layers * context * hidden * batch
-    attention = max(kv_cache / bandwidth, attention_flops / peak)
-    matmuls = max(weights / bandwidth, weight_flops / peak)
-    decode = attention + matmuls
-    floor = max(total / bandwidth, (weight_flops + attention_flops) / peak)
-    turning: Value = float(math.ceil(peak * weights / (2 * params * bandwidth)))
-    matmul_bound = "compute-bound" if weight_flops / peak >= weights / bandwidth else "memory-bound"
-    notes: dict[str, str] = {}
+    prefill = batch * plan.prefill(prompt)
+    decode = plan.step(batch)
+    # One roofline for the whole step: the bytes it reads (the experts a batch touches) and all its FLOPs.
+    flops = plan.weight_math_time(batch) * peak + batch * model.attention_flops_per_token * plan.context
+    floor = max((model.weights_read(batch) + kv_cache) / bandwidth, flops / peak)
+    turning: Value = float(plan.compute_bound_batch())
+    matmul_bound = "compute-bound" if plan.weight_math_time(batch) >= plan.weight_read_time(batch) else "memory-bound"
+    values_moe, notes_moe = experts_values(plan, batch)
+    notes: dict[str, str] = dict(notes_moe)
     prefill_value: Value = prefill
     floor_value: Value = floor
     prefill_text = f"Prefill takes at least {_text('prefill_time', prefill)}; each"
@@ -91,21 +84,24 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
         # No compute peak to divide by: leave out what needs one rather than borrow another chip's.
         missing = f"{load_chips()[text(inputs, 'chip')].name} has no published compute peak."
         prefill_value = turning = floor_value = NO_FIGURE
-        decode = (kv_cache + weights) / bandwidth  # the memory floor alone: no peak to compare against
+        decode = (kv_cache + model.weights_read(batch)) / bandwidth  # the memory floor alone: no peak to compare
         matmul_bound = "memory-bound, compute not counted"
-        notes = {key: missing for key in ("prefill_time", "compute_bound_batch", "decode_floor")}
+        notes |= {key: missing for key in ("prefill_time", "compute_bound_batch", "decode_floor")}
         notes["decode_time"] = f"{missing} The compute floor is left out."
         prefill_text = "Prefill is not computed (no published compute peak); each"
     summary = (
-        f"Weights {format_si(weights, 'B')} and KV cache {_text('kv_cache', kv_cache)} make "
+        f"Weights {format_si(model.weights, 'B')} and KV cache {_text('kv_cache', kv_cache)} make "
         f"{_text('total_memory', total)}, {_text('memory_share', total / chip_memory)} of one chip's memory"
         + (f" (at least {_text('chips', float(chips))} chips)" if chips > 1 else "")
         + f". {prefill_text} decode step takes at least {_text('decode_time', decode)}: attention over the cache, "
-        f"then the weight matmuls ({matmul_bound})." + figures_as_of(inputs)
+        f"then the weight matmuls ({matmul_bound}"
+        + (f", reading {_text('weights_read', values_moe['weights_read'])} of weights" if model.routed else "")
+        + ")."
+        + figures_as_of(inputs)
     )
     return Result(
         {
-            "kv_per_token": kv_per_token,
+            "kv_per_token": model.kv_per_token,
             "kv_cache": kv_cache,
             "total_memory": total,
             "memory_share": total / chip_memory,
@@ -115,6 +111,7 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
             "decode_rate": 1 / decode,
             "decode_floor": floor_value,
             "compute_bound_batch": turning,
+            **values_moe,
         },
         summary,
         notes=notes,
@@ -133,7 +130,7 @@ INFERENCE = Calculator(
         Input("memory_gb", "Memory per chip", unit="GB", default=80.0, min=0.001, max=1e6, filled_by="chip"),
         # Defaults: Llama 3.1 8B (Meta's model card and config: 8.03 B parameters, 32 layers, hidden 4096,
         # 8 KV heads of size 128).
-        *transformer_inputs(params_b=8.03, layers=32, hidden=4096),
+        *model_inputs(params_b=8.03, layers=32, hidden=4096),
         Input("prompt", "Prompt tokens", kind="integer", default=2048, min=1, max=1e8),
         Input("context", "Context length", unit="tokens", kind="integer", default=8192, min=1, max=1e8),
         Input("batch", "Batch size", kind="integer", default=1, min=1, max=1e6),
@@ -163,8 +160,10 @@ INFERENCE = Calculator(
         Output(
             "compute_bound_batch",
             "Batch where the weight matmuls turn compute-bound",
-            help="Ridge × weight bytes / (2 × parameters); attention over the cache stays memory-bound.",
+            help="The smallest batch at which their FLOPs take at least as long as their reads: ⌈ridge × bytes per "
+            "weight / 2⌉ for a dense model, about E / k times more for the experts of a mixture.",
         ),
+        *experts_outputs(),
     ),
     compute=_compute,
     resolve=_resolve,

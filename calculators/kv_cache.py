@@ -25,7 +25,7 @@ from calckit.charts import POINT_COLOR, decade_domain, layered, log_axis
 from calckit.errors import InputError
 from calckit.spec import Calculator, Choice, Input, Output, Result, Value, number, text
 
-__all__ = ["KV_CACHE", "kv_values_per_token_layer"]
+__all__ = ["KINDS", "KV_CACHE", "kv_values_per_token_layer"]
 
 KINDS = {
     "mha": "Multi-head (MHA)",
@@ -35,7 +35,9 @@ KINDS = {
 }
 
 
-def kv_values_per_token_layer(kind: str, heads: int, kv_heads: int, head_dim: int, latent: int, rope: int) -> int:
+def kv_values_per_token_layer(
+    kind: str, heads: float, kv_heads: float, head_dim: float, latent: float, rope: float
+) -> float:
     """Values one token keeps in one layer."""
     if kind == "mha":
         return 2 * heads * head_dim

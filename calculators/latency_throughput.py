@@ -1,30 +1,41 @@
 """Latency against throughput: as the batch grows, each user's tokens come slower and the deployment's come faster.
 
 A decode step at batch B on N chips that share the model (tensor parallelism; its communication is left out, the
-`overhead_us` per step stands for it and for kernel launches) runs two kinds of kernel one after the other:
+`overhead_us` per step stands for it and for kernel launches) runs two kinds of kernel one after the other
+(`decode_step` has the model, dense or a mixture of experts, with each kind of attention):
 
-- the weight matmuls: they read the weights once for the batch and do 2 P FLOPs per token, so they take
-  max(weights / bandwidth, 2 P B / peak): flat while memory-bound, then growing with B;
-- attention over the KV cache: each sequence reads its own cache and does 4 x layers x context x hidden FLOPs, so
-  it takes max(B x cache / bandwidth, B x FLOPs / peak), growing with B from the start.
+- the weight matmuls: they read the weights once for the batch and do 2 FLOPs per active parameter per token, so they
+  take max(weights read / bandwidth, 2 A B / peak): flat while memory-bound, then growing with B. A mixture of experts
+  reads more of its experts as B grows, until it reads all of them;
+- attention over the KV cache: each sequence reads its own cache and does a fixed number of FLOPs per byte of it, so
+  it takes B x max(cache / bandwidth, FLOPs / peak), growing with B from the start.
 
 Each user gets one token per step, 1 / t; the deployment B / t. Memory caps the batch: the weights plus B caches must
 fit. A latency target (tokens per second per user) picks the largest batch that still meets it; the chips' price per
-hour and power then give the cost and the energy of a million tokens at that batch (the scaling book's "Inference"
-chapter draws the same frontier for PaLM; Pope et al. 2022, "Efficiently Scaling Transformer Inference", figure 1).
+hour and power then give the cost and the energy of a million output tokens at that batch (the scaling book's
+"Inference" chapter draws the same frontier for PaLM; Pope et al. 2022, "Efficiently Scaling Transformer Inference",
+figure 1). Input tokens are billed apart, at the prefill's time per prompt token (`decode_step.Bill`).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from calckit.charts import decade_domain, layered, log_axis
-from calckit.spec import Calculator, Input, Output, Result, Value, number, text
+from calckit.spec import Calculator, Input, Output, Result, Value, number
 from calckit.units import format_number
 
+from .decode_step import (
+    EXPERT_SHARE,
+    Bill,
+    Decode,
+    check_model,
+    decode_of,
+    experts_outputs,
+    experts_values,
+    model_inputs,
+)
 from .hardware import (
     bandwidth_input,
     chip_input,
@@ -35,76 +46,17 @@ from .hardware import (
     precision_input,
     price_input,
     price_note,
-    transformer_inputs,
 )
 
-__all__ = ["LATENCY_THROUGHPUT", "Decode"]
+__all__ = ["LATENCY_THROUGHPUT", "decode_at"]
 
-GIGA, TERA, MICRO = 1e9, 1e12, 1e-6
-HOUR = 3600.0
+MICRO = 1e-6
 NO_BATCH = "—"
 
 
-@dataclass(frozen=True)
-class Decode:
-    """One deployment's decode step as a function of the batch."""
-
-    weights: float  # bytes
-    weight_flops: float  # per token
-    cache: float  # bytes per sequence
-    attention_flops: float  # per sequence per step
-    bandwidth: float  # bytes/s, all chips
-    peak: float  # FLOP/s, all chips
-    memory: float  # bytes, all chips
-    overhead: float  # s per step
-    context: float  # tokens per sequence
-
-    def weight_time(self, batch: float) -> float:
-        return max(self.weights / self.bandwidth, batch * self.weight_flops / self.peak)
-
-    def attention_time(self, batch: float) -> float:
-        return batch * max(self.cache / self.bandwidth, self.attention_flops / self.peak)
-
-    def step(self, batch: float) -> float:
-        return self.weight_time(batch) + self.attention_time(batch) + self.overhead
-
-    def prefill(self, tokens: float) -> float:
-        """One prompt of `tokens` at peak: 2 P FLOPs per token for the weights, 2 x layers x T^2 x hidden for causal
-        attention (half of the 4 x layers x T x hidden per token that a full T x T score matrix would cost)."""
-        layers_hidden = self.attention_flops / (4 * self.context)
-        return (self.weight_flops * tokens + 2 * layers_hidden * tokens**2) / self.peak
-
-    def max_batch(self) -> int:
-        return max(0, math.floor((self.memory - self.weights) / self.cache))
-
-    def batch_for_rate(self, rate: float) -> int:
-        """The largest batch that fits and gives each user at least `rate` tokens/s; 0 if none does."""
-        low, high = 0, self.max_batch()
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self.step(middle) <= 1 / rate:
-                low = middle
-            else:
-                high = middle - 1
-        return low
-
-
-def decode_of(inputs: Mapping[str, Value]) -> Decode:
-    chips = number(inputs, "chips")
-    params = number(inputs, "params_b") * GIGA
-    layers, context = number(inputs, "layers"), number(inputs, "context")
-    per_token = 2 * layers * number(inputs, "kv_heads") * number(inputs, "head_dim") * float(text(inputs, "kv_bytes"))
-    return Decode(
-        weights=params * float(text(inputs, "bytes_per_param")),
-        weight_flops=2 * params,
-        cache=per_token * context,
-        attention_flops=4 * layers * context * number(inputs, "hidden"),
-        bandwidth=chips * number(inputs, "bandwidth_tbs") * TERA,
-        peak=chips * number(inputs, "peak_tflops") * TERA,
-        memory=chips * number(inputs, "memory_gb") * GIGA,
-        overhead=number(inputs, "overhead_us") * MICRO,
-        context=context,
-    )
+def decode_at(inputs: Mapping[str, Value]) -> Decode:
+    """The inputs' deployment: the model on `chips` chips, with the fixed cost per step."""
+    return decode_of(inputs, chips=number(inputs, "chips"), overhead=number(inputs, "overhead_us") * MICRO)
 
 
 def _text(key: str, value: Value) -> str:
@@ -112,55 +64,67 @@ def _text(key: str, value: Value) -> str:
 
 
 def _compute(inputs: Mapping[str, Value]) -> Result:
-    plan = decode_of(inputs)
-    chips, batch, rate = number(inputs, "chips"), number(inputs, "batch"), number(inputs, "target_rate")
+    plan = decode_at(inputs)
+    batch, rate, prompt = number(inputs, "batch"), number(inputs, "target_rate"), number(inputs, "prompt")
     step = plan.step(batch)
     most = plan.max_batch()
     chosen = plan.batch_for_rate(rate)
-    watts = chips * number(inputs, "power_w") * number(inputs, "pue")
-    dollars_per_second = chips * number(inputs, "price_per_hour") / HOUR
-    ridge_batch = plan.peak * plan.weights / (plan.bandwidth * plan.weight_flops)
+    bill = Bill.of(inputs)
     values: dict[str, Value] = {
         "step_time": step,
         "per_user": 1 / step,
         "total": batch / step,
         "max_batch": float(most),
         "weight_share": plan.weight_time(batch) / step,
-        "critical_batch": ridge_batch,
-        "attention_intensity": plan.attention_flops / plan.cache,
-        "prefill_time": plan.prefill(number(inputs, "context")),
+        "critical_batch": float(plan.compute_bound_batch()),
+        "attention_intensity": plan.attention_intensity,
+        "prefill_time": plan.prefill(prompt),
+        "cost_per_million_input": bill.dollars(plan.prefill(prompt) / prompt),
+        "energy_per_million_input": bill.joules(plan.prefill(prompt) / prompt),
     }
     notes: dict[str, str] = {}
+    values_moe, notes_moe = experts_values(plan, batch)
+    values |= values_moe
+    notes |= notes_moe
+    if note := price_note(inputs):
+        notes["cost_per_million_input"] = note
     if chosen:
         target_step = plan.step(chosen)
         values |= {
             "target_batch": float(chosen),
             "target_total": chosen / target_step,
             "target_per_user": 1 / target_step,
-            "cost_per_million": dollars_per_second * target_step / chosen * 1e6,
-            "energy_per_million": watts * target_step / chosen * 1e6,
+            "cost_per_million_output": bill.dollars(target_step / chosen),
+            "energy_per_million_output": bill.joules(target_step / chosen),
         }
         if note := price_note(inputs):
-            notes["cost_per_million"] = note
+            notes["cost_per_million_output"] = note
         tail = (
             f"; at {format_number(rate)} tokens/s per user the largest batch is {_text('target_batch', chosen)}, "
-            f"{_text('target_total', chosen / target_step)} in all, "
-            f"{_text('cost_per_million', values['cost_per_million'])} and "
-            f"{_text('energy_per_million', values['energy_per_million'])} per million tokens."
+            f"{_text('target_total', chosen / target_step)} in all; a million output tokens cost "
+            f"{_text('cost_per_million_output', values['cost_per_million_output'])} and "
+            f"{_text('energy_per_million_output', values['energy_per_million_output'])}"
         )
     else:
         why = "the weights do not fit" if not most else "even one sequence is slower than that"
-        for key in ("target_batch", "target_total", "target_per_user", "cost_per_million", "energy_per_million"):
+        for key in (
+            "target_batch",
+            "target_total",
+            "target_per_user",
+            "cost_per_million_output",
+            "energy_per_million_output",
+        ):
             values[key] = NO_BATCH  # a text in a numeric output: each says why, as the build requires
             notes[key] = "No batch meets the target (see the largest batch above)."
         notes["target_batch"] = f"No batch meets {format_number(rate)} tokens/s per user: {why}."
-        tail = f"; no batch meets {format_number(rate)} tokens/s per user ({why})."
+        tail = f"; no batch meets {format_number(rate)} tokens/s per user ({why})"
     fits = batch <= most
     summary = (
         ("Out of memory (the figures assume it fit): " if not fits else "")
         + f"a batch of {format_number(batch)} takes {_text('step_time', step)} per step, "
         f"{_text('per_user', 1 / step)} per user and {_text('total', batch / step)} in all; "
-        f"at most {format_number(most)} sequences fit" + tail + figures_as_of(inputs)
+        f"at most {format_number(most)} sequences fit" + tail + f"; a million input tokens, prefilled at peak, cost "
+        f"{_text('cost_per_million_input', values['cost_per_million_input'])}." + figures_as_of(inputs)
     )
     return Result(values, summary, chart=_chart(plan, batch, most, rate, summary), notes=notes)
 
@@ -213,6 +177,7 @@ def _chart(plan: Decode, batch: float, most: int, rate: float, summary: str) -> 
                 "mark": {"type": "rule", "strokeDash": [2, 3], "strokeWidth": 1},
                 "encoding": {"y": {"field": "per_user", "type": "quantitative"}},
             },
+            *_experts_mark(plan),
             {
                 "data": {"values": [{"total": batch / plan.step(batch), "per_user": 1 / plan.step(batch)}]},
                 "mark": {"type": "point", "filled": True, "size": 110, "color": "#e8590c"},
@@ -225,12 +190,38 @@ def _chart(plan: Decode, batch: float, most: int, rate: float, summary: str) -> 
     )
 
 
+_FILL = fill_from_chip("peak_tflops", "bandwidth_tbs", "memory_gb", "power_w", "price_per_hour")
+
+
+def _experts_mark(plan: Decode) -> list[dict[str, Any]]:
+    """For a mixture of experts, the point of the curve from which a step reads nearly every expert."""
+    if not plan.model.routed:
+        return []
+    turn = plan.experts_batch()
+    label = f"from batch {turn:,}: {EXPERT_SHARE:.0%} of experts read"
+    point = {"total": turn / plan.step(turn), "per_user": 1 / plan.step(turn), "label": label}
+    where = {"x": {"field": "total", "type": "quantitative"}, "y": {"field": "per_user", "type": "quantitative"}}
+    return [
+        {
+            "data": {"values": [point]},
+            "mark": {"type": "point", "shape": "diamond", "filled": True, "size": 90, "color": "#495057"},
+            "encoding": {**where, "tooltip": [{"field": "label", "type": "nominal", "title": "experts"}]},
+        },
+        {
+            "data": {"values": [point]},
+            "mark": {"type": "text", "align": "left", "dx": 8, "dy": 10, "fontSize": 11},
+            "encoding": {**where, "text": {"field": "label", "type": "nominal"}},
+        },
+    ]
+
+
 LATENCY_THROUGHPUT = Calculator(
     name="latency-throughput",
     title="Latency against throughput, and the bill at a latency target",
     description=(
         "Per-user against total decode token rate as the batch grows, with the memory limit marked; the largest "
-        "batch that meets a per-user rate, and its dollars and joules per million tokens."
+        "batch that meets a per-user rate, and its dollars and joules per million output tokens and input tokens; "
+        "dense or a mixture of experts, with any kind of attention."
     ),
     inputs=(
         chip_input("h100-sxm"),
@@ -243,8 +234,17 @@ LATENCY_THROUGHPUT = Calculator(
         Input("pue", "PUE", default=1.0, min=1.0, max=5.0, step=0.01, help="Facility power per watt of chips."),
         Input("chips", "Chips serving one copy of the model", kind="integer", default=8, min=1, max=1e5),
         # Defaults: Llama 3 70B (Meta's config.json: 80 layers, hidden 8,192, 8 KV heads of 128).
-        *transformer_inputs(params_b=70.0, layers=80, hidden=8192),
+        *model_inputs(params_b=70.0, layers=80, hidden=8192),
         Input("context", "Context per sequence", unit="tokens", kind="integer", default=4096, min=1, max=1e8),
+        Input(
+            "prompt",
+            "Prompt tokens per request",
+            kind="integer",
+            default=4096,
+            min=1,
+            max=1e8,
+            help="Prefilled once per request, and billed per input token.",
+        ),
         Input("batch", "Batch", unit="sequences", kind="integer", default=64, min=1, max=1e6),
         Input(
             "target_rate",
@@ -274,7 +274,8 @@ LATENCY_THROUGHPUT = Calculator(
         Output(
             "critical_batch",
             "Batch where the weight matmuls turn compute-bound",
-            help="Peak × weight bytes / (bandwidth × 2 × parameters).",
+            help="The smallest batch at which their FLOPs take at least as long as their reads: ⌈peak × bytes per "
+            "weight / (2 × bandwidth)⌉ for a dense model, about E / k times more for the experts of a mixture.",
         ),
         Output(
             "attention_intensity",
@@ -284,7 +285,7 @@ LATENCY_THROUGHPUT = Calculator(
         ),
         Output(
             "prefill_time",
-            "Prefill of one prompt of that context, at peak",
+            "Prefill of one prompt, at peak",
             unit="s",
             format="si",
             help="The time to the first token, at best: the prompt's FLOPs over the chips' peak.",
@@ -292,9 +293,24 @@ LATENCY_THROUGHPUT = Calculator(
         Output("target_batch", "Largest batch that meets the target"),
         Output("target_total", "Throughput at that batch", unit="tokens/s"),
         Output("target_per_user", "Speed per user at that batch", unit="tokens/s"),
-        Output("cost_per_million", "Cost per million tokens, at the target", unit="USD", format="money"),
-        Output("energy_per_million", "Energy per million tokens, at the target", unit="J", format="si"),
+        Output(
+            "cost_per_million_output",
+            "Cost per million output tokens, at the target",
+            unit="USD",
+            format="money",
+            help="The decode steps' time at the target batch, over the tokens they make.",
+        ),
+        Output("energy_per_million_output", "Energy per million output tokens, at the target", unit="J", format="si"),
+        Output(
+            "cost_per_million_input",
+            "Cost per million input tokens, at least",
+            unit="USD",
+            format="money",
+            help="The prompt's prefill at the chips' peak, over its tokens.",
+        ),
+        Output("energy_per_million_input", "Energy per million input tokens, at least", unit="J", format="si"),
+        *experts_outputs(),
     ),
     compute=_compute,
-    resolve=fill_from_chip("peak_tflops", "bandwidth_tbs", "memory_gb", "power_w", "price_per_hour"),
+    resolve=lambda values: check_model(_FILL(values)),
 )

@@ -7,7 +7,9 @@ from calckit.spec import Calculator
 from .collectives import COLLECTIVE
 from .communication import ALLREDUCE
 from .comparison import COMPARISON
+from .disaggregation import DISAGGREGATION
 from .energy import ENERGY
+from .expert_parallel import EXPERT_PARALLEL
 from .inference import INFERENCE
 from .kv_cache import KV_CACHE
 from .latency_throughput import LATENCY_THROUGHPUT
@@ -53,4 +55,6 @@ CALCULATORS: dict[str, Calculator] = _by_name(
     SYSTOLIC,
     TRAINING_MEMORY,
     PIPELINE_SCHEDULE,
+    EXPERT_PARALLEL,
+    DISAGGREGATION,
 )

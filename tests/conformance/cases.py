@@ -14,6 +14,21 @@ from calculators import CALCULATORS
 from mkdocs_calculators.fences import find_fences
 from tests.support import ROOT
 
+DEEPSEEK_V3: dict[str, Any] = {
+    "chip": "h200-sxm",
+    "chips": 8,
+    "precision": "fp8",
+    "params_b": 671,
+    "active_b": 37,
+    "experts": 256,
+    "top_k": 8,
+    "bytes_per_param": "1",
+    "layers": 61,
+    "hidden": 7168,
+    "attention": "mla",
+    "heads": 128,
+}
+
 HAND_PICKED: list[tuple[str, dict[str, Any]]] = [
     ("roofline", {}),
     ("roofline", {"peak_tflops": 197, "bandwidth_tbs": 0.819}),  # TPU v5e: ridge about 240
@@ -37,6 +52,16 @@ HAND_PICKED: list[tuple[str, dict[str, Any]]] = [
     ("serving", {"chip": "h200-sxm", "chips": 1, "params_b": 405}),  # the weights alone do not fit
     ("serving", {"chip": "h200-sxm", "chips": 3}),  # tensor parallelism cannot split 64 heads three ways
     ("serving", {"chip": "h200-sxm", "chips": 2, "context": 1024, "batch": 400}),  # weight matmuls compute-bound
+    # DeepSeek-V3 in FP8 on 8 H200s, MLA: 99.97% of the experts read at batch 256, 37 GB at batch 1.
+    *(
+        (name, {**DEEPSEEK_V3, "batch": batch})
+        for name in ("serving", "latency-throughput")
+        for batch in (1, 256)
+    ),
+    ("inference", {**{k: v for k, v in DEEPSEEK_V3.items() if k != "chips"}, "batch": 64}),
+    ("compare", {"chips": ["h200-sxm", "mi300x"], "params_b": 671, "active_b": 37, "experts": 256, "top_k": 8}),
+    ("serving", {**DEEPSEEK_V3, "active_b": 5}),  # fewer active parameters than 8 of 256 experts hold: an error
+    ("latency-throughput", {"attention": "mqa", "kv_bytes": "1"}),
 ]
 
 

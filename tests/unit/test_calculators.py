@@ -18,8 +18,9 @@ from tests.strategies import inputs_for, sweep
 
 NAMES = sorted(CALCULATORS)
 # Rules that span fields (a precision the chosen chip lacks, a chip without a published figure, more KV heads than
-# query heads) are checked after each field is: they may reject inputs that are each within their declared range.
-CROSS_FIELD = {"chip", "precision", "kv_heads"}
+# query heads, a mixture of experts with fewer active parameters than its k experts hold or more experts per token
+# than experts) are checked after each field is: they may reject inputs that are each within their declared range.
+CROSS_FIELD = {"chip", "precision", "kv_heads", "active_b", "top_k"}
 NOT_A_NUMBER = re.compile(r"\b(nan|inf|infinity)\b", re.IGNORECASE)
 
 
@@ -95,9 +96,13 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
         fits = not result["outputs"][3]["text"].startswith("None")
         return ("most_compute", "most_bandwidth", "most_memory") + (("fastest_decode",) if fits else ())
     if name == "latency-throughput":
-        met = result["outputs"][6]["text"] != "—"
-        at_target = ("target_batch", "target_total", "cost_per_million", "energy_per_million") if met else ()
-        return ("step_time", "per_user", "total", "max_batch", *at_target)
+        met = next(o for o in result["outputs"] if o["key"] == "target_batch")["text"] != "—"
+        at_target = ("target_batch", "target_total", "cost_per_million_output", "energy_per_million_output")
+        return ("step_time", "per_user", "total", "max_batch", *(at_target if met else ()), "cost_per_million_input")
+    if name == "disaggregation":
+        loaded = next(output["text"] for output in result["outputs"] if output["key"] == "ttft") != "—"
+        queue = ("utilisation", "ttft") if loaded else ()
+        return ("kv_per_request", "transfer_time", "exposed_transfer", "prefill_time", *queue, "goodput")
     return {
         "roofline": ("workload_intensity", "attainable", "fraction", "ridge"),
         "inference": ("kv_cache", "total_memory", "memory_share", "prefill_time", "decode_time"),
@@ -105,7 +110,14 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
         "training": ("flops", "days", "chip_hours"),
         "matmul": ("intensity", "ridge", "fraction", "critical_batch"),
         "allreduce": ("compute_time", "comm_time", "ratio", "min_d_ff"),
-        "serving": ("step_time", "throughput", "per_sequence", "cost_per_million", "energy_per_million"),
+        "serving": (
+            "step_time",
+            "throughput",
+            "per_sequence",
+            "cost_per_million_output",
+            "energy_per_million_output",
+            "cost_per_million_input",
+        ),
         "collective": ("time", "latency_time", "crossover"),
         "parallelism": ("compute", "exposed", "efficiency", "state", "activations", "memory", "dp_tokens_per_chip"),
         "training-memory": ("memory", "state", "activations", "activations_per_layer"),
@@ -113,6 +125,17 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
         "speculative": ("tokens_per_step", "speedup", "best_draft", "best_speedup"),
         "systolic": ("busy", "cycles", "utilization"),
         "pipeline-schedule": ("bubble", "step", "bubble_share", "held_first", "activations", "memory"),
+        "expert-parallel": (
+            "experts_per_rank",
+            "touched",
+            "weights_read",
+            "kv_read",
+            "exchange_time",
+            "compute_time",
+            "step_time",
+            "per_gpu",
+            "per_user",
+        ),
     }[name]
 
 

@@ -15,9 +15,11 @@ import pytest
 
 from calckit.book import calculator as get
 from calculators.chips import get_chip
+from calculators.latency_throughput import decode_at
 
 LT, KV, SPEC, COLLECTIVE = get("latency-throughput"), get("kv-cache"), get("speculative"), get("collective")
 LESSON = Path(__file__).parents[2].joinpath("docs/lessons/inference-at-scale.md").read_text()
+FLAT = " ".join(LESSON.split())  # the prose with its line breaks as spaces
 V3 = {"attention": "mla", "layers": 61, "heads": 128}
 
 
@@ -25,7 +27,7 @@ def shown(calculator: Any, inputs: dict[str, Any], key: str) -> str:
     """The output as the page writes it, and it must be in the lesson (a rate in words: "190 tokens per second")."""
     text = calculator.output(key).text(calculator.run(inputs).values[key])
     spoken = text.replace(" tokens/s", " tokens per second").replace(" FLOP/byte", " FLOP per byte")
-    assert text in LESSON or spoken in LESSON or f" {text.removesuffix(' tokens/s')} in all" in LESSON, (key, text)
+    assert text in FLAT or spoken in FLAT or f" {text.removesuffix(' tokens/s')} in all" in FLAT, (key, text)
     return text
 
 
@@ -43,7 +45,7 @@ class TestFrontier:
         assert shown(LT, {"batch": 372}, "step_time") == "25.2 ms"
         assert shown(LT, {"batch": 372}, "per_user") == "39.7 tokens/s"
         assert shown(LT, {"batch": 372}, "total") == "14,800 tokens/s"
-        assert shown(LT, {}, "critical_batch") == "295"
+        assert shown(LT, {}, "critical_batch") == "296"
 
     def test_targets(self) -> None:
         assert shown(LT, {}, "target_batch") == "295"
@@ -56,8 +58,8 @@ class TestFrontier:
 def test_prefill() -> None:
     """(2 x 70e9 x T + 2 x 80 x T^2 x 8,192) / (8 x 989.4e12): 75.2 ms at 4,096, 757 ms at 32,768, 9.1 ms at 512."""
     assert shown(LT, {}, "prefill_time") == "75.2 ms"
-    assert shown(LT, {"context": 32768}, "prefill_time") == "757 ms"
-    assert shown(LT, {"context": 512}, "prefill_time") == "9.1 ms"
+    assert shown(LT, {"prompt": 32768}, "prefill_time") == "757 ms"
+    assert shown(LT, {"prompt": 512}, "prefill_time") == "9.1 ms"
     assert float(LT.run({}).values["prefill_time"]) == pytest.approx(
         (2 * 70e9 * 4096 + 2 * 80 * 4096**2 * 8192) / 7.9152e15
     )
@@ -67,7 +69,7 @@ def test_prefill() -> None:
 def test_shared_prefix() -> None:
     assert shown(KV, {"context": 2048}, "per_sequence") == "671 MB"
     assert shown(KV, {"context": 2048, "batch": 64}, "batch_per_chip") == "42.9 GB"
-    assert shown(LT, {"context": 2048}, "prefill_time") == "36.9 ms"
+    assert shown(LT, {"prompt": 2048}, "prefill_time") == "36.9 ms"
 
 
 def test_attention_intensity() -> None:
@@ -155,8 +157,8 @@ class TestBill:
         assert f"{140e9 / 26.8e12 * 1e3:.2f} ms" == "5.22 ms"
         assert f"{327_680 * 4096 / 26.8e12 * 1e3:.3f} ms" == "0.050 ms"
         assert f"{1e6 / float(values['target_total']):.1f}" == "67.8"
-        assert shown(LT, {}, "cost_per_million") == "$0.74"
-        assert shown(LT, {}, "energy_per_million") == "380 kJ"
+        assert shown(LT, {}, "cost_per_million_output") == "$0.74"
+        assert shown(LT, {}, "energy_per_million_output") == "380 kJ"
         assert 8 * 700 == 5600 and (640e9 - 140e9) == 500e9
 
     @pytest.mark.parametrize(
@@ -169,8 +171,8 @@ class TestBill:
         ],
     )
     def test_variants(self, inputs: dict[str, Any], cost: str, energy: str) -> None:
-        assert shown(LT, inputs, "cost_per_million") == cost
-        assert shown(LT, inputs, "energy_per_million") == energy
+        assert shown(LT, inputs, "cost_per_million_output") == cost
+        assert shown(LT, inputs, "energy_per_million_output") == energy
 
     def test_half_the_chips_at_half_the_rate(self) -> None:
         assert LT.run({"chips": 4}).values["target_batch"] == LT.run({"target_rate": 100}).values["target_batch"] == 95
@@ -181,3 +183,114 @@ class TestBill:
         assert h200.price_per_hour is not None and h200.price_per_hour.value == 5.408 and "$5.408" in LESSON
         assert round((h200.memory_gb.value / h100.memory_gb.value - 1) * 100) == 76
         assert round((h200.bandwidth_tbs.value / h100.bandwidth_tbs.value - 1) * 100) == 43
+
+
+SERVING = get("serving")
+V3_SERVED = {
+    "chip": "h200-sxm",
+    "chips": 8,
+    "precision": "fp8",
+    "params_b": 671,
+    "active_b": 37,
+    "experts": 256,
+    "top_k": 8,
+    "bytes_per_param": "1",
+    "layers": 61,
+    "hidden": 7168,
+    "attention": "mla",
+    "heads": 128,
+    "latent": 512,
+    "rope_dim": 64,
+    "context": 4096,
+    "batch": 256,
+}
+
+
+class TestAttentionKinds:
+    """Per cached token and layer at decode: 4 x heads x head size FLOPs for MHA, GQA and MQA; absorbed MLA
+    2 x 128 x (512 + 64) + 2 x 128 x 512 = 278,528 over 1,152 bytes (DeepSeek-V2, section 2.1.2)."""
+
+    def test_each_kind(self) -> None:
+        assert shown(LT, {"attention": "mha"}, "attention_intensity") == "1 FLOP/byte"
+        assert shown(LT, {"attention": "mqa"}, "attention_intensity") == "64 FLOP/byte"
+        assert shown(LT, {"attention": "mla", "heads": 128}, "attention_intensity") == "242 FLOP/byte"
+        fp8 = LT.run({"attention": "mla", "heads": 128, "kv_bytes": "1"}).values["attention_intensity"]
+        assert f"{float(fp8):.0f} FLOP per byte" in FLAT and float(fp8) > 989.4 / 3.35
+        assert "4 × 64 × 128 FLOPs against 2 × 8 × 128 × 2 bytes" in FLAT and 4 * 64 * 128 / (2 * 8 * 128 * 2) == 8
+
+    def test_verification_multiplies_them(self) -> None:
+        gqa = float(LT.run({}).values["attention_intensity"])
+        mla = float(LT.run({"attention": "mla", "heads": 128}).values["attention_intensity"])
+        assert f"GQA's {gqa:.0f} becomes {5 * gqa:.0f}" in FLAT
+        assert f"MLA's {mla:.0f} becomes {5 * mla:,.0f}" in FLAT
+        assert 5 * gqa < 295 < 5 * mla
+
+
+class TestMixtureOfExperts:
+    """DeepSeek-V3 in FP8 on 8 H200s, the page's serving block (hand-worked in tests/unit/test_decode_step.py)."""
+
+    def test_the_block_is_the_case(self) -> None:
+        block = LESSON[LESSON.index("id: deepseek-v3") : LESSON.index("batch: 256")]
+        for key, value in V3_SERVED.items():
+            if key not in ("batch", "kv_bytes"):
+                assert f"\n{key}: " in block and (f": {value}\n" in block or f': "{value}"\n' in block), key
+
+    def test_figures(self) -> None:
+        one = {**V3_SERVED, "batch": 1}
+        assert shown(SERVING, one, "weights_read") == "37 GB"
+        assert shown(SERVING, one, "matmul_time") == "964 µs"
+        assert shown(SERVING, V3_SERVED, "experts_batch") == "73"
+        read = float(SERVING.run(V3_SERVED).values["experts_read"])
+        assert f"{read:.2%}" == "99.97%" and "99.97% of them" in FLAT
+        assert shown(SERVING, V3_SERVED, "weights_read") == "671 GB"
+        assert shown(SERVING, V3_SERVED, "matmul_time") == "17.6 ms"
+        assert f"{2 * 37e9 * 256 / (8 * 1979e12) * 1e3:.1f} ms" == "1.2 ms"
+        assert shown(SERVING, V3_SERVED, "compute_bound_batch") == "6,600"
+
+    def test_split_of_the_parameters(self) -> None:
+        """Routed: 58 x 256 x 3 x 7,168 x 2,048 = 654 B; the rest of 671 B, 17 B, is read at every step."""
+        routed = 58 * 256 * 3 * 7168 * 2048
+        assert f"{routed / 1e9:.0f} B" == "654 B" and f"{(671e9 - routed) / 1e9:.0f} B" == "17 B"
+        assert "654 B sit in the routed experts" in FLAT and "the other 17 B" in FLAT
+
+
+class TestChunkedPrefill:
+    """The chunk's tokens join the weight matmuls' batch (tests/unit/test_decode_step.py works both cases)."""
+
+    def test_prose(self) -> None:
+        plan = decode_at(LT.check({})[0])
+
+        def mixed(batch: int, chunk: int) -> float:
+            own = (plan.model.prefill_flops(chunk) - 2 * plan.model.active * chunk) / plan.peak
+            return plan.attention_time(batch) + plan.weight_time(batch + chunk) + own
+
+        assert shown(LT, {}, "critical_batch") == "296"
+        apart = plan.step(64) + plan.prefill(231)
+        assert f"a chunk of 231 tokens adds only its own attention to an {plan.step(64) * 1e3:.2f} ms step" in FLAT
+        assert f"it would take {(apart - mixed(64, 231)) * 1e3:.1f} ms more" in FLAT
+        assert plan.batch_for_rate(50) == 295 and 64 + 231 < 296
+        assert f"the mixed step takes {mixed(295, 512) * 1e3:.1f} ms" in FLAT
+        assert f"{mixed(295, 512) * 1e3:.1f}" == f"{(plan.step(295) + plan.prefill(512)) * 1e3:.1f}" == "29.1"
+
+
+class TestInputTokens:
+    """Input tokens pay for the prefill: 75.2 ms of 8 H100s at 4.916 USD per GPU-hour per 4,096-token prompt."""
+
+    def test_step_6(self) -> None:
+        values = LT.run({}).values
+        prefill = float(values["prefill_time"])
+        dollars = 8 * 4.916 / 3600 * prefill
+        assert f"${dollars:.6f}" == "$0.000822" and "$0.000822" in FLAT
+        assert shown(LT, {}, "cost_per_million_input") == "$0.20"
+        assert shown(LT, {}, "energy_per_million_input") == "103 kJ"
+        assert f"${dollars / 512 * 1e6:.2f}" == "$1.61" and "$1.61 per million output tokens" in FLAT
+        output = float(values["cost_per_million_output"])
+        request = 4096 * float(values["cost_per_million_input"]) / 1e6 + 512 * output / 1e6
+        assert f"${request:.4f}" == "$0.0012" and "$0.0012, two thirds of it" in FLAT
+        assert round(4096 * float(values["cost_per_million_input"]) / 1e6 / request * 3) == 2
+        assert dollars / 512 * 1e6 > 2 * output  # "more than twice"
+
+    def test_half_the_chips_same_input_bill(self) -> None:
+        assert LT.run({"chips": 4}).values["cost_per_million_input"] == pytest.approx(
+            LT.run({}).values["cost_per_million_input"]
+        )

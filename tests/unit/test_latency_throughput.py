@@ -3,6 +3,8 @@ SXM (chip database: 989.4 TFLOP/s dense BF16, 3.35 TB/s, 80 GB, 700 W, AWS Capac
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from calckit.book import calculator as get
@@ -19,7 +21,10 @@ def test_batch_64_by_hand() -> None:
     assert values["per_user"] == pytest.approx(1 / (weights + caches))
     assert values["total"] == pytest.approx(64 / (weights + caches))
     assert values["max_batch"] == (640e9 - 140e9) // KV_SEQ == 372
-    assert values["critical_batch"] == pytest.approx(989.4 / 3.35, rel=1e-9)
+    # The smallest whole batch whose weight FLOPs take as long as the weights' reads: 989.4 / 3.35 = 295.3, so 296
+    # (at 295 the FLOPs take 5.218 ms against 5.224 ms of reads).
+    assert values["critical_batch"] == math.ceil(989.4 / 3.35) == 296
+    assert 2 * 70e9 * 295 / 7.9152e15 < 140e9 / 26.8e12 <= 2 * 70e9 * 296 / 7.9152e15
 
 
 def test_target_picks_the_largest_batch_that_meets_it() -> None:
@@ -31,8 +36,8 @@ def test_target_picks_the_largest_batch_that_meets_it() -> None:
     step = 140e9 / 26.8e12 + expected * per_sequence
     assert values["target_per_user"] >= 50
     # 8 chips x 4.916 USD/h x step / 3600 / batch x 1e6; 8 x 700 W x step / batch x 1e6.
-    assert values["cost_per_million"] == pytest.approx(8 * 4.916 / 3600 * step / expected * 1e6)
-    assert values["energy_per_million"] == pytest.approx(8 * 700 * step / expected * 1e6)
+    assert values["cost_per_million_output"] == pytest.approx(8 * 4.916 / 3600 * step / expected * 1e6)
+    assert values["energy_per_million_output"] == pytest.approx(8 * 700 * step / expected * 1e6)
 
 
 def test_unreachable_target_says_why() -> None:

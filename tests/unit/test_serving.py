@@ -47,8 +47,8 @@ def test_four_h200s() -> None:
     assert values["throughput"] == pytest.approx(3941.0, abs=0.1)
     assert values["per_sequence"] == pytest.approx(61.58, abs=0.01)
     assert values["tokens_per_joule"] == pytest.approx(64 / (4 * 700 * step))
-    assert values["energy_per_million"] == pytest.approx(0.1974, abs=1e-4)
-    assert values["cost_per_million"] == pytest.approx(1.5247, abs=1e-4)
+    assert values["energy_per_million_output"] == pytest.approx(0.1974, abs=1e-4)
+    assert values["cost_per_million_output"] == pytest.approx(1.5247, abs=1e-4)
     assert "step_time" not in result.notes
 
 
@@ -137,8 +137,8 @@ def test_weights_that_do_not_fit_at_all() -> None:
 def test_pue_scales_energy_not_cost() -> None:
     base = SERVING.run({"chip": "h200-sxm", "chips": 3}).values
     building = SERVING.run({"chip": "h200-sxm", "chips": 3, "pue": 1.5}).values
-    assert building["energy_per_million"] == pytest.approx(1.5 * base["energy_per_million"])
-    assert building["cost_per_million"] == base["cost_per_million"]
+    assert building["energy_per_million_output"] == pytest.approx(1.5 * base["energy_per_million_output"])
+    assert building["cost_per_million_output"] == base["cost_per_million_output"]
 
 
 def test_chart_stops_being_solid_where_memory_runs_out() -> None:
@@ -157,15 +157,15 @@ def test_serving_lesson_table() -> None:
     assert round(mi300x["step_time"] * 1e3, 1) == 29.4
     assert (round(h200["throughput"]), round(mi300x["throughput"])) == (3941, 2176)
     assert (round(h200["per_sequence"], 1), round(mi300x["per_sequence"], 1)) == (61.6, 34.0)
-    assert (round(h200["energy_per_million"], 2), round(mi300x["energy_per_million"], 2)) == (0.20, 0.19)
+    assert (round(h200["energy_per_million_output"], 2), round(mi300x["energy_per_million_output"], 2)) == (0.20, 0.19)
     assert (round(h200["tokens_per_joule"], 2), round(mi300x["tokens_per_joule"], 2)) == (1.41, 1.45)
-    assert (round(h200["cost_per_million"], 2), round(mi300x["cost_per_million"], 2)) == (1.52, 1.38)
+    assert (round(h200["cost_per_million_output"], 2), round(mi300x["cost_per_million_output"], 2)) == (1.52, 1.38)
 
 
 def test_more_chips_do_not_change_energy_per_token_while_memory_bound() -> None:
     two = SERVING.run({"chip": "h200-sxm", "chips": 2, "batch": 32}).values
     four = SERVING.run({"chip": "h200-sxm", "chips": 4, "batch": 32}).values
-    assert two["energy_per_million"] == pytest.approx(four["energy_per_million"])
+    assert two["energy_per_million_output"] == pytest.approx(four["energy_per_million_output"])
     assert four["per_sequence"] == pytest.approx(2 * two["per_sequence"])
 
 
@@ -174,16 +174,16 @@ def test_the_price_defaults_to_the_chips_price_in_the_database() -> None:
     typed = SERVING.run({"chip": "h200-sxm", "chips": 3, "price_per_hour": 99.0})
     values, _ = SERVING.check({"chip": "h200-sxm", "price_per_hour": 99.0})
     assert values["price_per_hour"] == 5.408
-    assert typed.values["cost_per_million"] == pytest.approx(1.5247, abs=1e-4)
-    assert "cost_per_million" not in typed.notes
+    assert typed.values["cost_per_million_output"] == pytest.approx(1.5247, abs=1e-4)
+    assert "cost_per_million_output" not in typed.notes
 
 
 def test_a_chip_without_a_price_keeps_the_field_and_says_so() -> None:
     """The MI300X has no price in the database: the field's 2 USD stays, 2 x 2 x 29.415 ms / 3,600 / 64 x 1e6 =
     0.5107 USD per million tokens, with a note that names the chip."""
     result = SERVING.run({"chip": "mi300x", "chips": 2, "price_per_hour": 2.0})
-    assert result.values["cost_per_million"] == pytest.approx(0.5107, abs=1e-4)
-    assert result.notes["cost_per_million"] == (
+    assert result.values["cost_per_million_output"] == pytest.approx(0.5107, abs=1e-4)
+    assert result.notes["cost_per_million_output"] == (
         "No published price for the AMD Instinct MI300X is in the chip database: this uses the price in the field. "
         "Type what you pay."
     )
@@ -194,5 +194,5 @@ def test_custom_figures_use_the_typed_price_without_a_note() -> None:
         {"peak_tflops": 989, "bandwidth_tbs": 4.8, "memory_gb": 141, "power_w": 700, "price_per_hour": 10.816}
     )
     h200 = SERVING.run({"chip": "h200-sxm"})
-    assert result.values["cost_per_million"] == pytest.approx(2 * h200.values["cost_per_million"])
-    assert "cost_per_million" not in result.notes
+    assert result.values["cost_per_million_output"] == pytest.approx(2 * h200.values["cost_per_million_output"])
+    assert "cost_per_million_output" not in result.notes

@@ -29,11 +29,11 @@ def test_table() -> None:
         f"{mi300x['step_time'] * 1e3:.1f} ms |",
         f"| tokens per second, whole batch | | {four['throughput']:,.0f} | {mi300x['throughput']:,.0f} |",
         f"| tokens per second, per user | | {four['per_sequence']:.1f} | {mi300x['per_sequence']:.1f} |",
-        f"The four H200s of the table use {four['energy_per_million']:.2f} kWh per million tokens",
+        f"The four H200s of the table use {four['energy_per_million_output']:.2f} kWh per million output tokens",
         f"{four['tokens_per_joule']:.2f} tokens per joule",
-        f"and the two MI300X {mi300x['energy_per_million']:.2f} kWh at 750 W, {mi300x['tokens_per_joule']:.2f}",
-        f"a million tokens cost ${four['cost_per_million']:.2f} on the four H200s and "
-        f"${mi300x['cost_per_million']:.2f} on the MI300X pair",
+        f"and the two MI300X {mi300x['energy_per_million_output']:.2f} kWh at 750 W, {mi300x['tokens_per_joule']:.2f}",
+        f"a million output tokens cost ${four['cost_per_million_output']:.2f} on the four H200s and "
+        f"${mi300x['cost_per_million_output']:.2f} on the MI300X pair",
     )
 
 
@@ -73,4 +73,40 @@ def test_short_context_split_model() -> None:
         f"{at_400['throughput']:,.0f} tokens per second whatever the batch",
         "One roofline for the whole step would say 28.9 ms at batch 400, and that decode turns compute-bound only from "
         "batch 393",
+    )
+
+
+def test_input_and_output_tokens() -> None:
+    """Input tokens pay for the prefill at peak: (2 x 70e9 x 4,096 + 2 x 80 x 4,096^2 x 8,192) / (4 x 989e12) =
+    151 ms on four H200s, 4 x 5.408 USD per hour x 151 ms / 4,096 tokens = 0.22 USD per million."""
+    four, mi300x = _v(chip="h200-sxm", chips=4), _v(chip="mi300x", chips=2)
+    prefill = (2 * 70e9 * 4096 + 2 * 80 * 4096**2 * 8192) / (4 * 989e12)
+    assert four["prefill_time"] == pytest.approx(prefill)
+    assert four["cost_per_million_input"] == pytest.approx(4 * 5.408 / 3600 * prefill / 4096 * 1e6)
+    request = 4096 * four["cost_per_million_input"] / 1e6 + 512 * four["cost_per_million_output"] / 1e6
+    assert round(four["cost_per_million_output"] / four["cost_per_million_input"]) == 7
+    assert_says(
+        PAGE,
+        f"A 4,096-token prompt takes the four H200s {four['prefill_time'] * 1e3:.0f} ms to prefill at peak, "
+        f"{four['energy_per_million_input']:.4f} kWh per million input tokens; the MI300X pair "
+        f"{mi300x['prefill_time'] * 1e3:.0f} ms, {mi300x['energy_per_million_input']:.4f} kWh.",
+        f"a million output tokens cost ${four['cost_per_million_output']:.2f} on the four H200s and "
+        f"${mi300x['cost_per_million_output']:.2f} on the MI300X pair, and a million input tokens "
+        f"${four['cost_per_million_input']:.2f} and ${mi300x['cost_per_million_input']:.2f}",
+        f"a request of 4,096 input and 512 output tokens costs ${request:.4f} on the four H200s, "
+        f"{4096 * four['cost_per_million_input'] / 1e6 / request:.0%} of it for the prompt",
+    )
+
+
+def test_attention_kinds() -> None:
+    """Llama 3 70B's GQA: 4 x 64 x 128 over 2 x 8 x 128 x 2 bytes, 8; MHA 1; MQA 64 heads, 64; MLA with DeepSeek-V3's
+    128 heads and 512 + 64 latent, 242 (tests/unit/test_decode_step.py works them)."""
+    kinds = {kind: _v(attention=kind, heads=128)["attention_intensity"] for kind in ("gqa", "mha", "mqa", "mla")}
+    assert (kinds["gqa"], kinds["mha"], kinds["mqa"], round(kinds["mla"])) == (8, 1, 64, 242)
+    assert_says(
+        PAGE,
+        "(8 for Llama 3 70B: 4 × 64 × 128 FLOPs against 2 × 8 × 128 × 2 bytes per cached position and layer)",
+        "multi-head attention (1 FLOP per byte)",
+        "64 with 64 heads",
+        "DeepSeek-V3's 128 heads do 242 FLOPs per byte",
     )
