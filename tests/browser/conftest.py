@@ -14,6 +14,7 @@ Outside CI the layer skips, saying why, when there is no Chromium; with CI=true 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -214,34 +215,60 @@ def errors_of(page: Page) -> Iterator[None]:
 
 
 @pytest.fixture
-def page(context: BrowserContext) -> Iterator[Page]:
+def fresh_page(context: BrowserContext) -> Iterator[Page]:
     """A page in a fresh context of its own: a first visit (no service worker yet, empty caches and storage)."""
     page = context.new_page()
     with errors_of(page):
         yield page
 
 
-@pytest.fixture(scope="module")
-def warm_context(browser: Browser, base_url: str) -> Iterator[BrowserContext]:
-    """One context for the tests of a module that use `warm_page`: the site's service worker and its caches, the HTTP
-    cache and Chromium's compiled code stay from test to test, as for a reader who has been here before."""
-    between = Network(base_url)  # what the service worker asks for between tests (it may precache on its own)
-    context = new_context(browser, between)
-    yield context
-    context.close()
-    between.assert_stayed_local()
-
-
 @pytest.fixture
-def warm_page(warm_context: BrowserContext, network: Network, base_url: str) -> Iterator[Page]:
-    """A new tab in the module's warm context, for a test that is not about a first visit, going offline, the service
-    worker or what is stored: the site's localStorage is emptied first (quiz progress, exercise passes, Material's
-    settings) and each tab has a sessionStorage of its own, so that no test sees what another left. The test's
-    `network` records the context's requests while it runs, and none may leave 127.0.0.1; the page must log no
-    error."""
-    with recording(warm_context, network):
-        page = warm_context.new_page()
-        session = warm_context.new_cdp_session(page)
+def page(fresh_page: Page) -> Page:
+    """`fresh_page`; a module whose tests are not about a first visit makes its `page` the `warm_page` instead, and
+    its tests that are about one ask for `fresh_page`."""
+    return fresh_page
+
+
+# The module's warm contexts, by their options: see warm_contexts.
+WarmContexts = Callable[..., BrowserContext]
+
+
+@pytest.fixture(scope="module")
+def warm_contexts(browser: Browser, base_url: str) -> Iterator[WarmContexts]:
+    """The module's warm contexts, by their options (a phone's viewport, a colour scheme): each is made at the first
+    test that asks for it and kept for the module's other tests, its service worker and caches, the HTTP cache and
+    Chromium's compiled code with it, as for a reader who has been here before. Between tests a Network of the
+    context's own records what its service worker asks for by itself (precaching), and none of it may leave."""
+    made: dict[str, tuple[BrowserContext, Network]] = {}
+
+    def warm(**options: Any) -> BrowserContext:
+        key = json.dumps(options, sort_keys=True)
+        if key not in made:
+            between = Network(base_url)
+            made[key] = (new_context(browser, between, **options), between)
+        return made[key][0]
+
+    yield warm
+    for context, between in made.values():
+        context.close()
+        between.assert_stayed_local()
+
+
+@pytest.fixture(scope="module")
+def warm_context(warm_contexts: WarmContexts) -> BrowserContext:
+    """The module's warm context with the default options (see warm_contexts)."""
+    return warm_contexts()
+
+
+@contextmanager
+def warm_tab(context: BrowserContext, network: Network, base_url: str) -> Iterator[Page]:
+    """A new tab in a warm context, for a test that is not about a first visit, going offline, the service worker or
+    what is stored: the site's localStorage is emptied first (quiz progress, exercise passes, Material's settings)
+    and each tab has a sessionStorage of its own, so that no test sees what another left. `network` records the
+    context's requests meanwhile, and none may leave 127.0.0.1; the page must log no error."""
+    with recording(context, network):
+        page = context.new_page()
+        session = context.new_cdp_session(page)
         session.send("Storage.clearDataForOrigin", {"origin": base_url, "storageTypes": "local_storage"})
         session.detach()
         try:
@@ -249,8 +276,15 @@ def warm_page(warm_context: BrowserContext, network: Network, base_url: str) -> 
                 yield page
         finally:
             page.close()
-            warm_context.unroute_all(behavior="ignoreErrors")
+            context.unroute_all(behavior="ignoreErrors")
     network.assert_stayed_local()
+
+
+@pytest.fixture
+def warm_page(warm_context: BrowserContext, network: Network, base_url: str) -> Iterator[Page]:
+    """A new tab in the module's warm context (see warm_tab)."""
+    with warm_tab(warm_context, network, base_url) as page:
+        yield page
 
 
 @contextmanager

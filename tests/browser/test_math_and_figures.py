@@ -35,6 +35,13 @@ KATEX_FONTS_LOADED = """() => document.fonts.ready.then(() => {
 })"""
 
 
+@pytest.fixture
+def page(warm_page: Page) -> Page:
+    """Reading formulas and figures is not about a first visit: each test is a new
+    tab in the module's warm context (conftest's warm_page); reading offline takes `fresh_page`."""
+    return warm_page
+
+
 def test_formulas_are_typeset_with_no_math_script(page: Page, base_url: str, network: Network) -> None:
     page.goto(base_url + LESSON)
     formulas = page.locator("article .katex")
@@ -141,7 +148,8 @@ def test_without_script_the_formulas_still_get_their_fonts(browser: Browser, bas
     context.close()
 
 
-def test_formulas_read_offline_after_one_visit(page: Page, context: BrowserContext, base_url: str) -> None:
+def test_formulas_read_offline_after_one_visit(fresh_page: Page, context: BrowserContext, base_url: str) -> None:
+    page = fresh_page  # a first visit, then offline
     page.goto(base_url + "/")
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=BOOT_TIMEOUT)
     page.wait_for_function(

@@ -29,6 +29,13 @@ CHECK_KEY = "quiz:docs/lessons/roofline-quiz.md#roofline-check"
 STORED = f"calculators-progress:/|{CHECK_KEY}"  # the site's root path, then the block's key
 
 
+@pytest.fixture
+def page(warm_page: Page) -> Page:
+    """Progress is not about a first visit: each test is a new
+    tab in the module's warm context (conftest's warm_page)."""
+    return warm_page
+
+
 def answer_first(page: Page, right: bool, number: int = 1) -> None:
     """Answer question `number` of the check quiz, rightly or not, and check it."""
     key = answer_key(page, CHECK)[number - 1]
