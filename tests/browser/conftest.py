@@ -107,27 +107,26 @@ class Network:
         self.open: dict[Request, str] = {}  # asked for, neither finished nor failed: how a page that waits says why
         self.console: list[str] = []  # what the context's pages and workers wrote on the console
         self.routed = False
-        self._listeners: list[tuple[str, Callable[[Any], None]]] = []
+        self._listeners: dict[BrowserContext, list[tuple[str, Callable[[Any], None]]]] = {}  # by context watched
 
     def watch(self, context: BrowserContext, *, routed: bool = False) -> None:
         """Record the context's requests (from its events, or with `routed` from `route`), keep track of those that
         have not ended (`unfinished`) and of what the context writes on the console, for `waiting_for`."""
         self.routed = routed
-        self._listeners = [
+        self._listeners[context] = [
             ("request", self._asked),
             ("requestfinished", self._ended),
             ("requestfailed", self._ended),
             ("console", lambda message: self.console.append(f"{message.type}: {message.text}")),
         ]
-        for event, listener in self._listeners:
+        for event, listener in self._listeners[context]:
             context.on(event, listener)  # type: ignore[call-overload]
         NETWORKS[context] = self
 
     def unwatch(self, context: BrowserContext) -> None:
         """Stop recording `context` (which another test's Network then watches)."""
-        for event, listener in self._listeners:
+        for event, listener in self._listeners.pop(context, []):
             context.remove_listener(event, listener)
-        self._listeners = []
 
     def _record(self, url: str) -> bool:
         """Record a request; whether it is for another host."""

@@ -220,18 +220,25 @@ def near_each_display(page: Page) -> Iterator[Locator]:
         yield display
 
 
-@pytest.mark.parametrize("path", [LESSON, CHAPTER])
-def test_formulas_off_screen_are_not_laid_out_yet_read_and_stand_in_at_their_height(
-    browser: Browser, network: Network, base_url: str, path: str
-) -> None:
-    """On a phone, KaTeX's elements were most of the roofline lesson's; Material's script restyles the whole page
-    several times as it starts, so they cost most of the blocking time the lesson had over its page without them."""
-    # A screen reader's Chromium: its accessibility tree is kept from the start, as when one is running.
+@pytest.fixture(scope="module")
+def reader(browser: Browser) -> Iterator[Browser]:
+    """A screen reader's Chromium: its accessibility tree is kept from the start, as when one is running (launched
+    once for the module's tests)."""
     reader = browser.browser_type.launch(
         executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--force-renderer-accessibility"], headless=True
     )
+    yield reader
+    reader.close()
+
+
+@pytest.mark.parametrize("path", [LESSON, CHAPTER])
+def test_formulas_off_screen_are_not_laid_out_yet_read_and_stand_in_at_their_height(
+    reader: Browser, network: Network, base_url: str, path: str
+) -> None:
+    """On a phone, KaTeX's elements were most of the roofline lesson's; Material's script restyles the whole page
+    several times as it starts, so they cost most of the blocking time the lesson had over its page without them."""
+    context = new_context(reader, network, viewport=PHONE)
     try:
-        context = new_context(reader, network, viewport=PHONE)
         page = context.new_page()
         page.goto(base_url + path)
         page.wait_for_load_state("load")
@@ -253,7 +260,8 @@ def test_formulas_off_screen_are_not_laid_out_yet_read_and_stand_in_at_their_hei
             height = display.evaluate("e => e.getBoundingClientRect().height")
             assert stand_in is None or height - 0.5 <= stand_in <= height + 2, (height, stand_in)
     finally:
-        reader.close()
+        context.close()
+    network.assert_stayed_local()
 
 
 def systolic(page: Page) -> str:
