@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tests.browser.calculator_page import BOOT_TIMEOUT
 from tests.browser.conftest import Network, WarmContexts, new_context, warm_tab
 from tests.support import NODE_MODULES
 
@@ -47,7 +48,7 @@ def test_every_page_reads_cleanly(page: Page, base_url: str, site: Path) -> None
     problems: dict[str, list[dict[str, object]]] = {}
     for path in pages(site):
         page.goto(base_url + path)
-        page.wait_for_load_state("networkidle")
+        page.wait_for_load_state("networkidle", timeout=BOOT_TIMEOUT)  # the exercises page boots Python
         page.add_script_tag(content=axe)
         violations = page.evaluate(
             """async () => (await axe.run(document)).violations
@@ -65,7 +66,7 @@ def test_no_sideways_scrolling_on_a_phone(browser: Browser, network: Network, ba
     wide = {}
     for path in pages(site):
         page.goto(base_url + path)
-        page.wait_for_load_state("networkidle")
+        page.wait_for_load_state("networkidle", timeout=BOOT_TIMEOUT)  # the exercises page boots Python
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > 390:
             wide[path] = width
