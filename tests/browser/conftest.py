@@ -1,14 +1,23 @@
 """Playwright driving Debian's Chromium against the real site, built strictly and served on 127.0.0.1.
 
-Every request to any other host is failed and recorded; each test ends by checking that there were none. Outside
-CI the layer skips, saying why, when there is no Chromium; with CI=true that is a failure instead.
+Every request to any other host is recorded and fails; each test ends by checking that there were none (R3). The
+browser itself resolves no host name but 127.0.0.1 (`--host-resolver-rules`), so such a request fails without a
+round trip through Python; the tests record requests from the browser's events. A test that counts what reached
+the server (the service worker's tests) routes every request through Python instead: `new_context(..., routed=True)`.
+
+Most tests are not about a first visit: `warm_page` is a new tab in a context shared by the tests of a module, its
+service worker installed and its caches filled by the tests before it, and its localStorage emptied for each test.
+`page` (and `context`) stay fresh for each test, as a first visit.
+
+Outside CI the layer skips, saying why, when there is no Chromium; with CI=true that is a failure instead.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -31,6 +40,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # No host name resolves but the test server's address: a request to another host fails in the browser, at once.
+    # (The tests still record each one and fail for it: see Network.)
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
 ]
 
 
@@ -79,10 +91,13 @@ def browser() -> Iterator[Browser]:
 
 
 class Network:
-    """What a page asked for: every URL, and those to other hosts (which were failed).
+    """What a context asked for: every URL, and those to other hosts (`foreign`: each fails, and fails the test).
 
-    Routed on the context, so that it also sees the requests the site's service worker makes itself (Chromium), such
-    as its precaching: a page served from the service worker's cache cannot hide a request to another host.
+    Recorded from the context's request events, which Chromium also sends for the requests that the site's service
+    worker makes itself, such as its precaching: a page served from the service worker's cache cannot hide a request
+    to another host. With `routed` (see new_context) every request goes through `route` instead, which records it,
+    continues it or fails it if it is for another host: then `requests` are what reached the network (routing turns
+    Chromium's HTTP cache off, and a page's request that its service worker answers never reaches a route).
     """
 
     def __init__(self, local: str) -> None:
@@ -91,18 +106,41 @@ class Network:
         self.foreign: list[str] = []
         self.open: dict[Request, str] = {}  # asked for, neither finished nor failed: how a page that waits says why
         self.console: list[str] = []  # what the context's pages and workers wrote on the console
+        self.routed = False
+        self._listeners: dict[BrowserContext, list[tuple[str, Callable[[Any], None]]]] = {}  # by context watched
 
-    def watch(self, context: BrowserContext) -> None:
-        """Keep track of the context's requests that have not ended (`unfinished`) and of what it writes on the console,
-        for `waiting_for`."""
-        context.on("request", self._asked)
-        context.on("requestfinished", self._ended)
-        context.on("requestfailed", self._ended)
-        context.on("console", lambda message: self.console.append(f"{message.type}: {message.text}"))
+    def watch(self, context: BrowserContext, *, routed: bool = False) -> None:
+        """Record the context's requests (from its events, or with `routed` from `route`), keep track of those that
+        have not ended (`unfinished`) and of what the context writes on the console, for `waiting_for`."""
+        self.routed = routed
+        self._listeners[context] = [
+            ("request", self._asked),
+            ("requestfinished", self._ended),
+            ("requestfailed", self._ended),
+            ("console", lambda message: self.console.append(f"{message.type}: {message.text}")),
+        ]
+        for event, listener in self._listeners[context]:
+            context.on(event, listener)  # type: ignore[call-overload]
         NETWORKS[context] = self
+
+    def unwatch(self, context: BrowserContext) -> None:
+        """Stop recording `context` (which another test's Network then watches)."""
+        for event, listener in self._listeners.pop(context, []):
+            context.remove_listener(event, listener)
+
+    def _record(self, url: str) -> bool:
+        """Record a request; whether it is for another host."""
+        self.requests.append(url)
+        scheme, netloc = urlsplit(url)[:2]
+        foreign = scheme in ("http", "https", "ws", "wss") and netloc != self.local
+        if foreign:
+            self.foreign.append(url)
+        return foreign
 
     def _asked(self, request: Request) -> None:
         self.open[request] = request.url
+        if not self.routed:
+            self._record(request.url)
 
     def _ended(self, request: Request) -> None:
         self.open.pop(request, None)
@@ -112,17 +150,17 @@ class Network:
         return list(self.open.values())
 
     def route(self, route: Route) -> None:
-        url = route.request.url
-        self.requests.append(url)
-        scheme, netloc = urlsplit(url)[:2]
-        if scheme in ("http", "https", "ws", "wss") and netloc != self.local:
-            self.foreign.append(url)
+        if self._record(route.request.url):
             route.abort()
         else:
             route.continue_()
 
     def count(self, suffix: str) -> int:
         return sum(1 for url in self.requests if urlsplit(url).path.endswith(suffix))
+
+    def assert_stayed_local(self) -> None:
+        """R3: no request left 127.0.0.1."""
+        assert self.foreign == [], f"requests left 127.0.0.1: {self.foreign}"
 
 
 @pytest.fixture
@@ -134,10 +172,13 @@ def network(base_url: str) -> Network:
 NETWORKS: WeakKeyDictionary[BrowserContext, Network] = WeakKeyDictionary()
 
 
-def new_context(browser: Browser, network: Network, **options: Any) -> BrowserContext:
+def new_context(browser: Browser, network: Network, *, routed: bool = False, **options: Any) -> BrowserContext:
+    """A context of `browser` whose requests `network` records. With `routed`, every request goes through Python
+    (Network.route): for a test that counts what reached the network; it turns Chromium's HTTP cache off."""
     context = browser.new_context(**options)
-    context.route("**/*", network.route)
-    network.watch(context)
+    if routed:
+        context.route("**/*", network.route)
+    network.watch(context, routed=routed)
     return context
 
 
@@ -159,17 +200,105 @@ def context(browser: Browser, network: Network) -> Iterator[BrowserContext]:
     context = new_context(browser, network)
     yield context
     context.close()
-    assert network.foreign == [], f"requests left 127.0.0.1: {network.foreign}"
+    network.assert_stayed_local()
 
 
-@pytest.fixture
-def page(context: BrowserContext) -> Iterator[Page]:
-    page = context.new_page()
+@contextmanager
+def errors_of(page: Page) -> Iterator[None]:
+    """Fails, on leaving, if the page threw or logged an error meanwhile."""
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    yield page
+    yield
     assert errors == [], f"errors in the page: {errors}"
+
+
+@pytest.fixture
+def fresh_page(context: BrowserContext) -> Iterator[Page]:
+    """A page in a fresh context of its own: a first visit (no service worker yet, empty caches and storage)."""
+    page = context.new_page()
+    with errors_of(page):
+        yield page
+
+
+@pytest.fixture
+def page(fresh_page: Page) -> Page:
+    """`fresh_page`; a module whose tests are not about a first visit makes its `page` the `warm_page` instead, and
+    its tests that are about one ask for `fresh_page`."""
+    return fresh_page
+
+
+# The module's warm contexts, by their options: see warm_contexts.
+WarmContexts = Callable[..., BrowserContext]
+
+
+@pytest.fixture(scope="module")
+def warm_contexts(browser: Browser, base_url: str) -> Iterator[WarmContexts]:
+    """The module's warm contexts, by their options (a phone's viewport, a colour scheme): each is made at the first
+    test that asks for it and kept for the module's other tests, its service worker and caches, the HTTP cache and
+    Chromium's compiled code with it, as for a reader who has been here before. Between tests a Network of the
+    context's own records what its service worker asks for by itself (precaching), and none of it may leave."""
+    made: dict[str, tuple[BrowserContext, Network]] = {}
+
+    def warm(**options: Any) -> BrowserContext:
+        key = json.dumps(options, sort_keys=True)
+        if key not in made:
+            between = Network(base_url)
+            made[key] = (new_context(browser, between, **options), between)
+        return made[key][0]
+
+    yield warm
+    for context, between in made.values():
+        context.close()
+        between.assert_stayed_local()
+
+
+@pytest.fixture(scope="module")
+def warm_context(warm_contexts: WarmContexts) -> BrowserContext:
+    """The module's warm context with the default options (see warm_contexts)."""
+    return warm_contexts()
+
+
+@contextmanager
+def warm_tab(context: BrowserContext, network: Network, base_url: str) -> Iterator[Page]:
+    """A new tab in a warm context, for a test that is not about a first visit, going offline, the service worker or
+    what is stored: the site's localStorage is emptied first (quiz progress, exercise passes, Material's settings)
+    and each tab has a sessionStorage of its own, so that no test sees what another left. `network` records the
+    context's requests meanwhile, and none may leave 127.0.0.1; the page must log no error."""
+    with recording(context, network):
+        page = context.new_page()
+        session = context.new_cdp_session(page)
+        session.send("Storage.clearDataForOrigin", {"origin": base_url, "storageTypes": "local_storage"})
+        session.detach()
+        try:
+            with errors_of(page):
+                yield page
+        finally:
+            page.close()
+            context.unroute_all(behavior="ignoreErrors")
+    network.assert_stayed_local()
+
+
+@pytest.fixture
+def warm_page(warm_context: BrowserContext, network: Network, base_url: str) -> Iterator[Page]:
+    """A new tab in the module's warm context (see warm_tab)."""
+    with warm_tab(warm_context, network, base_url) as page:
+        yield page
+
+
+@contextmanager
+def recording(context: BrowserContext, network: Network) -> Iterator[None]:
+    """`network` records the context's requests meanwhile, in place of the Network that did (and does again after)."""
+    before = NETWORKS.get(context)
+    if before is not None:
+        before.unwatch(context)
+    network.watch(context)
+    try:
+        yield
+    finally:
+        network.unwatch(context)
+        if before is not None:
+            before.watch(context)
 
 
 @contextmanager
@@ -183,5 +312,5 @@ def guarded_page(browser: Browser, site_url: str) -> Iterator[Page]:
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
     context.close()
-    assert network.foreign == []
+    network.assert_stayed_local()
     assert errors == []

@@ -16,6 +16,13 @@ pytestmark = pytest.mark.browser
 PAGE = "/lessons/102-ai-accelerators/"
 
 
+@pytest.fixture
+def page(warm_page: Page) -> Page:
+    """Opening a link is not about a first visit: each test is a new tab
+    in the module's warm context (conftest's warm_page)."""
+    return warm_page
+
+
 def test_a_shared_link_made_before_the_edit_opens_the_same_calculator(page: Page, base_url: str) -> None:
     """`?calc-7.hours=24#calc-7` (the energy calculator, H100 for a day) scrolls to it and sets its hours."""
     open_page(page, f"{base_url}{PAGE}?calc-7.hours=24#calc-7", "#calc-7")

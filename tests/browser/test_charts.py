@@ -3,15 +3,16 @@ against the chart's background in both colour schemes (WCAG 1.4.11)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from calckit.api import run
 from calculators import CALCULATORS
 from tests.browser.calculator_page import eventually, present, wait_mounted
-from tests.browser.conftest import Network, new_context
+from tests.browser.conftest import Network, WarmContexts, warm_tab
 
 pytestmark = pytest.mark.browser
 
@@ -102,40 +103,32 @@ def visible_labels(svg: Any) -> list[str]:
 
 @pytest.mark.parametrize("width", [1280, 390])
 class TestLabels:
-    def open(self, browser: Browser, network: Network, width: int) -> Any:
-        context = new_context(browser, network, viewport={"width": width, "height": 900})
-        return context, context.new_page()
+    @pytest.fixture
+    def page(self, warm_contexts: WarmContexts, network: Network, base_url: str, width: int) -> Iterator[Page]:
+        """Reading labels is not about a first visit: a new tab in the module's warm context at this width."""
+        with warm_tab(warm_contexts(viewport={"width": width, "height": 900}), network, base_url) as page:
+            yield page
 
-    def test_h100_and_h200_labels_do_not_overlap(
-        self, browser: Browser, network: Network, base_url: str, width: int
-    ) -> None:
-        context, page = self.open(browser, network, width)
+    def test_h100_and_h200_labels_do_not_overlap(self, page: Page, base_url: str) -> None:
         page.goto(base_url + CHAPTER)
         svg = drawn(page, first(page, "compare"), 3)
         no_overlaps(page, svg)
         labels = svg.evaluate("svg => [...svg.querySelectorAll('.mark-text.role-mark text')].map(t => t.textContent)")
         assert {"ridge 10 FLOP/byte", "ridge 100 FLOP/byte", "ridge 1000 FLOP/byte"} <= set(labels)
         assert {"H100 SXM", "H200 SXM", "Instinct MI300X"} <= set(visible_labels(svg))
-        context.close()
 
-    def test_with_every_chip_ticked_no_label_overlaps_another(
-        self, browser: Browser, network: Network, base_url: str, width: int
-    ) -> None:
-        context, page = self.open(browser, network, width)
+    def test_with_every_chip_ticked_no_label_overlaps_another(self, page: Page, base_url: str) -> None:
         page.goto(base_url + REFERENCE + "?calc-3.chips=" + ALL_CHIPS)
         svg = drawn(page, "#calc-3", len(ALL_CHIPS.split(",")) - _lacking("bf16"))  # no BF16 peak: no point
         no_overlaps(page, svg)  # so the labels are placed: drawn over one another, so many would overlap
         # Most chips keep their label; the rest keep their tooltip and their table row.
         assert len(visible_labels(svg)) >= 8
-        context.close()
 
-    def test_labels_placed_after_a_change_in_place_are_those_of_a_fresh_draw(
-        self, browser: Browser, network: Network, base_url: str, width: int
-    ) -> None:
+    def test_labels_placed_after_a_change_in_place_are_those_of_a_fresh_draw(self, page: Page, base_url: str) -> None:
         """The labels' places and the plot's layout must not carry over from the previous numbers: after FP8
         replaces BF16, and BF16 FP8, every label stands where a page opened at that precision puts it (drawn there in
         one go, or first for its link's default inputs and then changed, as the machine's speed decides)."""
-        context, page = self.open(browser, network, width)
+        context = page.context
         page.goto(base_url + REFERENCE + "?calc-3.chips=" + ALL_CHIPS)
         drawn(page, "#calc-3", len(ALL_CHIPS.split(",")) - _lacking("bf16"))
         for precision in ("fp8", "bf16"):
@@ -165,7 +158,6 @@ class TestLabels:
                 f"{precision} labels as a fresh draw places them",
             )
             fresh.close()
-        context.close()
 
 
 # Each point label's text, where it stands and which end of it is at that place, and whether it shows.
@@ -181,13 +173,23 @@ def _lacking(precision: str) -> int:
     return sum(1 for chip in load_chips().values() if chip.peak_tflops.get(precision) is None)
 
 
+@pytest.fixture
+def scheme() -> str:
+    """Material's colour scheme of a test's tab: "default" (light), unless the test is parametrized with "slate"."""
+    return "default"
+
+
+@pytest.fixture
+def page(warm_contexts: WarmContexts, network: Network, base_url: str, scheme: str) -> Iterator[Page]:
+    """Reading a chart is not about a first visit: a new tab in the module's warm context in the colour scheme."""
+    colours = "dark" if scheme == "slate" else "light"
+    with warm_tab(warm_contexts(color_scheme=colours), network, base_url) as page:
+        yield page
+
+
 @pytest.mark.parametrize("scheme", ["default", "slate"])
-def test_every_meaningful_mark_has_3_to_1_contrast(
-    browser: Browser, network: Network, base_url: str, scheme: str
-) -> None:
+def test_every_meaningful_mark_has_3_to_1_contrast(page: Page, base_url: str, scheme: str) -> None:
     """The roof, the ridge rule, the workload's point, the comparison's points, lines of equal ridge and labels."""
-    context = new_context(browser, network, color_scheme="dark" if scheme == "slate" else "light")
-    page = context.new_page()
     for path, calculator, points in (("/lessons/roofline/", "roofline", 1), (CHAPTER, "compare", 3)):
         page.goto(base_url + path)
         expect(page.locator("body")).to_have_attribute("data-md-color-scheme", scheme)
@@ -197,7 +199,6 @@ def test_every_meaningful_mark_has_3_to_1_contrast(
         # Marks 3:1 (WCAG 1.4.11); the labels of points and lines are text, 4.5:1 (WCAG 1.4.3).
         low = [(kind, round(ratio, 2)) for kind, ratio in contrasts if ratio < (4.5 if "mark-text" in kind else 3)]
         assert low == [], (path, scheme, low)
-    context.close()
 
 
 def point_x(svg: Any) -> float:
@@ -206,14 +207,10 @@ def point_x(svg: Any) -> float:
     return float(transform.removeprefix("translate(").split(",")[0])
 
 
-def test_a_recompute_moves_the_point_in_place_and_a_new_scheme_redraws(
-    browser: Browser, network: Network, base_url: str
-) -> None:
+def test_a_recompute_moves_the_point_in_place_and_a_new_scheme_redraws(page: Page, base_url: str) -> None:
     """New numbers of the same chart change its data where it stands (the SVG is kept, and its description for
     screen readers says what CPython says); a new axis range draws it anew (Vega changed in place keeps part of the
     old range's layout), as does Material's other colour scheme, in that scheme's colours."""
-    context = new_context(browser, network)
-    page = context.new_page()
     page.goto(base_url + "/lessons/roofline/")
     calculator = first(page, "roofline")
     svg = drawn(page, calculator, 1)
@@ -247,4 +244,3 @@ def test_a_recompute_moves_the_point_in_place_and_a_new_scheme_redraws(
     new = page.locator(f"{calculator} .calc-chart-view svg")
     fill = "s => { const text = s.querySelector('.role-axis-label text'); return text && getComputedStyle(text).fill; }"
     eventually(page, lambda: new.evaluate(fill), lambda dark: dark not in (None, light), "the axis labels' colour")
-    context.close()

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
-from tests.browser.conftest import Network, new_context
+from tests.browser.calculator_page import BOOT_TIMEOUT
+from tests.browser.conftest import Network, WarmContexts, new_context, warm_tab
 from tests.support import NODE_MODULES
 
 pytestmark = pytest.mark.browser
@@ -30,19 +32,23 @@ def test_the_sitemap_lists_the_book(site: Path) -> None:
     assert len(listed) >= 7
 
 
+@pytest.fixture
+def page(warm_contexts: WarmContexts, network: Network, base_url: str, scheme: str) -> Iterator[Page]:
+    """A new tab in the module's warm context in the reader's colour scheme (conftest's warm_tab, which also fails
+    the test on an error in the page): reading the pages is not about a first visit, and the first page a test
+    opens is the first visit of none but the module's first test."""
+    with warm_tab(warm_contexts(color_scheme=scheme), network, base_url) as page:
+        yield page
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_reads_cleanly(browser: Browser, network: Network, base_url: str, site: Path, scheme: str) -> None:
+def test_every_page_reads_cleanly(page: Page, base_url: str, site: Path) -> None:
     """On each page, in light and dark: no console error, and nothing axe rates serious or critical."""
     axe = (NODE_MODULES / "axe-core/axe.min.js").read_text(encoding="utf-8")
-    context = new_context(browser, network, color_scheme=scheme)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     problems: dict[str, list[dict[str, object]]] = {}
     for path in pages(site):
         page.goto(base_url + path)
-        page.wait_for_load_state("networkidle")
+        page.wait_for_load_state("networkidle", timeout=BOOT_TIMEOUT)  # the exercises page boots Python
         page.add_script_tag(content=axe)
         violations = page.evaluate(
             """async () => (await axe.run(document)).violations
@@ -51,10 +57,7 @@ def test_every_page_reads_cleanly(browser: Browser, network: Network, base_url: 
         )
         if violations:
             problems[path] = violations
-    context.close()
     assert problems == {}
-    assert errors == []
-    assert network.foreign == []
 
 
 def test_no_sideways_scrolling_on_a_phone(browser: Browser, network: Network, base_url: str, site: Path) -> None:
@@ -63,7 +66,7 @@ def test_no_sideways_scrolling_on_a_phone(browser: Browser, network: Network, ba
     wide = {}
     for path in pages(site):
         page.goto(base_url + path)
-        page.wait_for_load_state("networkidle")
+        page.wait_for_load_state("networkidle", timeout=BOOT_TIMEOUT)  # the exercises page boots Python
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > 390:
             wide[path] = width
@@ -84,10 +87,8 @@ def _contrast(foreground: str, background: str) -> float:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_chart_text_is_readable(browser: Browser, network: Network, base_url: str, scheme: str) -> None:
+def test_chart_text_is_readable(page: Page, base_url: str) -> None:
     """Axis labels keep 4.5:1 contrast on the page's background, in the reader's colour scheme and after toggling."""
-    context = new_context(browser, network, color_scheme=scheme)
-    page = context.new_page()
     page.goto(base_url + "/lessons/roofline/")
     label = "#calc-1 .calc-chart-view svg .role-axis-label text"
     page.locator("#calc-1 .calc-chart-view").scroll_into_view_if_needed()  # charts draw as they come into view
@@ -103,5 +104,3 @@ def test_chart_text_is_readable(browser: Browser, network: Network, base_url: st
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     fill = page.eval_on_selector(label, "text => getComputedStyle(text).fill")
     assert _contrast(fill, background) >= 4.5, (fill, background)
-    context.close()
-    assert network.foreign == []

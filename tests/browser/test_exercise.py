@@ -47,6 +47,14 @@ CRITICAL_RIGHT = (
 )
 
 
+@pytest.fixture
+def page(warm_page: Page) -> Page:
+    """Running an exercise is not about a first visit: each test is a new
+    tab in the module's warm context (conftest's warm_page); those about a first visit take
+    `fresh_page` or a context of their own."""
+    return warm_page
+
+
 def open_exercises(page: Page, url: str) -> None:
     """Open the page and put the pointer over the first exercise, which loads its editor (it loads when a reader
     reaches for it)."""
@@ -381,10 +389,11 @@ def test_offline_after_one_visit(browser: Browser, base_url: str, site: Path, ne
     context.close()
 
 
-def test_pages_without_an_exercise_load_no_editor(page: Page, base_url: str, network: Network) -> None:
+def test_pages_without_an_exercise_load_no_editor(fresh_page: Page, base_url: str, network: Network) -> None:
     """Home (nothing interactive) loads no editor byte, service worker included (it precaches the plugin's small
     scripts, exercise.js among them, as it does quiz.js); the roofline lesson (calculators, no exercise) asks for no
     editor and no exercise script itself (its service worker may cache the whole runtime for offline reading)."""
+    page = fresh_page  # a first visit: the service worker's install precaches
     page.goto(base_url + "/")
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
     assert not [url for url in network.requests if "/assets/calculators/editor" in url]

@@ -49,6 +49,13 @@ REACHABLE = [
 ]
 
 
+@pytest.fixture
+def page(warm_page: Page) -> Page:
+    """The tricks are not about a first visit: each test is a new
+    tab in the module's warm context (conftest's warm_page)."""
+    return warm_page
+
+
 def run(page: Page, code: str, button: str = "run") -> str:
     type_code(page, ROOFLINE, code)
     press(page, ROOFLINE, button)

@@ -35,6 +35,13 @@ KATEX_FONTS_LOADED = """() => document.fonts.ready.then(() => {
 })"""
 
 
+@pytest.fixture
+def page(warm_page: Page) -> Page:
+    """Reading formulas and figures is not about a first visit: each test is a new
+    tab in the module's warm context (conftest's warm_page); reading offline takes `fresh_page`."""
+    return warm_page
+
+
 def test_formulas_are_typeset_with_no_math_script(page: Page, base_url: str, network: Network) -> None:
     page.goto(base_url + LESSON)
     formulas = page.locator("article .katex")
@@ -65,6 +72,11 @@ def test_the_math_fonts_do_not_lay_the_whole_page_out_again(browser: Browser, ba
     changed" on #document in a trace), which laid chapter 27 out twice at load (formulas.py)."""
     context = new_context(browser, network, viewport=PHONE, service_workers="block")
     page = context.new_page()
+    # The trace is the whole browser's: Chromium's own pages (its new-tab page's omnibox, whose web font fails at once
+    # where no host resolves) lay themselves out in it too. Only the page's own frame counts.
+    session = context.new_cdp_session(page)
+    frame = session.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
+    session.detach()
     browser.start_tracing(page=page, categories=["disabled-by-default-devtools.timeline.invalidationTracking"])
     try:
         page.goto(base_url + CHAPTER)
@@ -76,12 +88,13 @@ def test_the_math_fonts_do_not_lay_the_whole_page_out_again(browser: Browser, ba
     finally:
         trace = json.loads(browser.stop_tracing())
     context.close()
-    changed = [
-        event["args"]["data"].get("nodeName")
+    ours = [
+        event["args"]["data"]
         for event in trace["traceEvents"]
-        if event.get("name") == "LayoutInvalidationTracking" and event["args"]["data"].get("reason") == "Fonts changed"
+        if event.get("name") == "LayoutInvalidationTracking" and event["args"]["data"].get("frame") == frame
     ]
-    invalidations = sum(event.get("name") == "LayoutInvalidationTracking" for event in trace["traceEvents"])
+    changed = [data.get("nodeName") for data in ours if data.get("reason") == "Fonts changed"]
+    invalidations = len(ours)
     assert invalidations > 1000, invalidations  # the trace did record the page's layout
     assert "#document" not in changed, len(changed)
     assert network.foreign == [], network.foreign
@@ -141,7 +154,8 @@ def test_without_script_the_formulas_still_get_their_fonts(browser: Browser, bas
     context.close()
 
 
-def test_formulas_read_offline_after_one_visit(page: Page, context: BrowserContext, base_url: str) -> None:
+def test_formulas_read_offline_after_one_visit(fresh_page: Page, context: BrowserContext, base_url: str) -> None:
+    page = fresh_page  # a first visit, then offline
     page.goto(base_url + "/")
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=BOOT_TIMEOUT)
     page.wait_for_function(
@@ -212,18 +226,25 @@ def near_each_display(page: Page) -> Iterator[Locator]:
         yield display
 
 
-@pytest.mark.parametrize("path", [LESSON, CHAPTER])
-def test_formulas_off_screen_are_not_laid_out_yet_read_and_stand_in_at_their_height(
-    browser: Browser, network: Network, base_url: str, path: str
-) -> None:
-    """On a phone, KaTeX's elements were most of the roofline lesson's; Material's script restyles the whole page
-    several times as it starts, so they cost most of the blocking time the lesson had over its page without them."""
-    # A screen reader's Chromium: its accessibility tree is kept from the start, as when one is running.
+@pytest.fixture(scope="module")
+def reader(browser: Browser) -> Iterator[Browser]:
+    """A screen reader's Chromium: its accessibility tree is kept from the start, as when one is running (launched
+    once for the module's tests)."""
     reader = browser.browser_type.launch(
         executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--force-renderer-accessibility"], headless=True
     )
+    yield reader
+    reader.close()
+
+
+@pytest.mark.parametrize("path", [LESSON, CHAPTER])
+def test_formulas_off_screen_are_not_laid_out_yet_read_and_stand_in_at_their_height(
+    reader: Browser, network: Network, base_url: str, path: str
+) -> None:
+    """On a phone, KaTeX's elements were most of the roofline lesson's; Material's script restyles the whole page
+    several times as it starts, so they cost most of the blocking time the lesson had over its page without them."""
+    context = new_context(reader, network, viewport=PHONE)
     try:
-        context = new_context(reader, network, viewport=PHONE)
         page = context.new_page()
         page.goto(base_url + path)
         page.wait_for_load_state("load")
@@ -245,7 +266,8 @@ def test_formulas_off_screen_are_not_laid_out_yet_read_and_stand_in_at_their_hei
             height = display.evaluate("e => e.getBoundingClientRect().height")
             assert stand_in is None or height - 0.5 <= stand_in <= height + 2, (height, stand_in)
     finally:
-        reader.close()
+        context.close()
+    network.assert_stayed_local()
 
 
 def systolic(page: Page) -> str:

@@ -16,6 +16,13 @@ pytestmark = pytest.mark.browser
 PAGE = "/lessons/roofline/"
 
 
+@pytest.fixture
+def page(warm_page: Page) -> Page:
+    """Reading a typed number is not about a first visit: each test is a new tab
+    in the module's warm context (conftest's warm_page)."""
+    return warm_page
+
+
 def test_a_decimal_comma_is_read_as_a_point(page: Page, base_url: str) -> None:
     open_page(page, base_url + PAGE)
     page.fill("#calc-1-intensity", "1,5")

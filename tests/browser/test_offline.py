@@ -1,9 +1,12 @@
 """Reading offline (R4): after one visit, with the network off, every page reloads and every calculator recomputes.
 
-Each test builds its own site and serves it on its own port, because it takes the network away (the context goes
-offline and the server is shut down, so nothing can slip through) or rebuilds the site under the reader's feet.
-Context-level routing also sees the requests that the service worker makes itself (Chromium), so the fixture's check
-that nothing leaves 127.0.0.1 covers precaching too: `test_service_worker_requests_are_routed` makes sure of it.
+Each test serves a site on a server of its own, because it takes the network away (the context goes offline and the
+server is shut down, so nothing can slip through) or rebuilds the site under the reader's feet. The book is built
+once for the module, for a port kept for it, and each test that reads it starts its own server on that port (the
+build's site_url names it). The context's request events also show the requests that the service worker makes
+itself (Chromium), so the check that nothing leaves 127.0.0.1 covers precaching too:
+`test_service_worker_requests_are_recorded` makes sure of it. The tests that count downloads route every request
+through Python (`routed=True`): what reaches the route is what reached the network.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -25,7 +28,16 @@ from calckit.api import run
 from mkdocs_calculators.service_worker import write_service_worker
 from tests.browser.calculator_page import expected, follow_instantly, present, texts, wait_mounted
 from tests.browser.conftest import Network, new_context
-from tests.support import NODE_MODULES, ROOT, QueueingHTTPServer, _Handler, build_site, serve, service_worker_manifest
+from tests.support import (
+    NODE_MODULES,
+    ROOT,
+    QueueingHTTPServer,
+    _Handler,
+    build_site,
+    free_port,
+    serve,
+    service_worker_manifest,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -33,13 +45,25 @@ TIMEOUT = 90_000  # a cold boot and a background download of 20 MB on a busy 2-c
 CALCULATOR_PAGE = "lessons/roofline/"
 
 
-class Served:
-    """A site built for one test and served on 127.0.0.1 until `stop`."""
+@contextmanager
+def serve_on(site: Path, port: int, handler: type[_Handler] = _Handler) -> Iterator[str]:
+    """Serve `site` on 127.0.0.1:`port` (the one its build was made for) until leaving; yields the base URL."""
+    server = QueueingHTTPServer(("127.0.0.1", port), functools.partial(handler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.shutdown()
+        server.server_close()
 
-    def __init__(self, stack: ExitStack, site: Path) -> None:
+
+class Served:
+    """A site served on 127.0.0.1 until `stop`: on a free port, or on `port` (the one its build was made for)."""
+
+    def __init__(self, stack: ExitStack, site: Path, port: int | None = None) -> None:
         self.site = site
         self._stack = stack
-        self.url = stack.enter_context(serve(site))
+        self.url = stack.enter_context(serve(site) if port is None else serve_on(site, port))
 
     def stop(self) -> None:
         self._stack.close()
@@ -52,14 +76,21 @@ class Served:
         return [path for path, _ in self.manifest()["pages"] if path == "" or path.endswith("/")]
 
 
+@pytest.fixture(scope="module")
+def built_book(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    """The book, built strictly once for the module's tests, for a server on a port kept for them: (site, port)."""
+    site = tmp_path_factory.mktemp("offline") / "site"
+    port = free_port()
+    result = build_site(ROOT / "mkdocs.yml", site, SITE_URL=f"http://127.0.0.1:{port}/")
+    assert result.returncode == 0, result.stderr
+    return site, port
+
+
 @pytest.fixture
-def book(tmp_path: Path) -> Iterator[Served]:
-    """The book, built strictly for its own server."""
+def book(built_book: tuple[Path, int]) -> Iterator[Served]:
+    """The book, on a server of the test's own (which the test may stop), on the port its build was made for."""
     with ExitStack() as stack:
-        served = Served(stack, tmp_path / "site")
-        result = build_site(ROOT / "mkdocs.yml", served.site, SITE_URL=served.url + "/")
-        assert result.returncode == 0, result.stderr
-        yield served
+        yield Served(stack, *built_book)
 
 
 def cache_sizes(page: Page) -> dict[str, int]:
@@ -154,7 +185,7 @@ def recompute_roofline(page: Page) -> None:
 class TestOffline:
     def test_after_one_visit_every_page_reloads_and_calculators_recompute(self, browser: Browser, book: Served) -> None:
         network = Network(book.url)
-        context = new_context(browser, network)
+        context = new_context(browser, network, routed=True)  # counts what reached the network
         page = context.new_page()
         calculator_pages = []
         for address in book.pages():
@@ -203,8 +234,9 @@ class TestOffline:
         assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
         context.close()
 
-    def test_service_worker_requests_are_routed(self, browser: Browser, book: Served) -> None:
-        """Pages the reader never opened are fetched by the service worker alone, and the route saw them (R3)."""
+    def test_service_worker_requests_are_recorded(self, browser: Browser, book: Served) -> None:
+        """Pages the reader never opened are fetched by the service worker alone, and the context's request events
+        showed them (R3)."""
         network = Network(book.url)
         context = new_context(browser, network)
         page = context.new_page()
@@ -253,7 +285,7 @@ class TestNewBuild:
             self.build(tmp_path, served.url, "first")
             first = served.manifest()
             network = Network(served.url)
-            context = new_context(browser, network)
+            context = new_context(browser, network, routed=True)  # counts what reached the network
             page = context.new_page()
             page.goto(f"{served.url}/")
             wait_mounted(page, "#calc-1")
@@ -363,22 +395,15 @@ class _Counting(_Handler):
 
 class TestFirstVisitDownloads:
     def test_a_runtime_booted_before_the_service_worker_is_downloaded_once(
-        self, browser: Browser, tmp_path: Path
+        self, browser: Browser, built_book: tuple[Path, int]
     ) -> None:
         """R4's first visit: the calculators boot before the service worker takes control, then the service worker
         caches the whole runtime for offline reading. Each file of the runtime reaches the server once: the service
         worker takes what the page already has from the browser's cache, Pyodide's module and Vega included. (The
         context is not routed: Playwright's routing would turn that cache off.)"""
-        site = tmp_path / "site"
+        site, port = built_book
         _Counting.asked = []
-        server = QueueingHTTPServer(("127.0.0.1", 0), functools.partial(_Counting, directory=str(site)))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{server.server_address[1]}"
-        try:
-            result = build_site(ROOT / "mkdocs.yml", site, SITE_URL=url + "/")
-            assert result.returncode == 0, result.stderr
-            served = Served(ExitStack(), site)  # its manifest (its own server goes unused)
-            served.stop()
+        with serve_on(site, port, _Counting) as url:
             context = browser.new_context()
             page = context.new_page()
             page.goto(f"{url}/{CALCULATOR_PAGE}")
@@ -390,12 +415,9 @@ class TestFirstVisitDownloads:
             )
             assert started is False
             recompute_roofline(page)  # draws the chart: Vega is loaded
-            wait_until_cached(page, served.site)
+            wait_until_cached(page, site)
             context.close()
-        finally:
-            server.shutdown()
-            server.server_close()
-        runtime = [path for path, _ in served.manifest()["runtime"]]
+        runtime = [path for path, _ in service_worker_manifest(site)["runtime"]]
         assert [path for path in runtime if path.endswith("pyodide.asm.mjs")] and [p for p in runtime if "vega" in p]
         counts = {path: _Counting.asked.count("/" + path) for path in runtime}
         assert counts == dict.fromkeys(runtime, 1)

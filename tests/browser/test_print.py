@@ -5,12 +5,12 @@ fit the page. (The PDFs themselves were looked at with page.pdf() and pdftoppm; 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Network, new_context
+from tests.browser.conftest import Network, WarmContexts, warm_tab
 
 pytestmark = pytest.mark.browser
 
@@ -20,18 +20,20 @@ A4_CONTENT = {"width": 718, "height": 1040}  # A4 at 96 px to the inch, less Chr
 CONTROLS = "button, input[type=range], input[type=search], .calc-hint, .calc-status"
 
 
-def printed(browser: Browser, network: Network, url: str) -> tuple[Any, Any]:
-    context = new_context(browser, network, viewport=A4_CONTENT)
-    page = context.new_page()
+@pytest.fixture
+def page(warm_contexts: WarmContexts, network: Network, base_url: str) -> Iterator[Page]:
+    """Printing is not about a first visit: a new tab in the module's warm context at an A4 page's width."""
+    with warm_tab(warm_contexts(viewport=A4_CONTENT), network, base_url) as page:
+        yield page
+
+
+def printed(page: Page, url: str) -> None:
     page.goto(url)
     page.emulate_media(media="print")
-    return context, page
 
 
-def test_a_quiz_prints_every_question_without_answers_or_buttons(
-    browser: Browser, base_url: str, network: Network
-) -> None:
-    context, page = printed(browser, network, base_url + "/lessons/roofline-quiz/")
+def test_a_quiz_prints_every_question_without_answers_or_buttons(page: Page, base_url: str) -> None:
+    printed(page, base_url + "/lessons/roofline-quiz/")
     quiz = page.locator("#quiz-1")
     expect(quiz).to_have_attribute("data-mounted", "true", timeout=30_000)
     questions = quiz.locator(".quiz-question")
@@ -43,15 +45,10 @@ def test_a_quiz_prints_every_question_without_answers_or_buttons(
     for hidden in (".quiz-check", ".quiz-next", ".quiz-reset", ".quiz-feedback", ".quiz-score"):
         for node in quiz.locator(hidden).all():
             expect(node).to_be_hidden()
-    context.close()
 
 
-def test_a_quiz_answered_on_screen_prints_without_its_verdict(
-    browser: Browser, base_url: str, network: Network
-) -> None:
+def test_a_quiz_answered_on_screen_prints_without_its_verdict(page: Page, base_url: str) -> None:
     """A reader who checked an answer prints the question, not the tick and explanation (the answer key)."""
-    context = new_context(browser, network, viewport=A4_CONTENT)
-    page = context.new_page()
     page.goto(base_url + "/lessons/roofline-quiz/")
     first = page.locator("#quiz-1-q1")
     expect(page.locator("#quiz-1")).to_have_attribute("data-mounted", "true", timeout=30_000)
@@ -62,13 +59,10 @@ def test_a_quiz_answered_on_screen_prints_without_its_verdict(
     expect(first.locator(".quiz-feedback")).to_be_hidden()
     for mark in first.locator(".quiz-mark").all():
         expect(mark).to_be_hidden()
-    context.close()
 
 
-def test_a_calculator_prints_as_inputs_and_results_without_controls(
-    browser: Browser, base_url: str, network: Network
-) -> None:
-    context, page = printed(browser, network, base_url + "/lessons/roofline/")
+def test_a_calculator_prints_as_inputs_and_results_without_controls(page: Page, base_url: str) -> None:
+    printed(page, base_url + "/lessons/roofline/")
     calculator = page.locator("#calc-1")
     expect(calculator.locator(".calc-outputs")).to_be_visible()
     for control in calculator.locator(CONTROLS).all():
@@ -80,23 +74,21 @@ def test_a_calculator_prints_as_inputs_and_results_without_controls(
     # Compact: the form's fields take at most a third of the page's height.
     height = calculator.locator(".calc-fields").evaluate("(node) => node.getBoundingClientRect().height")
     assert height < A4_CONTENT["height"] / 3
-    context.close()
 
 
-def test_the_chip_comparison_prints_only_the_chips_compared(browser: Browser, base_url: str, network: Network) -> None:
-    context, page = printed(browser, network, base_url + "/chapters/27-asics-and-accelerators/")
+def test_the_chip_comparison_prints_only_the_chips_compared(page: Page, base_url: str) -> None:
+    printed(page, base_url + "/chapters/27-asics-and-accelerators/")
     chips = page.locator(".calc[data-calculator='compare'] .calc-choice").first.locator("xpath=ancestor::fieldset")
     ticked = chips.locator(".calc-choice:has(input:checked)")
     assert ticked.count() >= 2
     for choice in chips.locator(".calc-choice").all():
         checked = choice.locator("input").is_checked()
         expect(choice).to_be_visible() if checked else expect(choice).to_be_hidden()
-    context.close()
 
 
-def test_wide_tables_fit_the_page(browser: Browser, base_url: str, network: Network) -> None:
+def test_wide_tables_fit_the_page(page: Page, base_url: str) -> None:
     """Chapter 27's TPU table keeps its last column (Power) on the page rather than cutting it at the edge."""
-    context, page = printed(browser, network, base_url + "/chapters/27-asics-and-accelerators/")
+    printed(page, base_url + "/chapters/27-asics-and-accelerators/")
     tables = page.locator("article table")
     assert tables.count() >= 2
     for table in tables.all():
@@ -107,15 +99,12 @@ def test_wide_tables_fit_the_page(browser: Browser, base_url: str, network: Netw
             " node.clientWidth + 1; }"
         )
         assert inside, table.locator("th").first.text_content()
-    context.close()
 
 
-def test_a_sort_question_prints_every_item_and_bucket_without_its_controls(
-    browser: Browser, base_url: str, network: Network
-) -> None:
+def test_a_sort_question_prints_every_item_and_bucket_without_its_controls(page: Page, base_url: str) -> None:
     """The roofline quiz's second quiz sorts eight kernels into two buckets: on paper every kernel and both buckets'
     names show, and the instructions for picking and dragging, the Check button and the quiz's footer do not."""
-    context, page = printed(browser, network, base_url + "/lessons/roofline-quiz/")
+    printed(page, base_url + "/lessons/roofline-quiz/")
     quiz = page.locator("#quiz-2")
     quiz.scroll_into_view_if_needed()  # a quiz mounts as it nears the screen: this one sits below quiz-1's questions
     expect(quiz).to_have_attribute("data-mounted", "true", timeout=30_000)
@@ -133,15 +122,12 @@ def test_a_sort_question_prints_every_item_and_bucket_without_its_controls(
         for node in quiz.locator(hidden).all():
             expect(node).to_be_hidden()
     assert question.locator(".quiz-sort").evaluate("(node) => getComputedStyle(node).breakInside") == "avoid"
-    context.close()
 
 
-def test_an_exercise_prints_its_statement_and_code_without_its_buttons(
-    browser: Browser, base_url: str, network: Network
-) -> None:
+def test_an_exercise_prints_its_statement_and_code_without_its_buttons(page: Page, base_url: str) -> None:
     """The first exercise, its editor loaded as a reader who reached it has it: the title, the prompt, the task and
     the code print, the Run, Check and Reset buttons and the status line do not."""
-    context, page = printed(browser, network, base_url + "/lessons/roofline-exercises/")
+    printed(page, base_url + "/lessons/roofline-exercises/")
     exercise = page.locator("#exercise-1")
     expect(exercise).to_have_attribute("data-mounted", "true", timeout=30_000)
     exercise.hover()
@@ -152,7 +138,6 @@ def test_an_exercise_prints_its_statement_and_code_without_its_buttons(
     for hidden in (".exercise-run", ".exercise-check", ".exercise-reset", ".exercise-status"):
         expect(exercise.locator(hidden)).to_be_hidden()
     assert exercise.locator("button:visible").count() == 0
-    context.close()
 
 
 @pytest.mark.parametrize(
@@ -163,22 +148,19 @@ def test_an_exercise_prints_its_statement_and_code_without_its_buttons(
         ("/lessons/roofline-exercises/", "#exercise-1 .exercise-title"),
     ],
 )
-def test_a_blocks_title_is_not_left_alone_at_a_page_foot(
-    browser: Browser, base_url: str, network: Network, path: str, title: str
-) -> None:
+def test_a_blocks_title_is_not_left_alone_at_a_page_foot(page: Page, base_url: str, path: str, title: str) -> None:
     """A block's title keeps to what follows it: were the block split over two pages (taller than one), its title
     would not end the first page alone."""
-    context, page = printed(browser, network, base_url + path)
+    printed(page, base_url + path)
     node = page.locator(title)
     expect(node).to_be_visible()
     assert node.evaluate("(node) => getComputedStyle(node).breakAfter") == "avoid"
-    context.close()
 
 
-def test_the_chip_database_table_fits_the_page(browser: Browser, base_url: str, network: Network) -> None:
+def test_the_chip_database_table_fits_the_page(page: Page, base_url: str) -> None:
     """The chip database's table (every chip, twelve columns) prints within the A4 page's width: its last column,
     the price per chip-hour, is on the page rather than cut at its edge or scrolled out of its box."""
-    context, page = printed(browser, network, base_url + "/reference/chips/")
+    printed(page, base_url + "/reference/chips/")
     table = page.locator("article table.calc-table").first
     headings = table.locator("thead th")
     assert headings.count() == 12
@@ -194,4 +176,3 @@ def test_the_chip_database_table_fits_the_page(browser: Browser, base_url: str, 
         }"""
     )
     assert inside == {"table": True, "last": True, "wrap": True, "within": True}
-    context.close()

@@ -10,11 +10,12 @@ keys carried the site is kept.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, Page
 
 from tests.browser.calculator_page import present, wait_mounted
 from tests.browser.conftest import Network, new_context
@@ -27,6 +28,13 @@ pytestmark = pytest.mark.browser
 PROGRESS = "/progress/"
 CHECK_KEY = "quiz:docs/lessons/roofline-quiz.md#roofline-check"
 STORED = f"calculators-progress:/|{CHECK_KEY}"  # the site's root path, then the block's key
+
+
+@pytest.fixture
+def page(warm_page: Page) -> Page:
+    """Progress is not about a first visit: each test is a new
+    tab in the module's warm context (conftest's warm_page)."""
+    return warm_page
 
 
 def answer_first(page: Page, right: bool, number: int = 1) -> None:
@@ -158,11 +166,19 @@ def test_a_reset_of_everything_can_be_undone(page: Page, base_url: str) -> None:
     expect(page.locator(f"{CHECK} .quiz-score")).to_have_text(f"Score: 0 of {total}")
 
 
-def test_two_tabs_merge_their_answers(context: BrowserContext, base_url: str) -> None:
+@pytest.fixture
+def second(page: Page) -> Iterator[Page]:
+    """Another tab of the warm context that `page` is in, opened after the test's storage was emptied."""
+    tab = page.context.new_page()
+    yield tab
+    tab.close()
+
+
+def test_two_tabs_merge_their_answers(page: Page, second: Page, base_url: str) -> None:
     """Tab A answers question 1 while tab B, opened before, shows it at once and adds question 2: both are kept."""
     from playwright.sync_api import expect
 
-    first, second = context.new_page(), context.new_page()
+    first = page
     open_quiz(first, base_url + PAGE)
     open_quiz(second, base_url + PAGE)
     total = len(answer_key(first, CHECK))
@@ -187,12 +203,12 @@ def test_two_tabs_merge_their_answers(context: BrowserContext, base_url: str) ->
     assert [answer.get("correct") for answer in answers.values() if answer.get("checked")] == [False]
 
 
-def test_two_tabs_share_an_exercises_pass_and_its_reset(context: BrowserContext, base_url: str) -> None:
+def test_two_tabs_share_an_exercises_pass_and_its_reset(page: Page, second: Page, base_url: str) -> None:
     """A pass in tab A shows in tab B at once; a reset of everything on the progress page (in A) reaches B too, and
     B's next keystroke does not bring the pass back."""
     from playwright.sync_api import expect
 
-    first, second = context.new_page(), context.new_page()
+    first = page
     open_exercises(first, base_url + EXERCISES)
     open_exercises(second, base_url + EXERCISES)
     stored = "calculators-progress:/|" + present(first.get_attribute(ROOFLINE, "data-exercise-key"))

@@ -7,6 +7,7 @@ book's questions as authors edit them; "new numbers" is checked against CPython'
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from playwright.sync_api import Browser, Dialog, Page, expect
 from calckit.api import run
 from calckit.units import format_number
 from tests.browser.calculator_page import follow_instantly, present, wait_mounted
-from tests.browser.conftest import Network, new_context
+from tests.browser.conftest import Network, WarmContexts, new_context, warm_tab
 
 pytestmark = pytest.mark.browser
 
@@ -23,6 +24,13 @@ PAGE = "/lessons/roofline-quiz/"
 CHECK = "#quiz-1"  # single choice, multiple choice and numeric questions
 SORT = "#quiz-2"  # one sort exercise
 BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
+
+
+@pytest.fixture
+def page(warm_page: Page) -> Page:
+    """Answering a quiz is not about a first visit: each test is a new
+    tab in the module's warm context (conftest's warm_page)."""
+    return warm_page
 
 
 def open_quiz(page: Page, url: str) -> None:
@@ -217,12 +225,15 @@ class TestByKeyboard:
 
 
 class TestByTouch:
-    def test_tap_to_answer_on_a_phone(self, browser: Browser, network: Network, base_url: str) -> None:
+    @pytest.fixture
+    def page(self, warm_contexts: WarmContexts, network: Network, base_url: str) -> Iterator[Page]:
+        """A new tab in the module's warm context on a 390 px touch screen (conftest's warm_tab)."""
+        phone = warm_contexts(has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
+        with warm_tab(phone, network, base_url) as page:
+            yield page
+
+    def test_tap_to_answer_on_a_phone(self, page: Page, base_url: str) -> None:
         """On a 390 px touch screen: tap a choice and Check; tap an item then its bucket; no sideways scrolling."""
-        context = new_context(browser, network, has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
         open_quiz(page, base_url + PAGE)
         key = answer_key(page, CHECK)[0]
         first = question(CHECK, 1)
@@ -242,12 +253,8 @@ class TestByTouch:
             "els => els.filter(e => e.getBoundingClientRect().height < 44).map(e => e.outerHTML.slice(0, 80))",
         )
         assert small == []
-        context.close()
-        assert errors == [] and network.foreign == []
 
-    def test_a_tap_in_a_buckets_area_drops_there(self, browser: Browser, network: Network, base_url: str) -> None:
-        context = new_context(browser, network, has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
-        page = context.new_page()
+    def test_a_tap_in_a_buckets_area_drops_there(self, page: Page, base_url: str) -> None:
         open_quiz(page, base_url + PAGE)
         text, bucket = sort_items(page)[0]
         page.tap(item(SORT, text))
@@ -256,7 +263,6 @@ class TestByTouch:
         box = present(zone.bounding_box())
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] - 8)
         assert placed(page)[text] == bucket
-        context.close()
 
 
 class TestSortExercise:
@@ -564,15 +570,17 @@ class TestNewNumbers:
 
 
 class TestAccessibility:
+    @pytest.fixture
+    def page(self, warm_contexts: WarmContexts, network: Network, base_url: str, scheme: str) -> Iterator[Page]:
+        """A new tab in the module's warm context in the colour scheme (conftest's warm_tab)."""
+        with warm_tab(warm_contexts(color_scheme=scheme), network, base_url) as page:
+            yield page
+
     @pytest.mark.parametrize("scheme", ["light", "dark"])
-    def test_axe_finds_nothing_with_feedback_shown(
-        self, browser: Browser, network: Network, base_url: str, scheme: str
-    ) -> None:
+    def test_axe_finds_nothing_with_feedback_shown(self, page: Page, base_url: str) -> None:
         """axe-core reports no violation on the quiz page, with verdicts and marks on screen, in both schemes."""
         from tests.support import NODE_MODULES
 
-        context = new_context(browser, network, color_scheme=scheme)
-        page = context.new_page()
         open_quiz(page, base_url + PAGE)
         key = answer_key(page, CHECK)[0]
         page.click(f"{question(CHECK, 1)} .quiz-choice[data-choice='{first_index(key, correct=False)}']")
@@ -589,9 +597,7 @@ class TestAccessibility:
             "async () => (await axe.run(document)).violations.map(v => ({id: v.id, impact: v.impact, "
             "nodes: v.nodes.map(n => n.target.join(' '))}))"
         )
-        context.close()
         assert violations == []
-        assert network.foreign == []
 
 
 EVIL = "<script>alert(1)</script> <img src=x onerror=alert(2)>"

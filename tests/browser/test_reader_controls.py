@@ -28,6 +28,13 @@ PAGE = "/reference/calculators/"
 ROOFLINE, MBU, COMPARE, INFERENCE, ENERGY = (f"#calc-{n}" for n in range(1, 6))
 
 
+@pytest.fixture
+def page(warm_page: Page) -> Page:
+    """The controls are not about a first visit: each test is a new tab
+    in the module's warm context (conftest's warm_page)."""
+    return warm_page
+
+
 def test_every_calculator_is_on_the_page_with_cpythons_defaults(page: Page, base_url: str) -> None:
     open_page(page, base_url + PAGE)
     names = page.eval_on_selector_all("[data-calculator]", "els => els.map(e => e.dataset.calculator)")

@@ -20,6 +20,14 @@ FIRST = "#calc-1"
 WORKER = "**/assets/calculators/worker.js"
 
 
+@pytest.fixture
+def page(warm_page: Page) -> Page:
+    """Recomputing is not about a first visit: each test is a new
+    tab in the module's warm context (conftest's warm_page); those about a first visit take
+    `fresh_page`."""
+    return warm_page
+
+
 def texts(page: Page, calculator: str = FIRST) -> dict[str, str]:
     return calculator_page.texts(page, calculator)
 
@@ -102,10 +110,13 @@ class TestRecompute:
         expect(field).not_to_have_attribute("aria-invalid", re.compile(".*"))  # no such attribute at all
         expect(note).to_be_hidden()
 
-    def test_a_shared_link_is_marked_stale_until_its_results_are_computed(self, page: Page, base_url: str) -> None:
+    def test_a_shared_link_is_marked_stale_until_its_results_are_computed(
+        self, fresh_page: Page, base_url: str
+    ) -> None:
         """The form shows the link's inputs at once; the build's results under it are dimmed and say so until the
         worker's results for the link replace them. (The worker's script is held back meanwhile, as a slow network
         would: the marked state then lasts until the test lets Python start, however fast the machine.)"""
+        page = fresh_page  # a first visit: the worker's script comes from the network, where it is held
         worker = Held(page.context, WORKER)
         page.goto(base_url + PAGE + "?calc-1.chip=h200-sxm&calc-1.intensity=50")
         calculator = page.locator(FIRST)
@@ -121,7 +132,8 @@ class TestRecompute:
         expect(calculator).not_to_contain_class("calc-stale")
         expect(note).to_be_hidden()
 
-    def test_an_edit_while_python_starts_is_marked_stale(self, page: Page, base_url: str) -> None:
+    def test_an_edit_while_python_starts_is_marked_stale(self, fresh_page: Page, base_url: str) -> None:
+        page = fresh_page  # a first visit: the worker's script comes from the network, where it is held
         worker = Held(page.context, WORKER)  # Python cannot start until released
         open_page(page, base_url + PAGE)
         page.fill(f"{FIRST}-intensity", "7")
@@ -155,8 +167,11 @@ class TestRecompute:
 
 
 class TestNavigation:
-    def test_one_worker_and_one_wasm_download_across_pages(self, page: Page, network: Network, base_url: str) -> None:
+    def test_one_worker_and_one_wasm_download_across_pages(
+        self, fresh_page: Page, network: Network, base_url: str
+    ) -> None:
         """Instant navigation roofline -> home -> roofline keeps the tab's single worker, and it still answers."""
+        page = fresh_page  # a first visit, which downloads the runtime once
         workers: list[str] = []
         page.on("worker", lambda worker: workers.append(worker.url))
         open_page(page, base_url + PAGE)
@@ -244,9 +259,10 @@ IDLE_BOOT_DONE = """(ms) => import(document.querySelector('script[src*="assets/c
 
 
 class TestLazyCharts:
-    def test_vega_runs_only_when_a_chart_nears_the_screen(self, page: Page, base_url: str) -> None:
+    def test_vega_runs_only_when_a_chart_nears_the_screen(self, fresh_page: Page, base_url: str) -> None:
         """On a page whose calculators sit below the fold, the page does not load Vega (800 kB of script to parse)
         until the reader scrolls to a chart. (The service worker may still fetch it in the background, for offline.)"""
+        page = fresh_page  # a first visit: a cold boot, which takes longer than Vega would take to load
         page.set_viewport_size({"width": 1280, "height": 400})
         page.goto(base_url + "/reference/calculators/")
         # The first calculator's top at the top of the screen, as a link to it puts it (its chart is far below).

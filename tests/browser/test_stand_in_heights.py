@@ -87,8 +87,10 @@ def test_stand_ins_are_close_to_each_calculators_height(
     off: list[str] = []
     moved: list[str] = []
     count = skipped = 0
+    # One context for the test's pages (a new tab for each): what is measured is each page's own layout, which the
+    # HTTP cache only brings sooner; with no service worker, nothing else is kept from page to page.
+    context = new_context(browser, network, viewport=viewport, service_workers="block")
     for path in pages:
-        context = new_context(browser, network, viewport=viewport, service_workers="block")
         page = context.new_page()
         page.goto(base_url + path)
         page.wait_for_load_state("load")
@@ -106,7 +108,8 @@ def test_stand_ins_are_close_to_each_calculators_height(
         scrolled = page_height(page)
         if at_load - scrolled > PAGE_SHRINK * at_load:
             moved.append(f"{path}: {at_load:.0f} px at load, {scrolled:.0f} px once scrolled through")
-        context.close()
+        page.close()
+    context.close()
     assert count >= 38 and skipped >= 30, (count, skipped)  # most stood in at load: their stand-ins were what showed
     assert off == [], off
     assert moved == [], moved
@@ -127,8 +130,8 @@ def test_a_data_tables_stand_in_is_close_to_its_height(
     """Each data table of the book stands in off screen at its own height (a little above), not at one for all."""
     off: list[str] = []
     count = 0
+    context = new_context(browser, network, viewport=viewport, service_workers="block")  # a new tab for each page
     for path in TABLE_PAGES:
-        context = new_context(browser, network, viewport=viewport, service_workers="block")
         page = context.new_page()
         page.goto(base_url + path)
         page.wait_for_load_state("load")
@@ -140,7 +143,8 @@ def test_a_data_tables_stand_in_is_close_to_its_height(
             count += 1
             if not real <= stand_in_px(value) <= TABLE_ABOVE * real:
                 off.append(f"{path} table {index + 1}: stand-in {value} for {real:.0f} px")
-        context.close()
+        page.close()
+    context.close()
     assert count >= 6, count  # the chip database, chapter 27's four, lesson 102's one
     assert off == [], off
     assert network.foreign == [], network.foreign
