@@ -215,12 +215,12 @@ class TestByKeyboard:
         page.fill(f"{box} input", f"{answer:.2f} GB/s")
         page.click(f"{box} .quiz-check")
         expect(page.locator(f"{box} .quiz-feedback")).to_have_text(
-            "This answer is in TFLOP/s: write it in TFLOP/s, or with another prefix, such as GFLOP/s."
+            "“GB/s” is not a unit this answer can be in: write it in TFLOP/s, or with another prefix, such as GFLOP/s."
         )
         page.fill(f"{box} input", "1,2,3")
         page.click(f"{box} .quiz-check")
         expect(page.locator(f"{box} .quiz-feedback")).to_have_text(
-            "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400."
+            "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400,000."
         )
 
 
