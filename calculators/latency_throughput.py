@@ -131,8 +131,9 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
 
 def _chart(plan: Decode, batch: float, most: int, rate: float, summary: str) -> dict[str, Any]:
     """Per-user against total tokens per second, one point per batch, dashed where memory has run out."""
-    top = max(batch, 2 * most, 4.0)
-    batches = sorted({*(max(1, round(top ** (i / 48))) for i in range(49)), max(most, 1), int(batch)})
+    turn = plan.experts_batch() if plan.model.routed else 1  # drawn for a mixture of experts: where it reads them all
+    top = max(batch, 2 * most, 4.0, 2 * turn)
+    batches = sorted({*(max(1, round(top ** (i / 48))) for i in range(49)), max(most, 1), int(batch), turn})
     points = [
         {
             "batch": b,

@@ -157,8 +157,9 @@ def _compute(inputs: Mapping[str, Value]) -> Result:
 
 def _chart(plan: Decode, batch: float, most: int, summary: str) -> dict[str, Any]:
     """Tokens per second of the whole batch against the batch, drawn as far as memory allows."""
-    top = max(batch, most, 2.0)
-    batches = sorted({*(round(top ** (i / 40)) for i in range(41)), max(most, 1), batch})
+    turn = plan.experts_batch() if plan.model.routed else 1  # drawn for a mixture of experts: where it reads them all
+    top = max(batch, most, 2.0, 2 * turn)
+    batches = sorted({*(round(top ** (i / 40)) for i in range(41)), max(most, 1), batch, turn})
     points = [
         {"batch": b, "tokens": b / plan.step(b), "fits": "fits in memory" if b <= most else "does not fit"}
         for b in batches
@@ -188,7 +189,7 @@ def _chart(plan: Decode, batch: float, most: int, summary: str) -> dict[str, Any
                     ],
                 },
             },
-            *_experts_rule(plan, top),
+            *_experts_rule(plan),
             {
                 "data": {"values": [{"batch": batch, "tokens": batch / plan.step(batch)}]},
                 "mark": {"type": "point", "filled": True, "size": 110, "color": "#e8590c"},
@@ -201,9 +202,9 @@ def _chart(plan: Decode, batch: float, most: int, summary: str) -> dict[str, Any
     )
 
 
-def _experts_rule(plan: Decode, top: float) -> list[dict[str, Any]]:
+def _experts_rule(plan: Decode) -> list[dict[str, Any]]:
     """For a mixture of experts, a rule at the batch from which a step reads nearly every expert."""
-    if not plan.model.routed or plan.experts_batch() > top:
+    if not plan.model.routed:
         return []
     rule = {"batch": plan.experts_batch(), "label": f"{EXPERT_SHARE:.0%} of experts read"}
     return [
