@@ -57,9 +57,10 @@ preview: $(VENV)/.site-deps node_modules/.installed
 	@echo "Serving site/ on http://$(HOST):$(PORT)/ (Ctrl-C stops)"
 	$(BIN)/python -m http.server --directory site --bind $(HOST) $(PORT)
 
-# Two pytest-xdist workers: the browser layer on one, the build layer on the other, unit and conformance tests
-# wherever there is room (tests/conftest.py groups them).
-PARALLEL := -n 2 --dist loadgroup
+# Two pytest-xdist workers, a test file at a time (its module's fixtures, a warm browser context or a shared build,
+# are made once); each worker makes the session fixtures it needs (the built book, a browser). Not --dist loadgroup:
+# pytest-xdist 3.8 renames a grouped test through an attribute pytest 9 no longer reads, so groups are ignored.
+PARALLEL := -n 2 --dist loadfile
 
 ## check: the pre-flight for a change to the book (docs/, calculators/), before a pull request: lint, the strict
 ## build with every author check (no memory snapshot: that is the plugin's concern, and CI builds it), and the

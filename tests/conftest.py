@@ -10,9 +10,7 @@ load starts with the session and ends with it, and the run's header and summary 
 Every test carries its layer's marker (`unit`, `conformance`, `build`, `browser`) and what it guards (`plugin` or
 `content`: tests/unit/conftest.py says which for each unit module; the other layers are the plugin's), so that
 `pytest -m content` runs what a change to the book needs and `pytest -m "plugin and not browser"` what a change to the
-plugin needs first. Under pytest-xdist (`-n 2`, as `make test` runs it) the build layer and the browser layer each stay
-on one worker (`--dist loadgroup`), so their session fixtures (a built site, a browser) are made once; unit and
-conformance tests fill in beside them.
+plugin needs first. `make test` runs them on two pytest-xdist workers, a file at a time (`--dist loadfile`).
 """
 
 from __future__ import annotations
@@ -100,16 +98,13 @@ def _layer(nodeid: str) -> str:
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by these markers
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Each test gets its layer's marker and its concern's (plugin or content), and the build and browser layers a
-    group each, which pytest-xdist's `--dist loadgroup` keeps on one worker."""
+    """Each test gets its layer's marker and its concern's (plugin or content)."""
     for item in items:
         layer = _layer(item.nodeid)
         if layer not in LAYERS:
             continue
         item.add_marker(layer)
         item.add_marker(concern(item.path) if layer == "unit" else "plugin")
-        if layer in ("build", "browser"):
-            item.add_marker(pytest.mark.xdist_group(layer))
 
 
 def _is_full_run(config: pytest.Config) -> bool:
