@@ -15,6 +15,7 @@ the result is in rem, so that it follows the root size as the page does.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,10 @@ LINE = 1.6  # Material's line height
 CHAR = 0.5  # an average character's width, in em of its font (Roboto, mixed case, digits and spaces)
 TABLE_WRAP = 1.03  # a few of a long table's cells wrap to one more line than an average width says (the chips table)
 SLACK = 1.02  # above rather than below the real height: see the module's docstring
+# A calculator's many parts each round their own way (a summary's last line, a chart's legend, a table's wrapped
+# heading): 2% left the pipeline explorer 4.5% short and the serving calculator 0.6% (measured, Chromium, wide).
+CALCULATOR_SLACK = 1.07
+PHONE_TABLE = 30.0  # rem: a table this much narrower is on a phone (calculators.css's narrow rules)
 CHART_BOX = 280.0  # px: the least a chart's box takes, drawn or not (calculators.css, .calc-chart-view's min-height)
 
 
@@ -59,6 +64,35 @@ def _lines(text: str, font: float, width: float) -> int:
             lines, used = lines + 1, len(word)
         else:
             used += need
+    return lines
+
+
+CAPTION_NARROW = 300.0  # px: a caption keeps to a 390 px screen less 4.5rem (calculators.css), where it wraps
+SMALL = 0.83  # <small>'s type against the cell's (a browser's `font-size: smaller`)
+SOURCE_MARK = re.compile(r"\s+(S\d+)\b")
+
+
+def _em(word: str) -> float:
+    """A word's width in em of its font: capitals and digits are wider than the average character (Roboto)."""
+    return sum(0.62 if character.isupper() or character.isdigit() else CHAR for character in word)
+
+
+def _wrapped(text: str, font: float, width: float) -> int:
+    """Lines a cell's text wraps to in a column `width` px wide, breaking between words only (a longer word sticks
+    out: calculators.css), each word as wide as its characters; what follows a line break is in small type (a
+    name's details), whose lines are as tall as the cell's (the line height is the cell's)."""
+    first, _, small = text.partition("\n")
+    return _wrapped_type(first, font, width) + (_wrapped_type(small, SMALL * font, width) if small else 0)
+
+
+def _wrapped_type(text: str, font: float, width: float) -> int:
+    lines, used = 0, 0.0
+    for word in SOURCE_MARK.sub(r"\1", text).split():  # "312 S1" is read from "312<sup>S1</sup>": one word
+        need = _em(word) * font
+        if lines == 0 or used + 0.25 * font + need > width:
+            lines, used = lines + 1, need
+        else:
+            used += 0.25 * font + need
     return lines
 
 
@@ -147,18 +181,29 @@ def _outputs(result: RunReply, width: float) -> float:
 
 
 def _table(table: TableData, width: float) -> float:
-    """A result table, px: wider than the calculator, it scrolls sideways, so its rows wrap only a little."""
+    """A result table, px: wider than the calculator, it scrolls sideways, so its rows wrap only a little. On a phone
+    each column keeps to its least width, its longest word, and the rows' names (bold) to 5em (calculators.css), so a
+    cell of several words wraps to several lines."""
     font = 0.8 * TEXT
     columns = len(table["columns"])
     cell = max(width / max(1, columns), 7.5 * font) - 1.6 * font
-    row_lines = [max(_lines(str(text), font, cell) for text in row) for row in table["rows"]]
-    head = max(_lines(str(text), font, cell) for text in table["columns"])
+    narrow = width < PHONE_TABLE * ROOT
+    if narrow:
+        texts = [[str(table["columns"][at]), *(str(row[at]) for row in table["rows"])] for at in range(columns)]
+        widths = [font * max(_em(word) for text in column for word in text.split() or [""]) for column in texts]
+        widths[0] = 4.2 * font  # the names' 5em, less its padding: a name wraps there, and a longer word sticks out
+        row_lines = [max(_wrapped(str(text), font, widths[at]) for at, text in enumerate(row)) for row in table["rows"]]
+        # Headings are bold, a tenth wider: a column as wide as its longest figure wraps its heading more.
+        head = max(_wrapped(str(text), 1.1 * font, widths[at]) for at, text in enumerate(table["columns"]))
+    else:
+        row_lines = [max(_lines(str(text), font, cell) for text in row) for row in table["rows"]]
+        head = max(_lines(str(text), font, cell) for text in table["columns"])
     rows = sum(row_lines) + head
     return (
         1.2 * TEXT
         + rows * font * LINE * TABLE_WRAP
         + (len(row_lines) + 1) * (font + 1)
-        + _lines(table["caption"], font, width) * font * LINE
+        + _lines(table["caption"], font, min(width, CAPTION_NARROW) if narrow else width) * font * LINE
         + 0.4 * font
     )
 
@@ -195,7 +240,7 @@ def height_px(
 def stand_in_rem(calculator: Calculator, inputs: dict[str, Value], result: RunReply, layout: Layout) -> int:
     """The stand-in height, whole rem: the taller of its heights before and after its script runs, with some slack."""
     tallest = max(height_px(calculator, inputs, result, layout, mounted) for mounted in (False, True))
-    return math.ceil(tallest * SLACK / ROOT)
+    return math.ceil(tallest * CALCULATOR_SLACK / ROOT)
 
 
 def table_stand_in(table: TableData, wide: Layout, narrow: Layout) -> str:
@@ -203,5 +248,5 @@ def table_stand_in(table: TableData, wide: Layout, narrow: Layout) -> str:
 
     Off screen a table is skipped like a calculator; one 35rem for all stood in for the chip database's 4,300 px.
     """
-    rem = [math.ceil(_table(table, layout.width) * SLACK / ROOT) for layout in (wide, narrow)]
+    rem = [math.ceil(_table(table, layout.width) * slack / ROOT) for layout, slack in ((wide, SLACK), (narrow, 1.03))]
     return f"--table-stand-in: {rem[0]}rem; --table-stand-in-narrow: {rem[1]}rem"

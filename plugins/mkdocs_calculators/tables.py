@@ -94,7 +94,9 @@ def data_table(
             name = f'<a href="{links.page}#{table.row_label}-{row.id}">{name}</a>'
         cell_html = [_cell(row.cells.get(column), links) for column in columns]
         cells = "".join(cell_html)
-        text_rows.append([_text(name), *(_text(cell) for cell in cell_html)])
+        # A name's details (a line in small type) after a line break, which the estimate reads as small type.
+        shown = f"{row.name}\n{row.details}" if details and row.details else row.name
+        text_rows.append([shown, *(_text(cell) for cell in cell_html)])
         row_id = f" id={table.row_label}-{row.id}" if details else ""
         html_rows.append(f'<tr{row_id}><th scope="row">{name}</th>{cells}</tr>')
     date = as_of(rows, table.sources())
