@@ -268,8 +268,7 @@ PIPELINE_SCHEDULE = Calculator(
             "Forward pass F, one micro-batch, one stage",
             unit="ms",
             default=10.0,
-            min=0.0,
-            min_exclusive=True,
+            min=1e-6,  # a nanosecond: what a smaller figure would mean rounds to no time at all in seconds
             max=1e6,
         ),
         Input(

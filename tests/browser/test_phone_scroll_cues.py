@@ -41,7 +41,7 @@ def test_the_explorers_table_shows_its_key_columns_and_says_it_scrolls(page: Pag
     box.scroll_into_view_if_needed()
     layout = box.evaluate(LAYOUT)
     assert layout["scrolls"], layout
-    assert layout["whole"][:3] == ["Strategy", "State per chip", "Compute"], layout
+    assert layout["whole"][:3] == ["Strategy", "Memory per chip", "Compute"], layout
     assert layout["captionInside"], layout
     assert box.evaluate(CUE)
     # Scrolled to its end, the row's name stays in place beside the last columns.

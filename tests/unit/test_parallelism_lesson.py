@@ -88,8 +88,8 @@ class TestStrategies:
         assert shown(EXPLORER, {"tp": 1, "data_axis": "fsdp"}, "state") == "1.09 GB"
         assert shown(EXPLORER, {"tp": 1}, "activations") == "91.3 GB"
         assert rows["FSDP (ZeRO-3)"][4] == "0 s" and rows["FSDP (ZeRO-3)"][3] == "1.04 s"
-        assert rows["Tensor parallel"][3] == "109 s"
-        assert "1.04 s" in LESSON and "109 s" in LESSON
+        assert rows["Tensor parallel"][3] == "1.82 min"
+        assert "1.04 s" in LESSON and "1.82 min per step" in LESSON
         assert EXPLORER.run({}).values["best"] == "none fits" and "Nothing fits." in LESSON
 
     def test_default_mesh(self) -> None:
