@@ -1,7 +1,8 @@
-"""Every calculator by name."""
+"""Every calculator by name (`calckit.registry` refuses a name taken twice, at the line of the second)."""
 
 from __future__ import annotations
 
+from calckit import registry
 from calckit.spec import Calculator
 
 from .collectives import COLLECTIVE
@@ -27,17 +28,7 @@ from .utilization import UTILIZATION
 __all__ = ["CALCULATORS"]
 
 
-def _by_name(*calculators: Calculator) -> dict[str, Calculator]:
-    """The calculators by name; a name used twice is refused (one would silently hide the other)."""
-    by_name: dict[str, Calculator] = {}
-    for calculator in calculators:
-        if calculator.name in by_name:
-            raise ValueError(f"two calculators are named '{calculator.name}': give each a name of its own")
-        by_name[calculator.name] = calculator
-    return by_name
-
-
-CALCULATORS: dict[str, Calculator] = _by_name(
+CALCULATORS: dict[str, Calculator] = registry(
     ROOFLINE,
     UTILIZATION,
     COMPARISON,

@@ -15,10 +15,13 @@ calculators through `calculator(name)`. This book's `calculators` package is the
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+import sys
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
+from .names import refuse_shared_names
 from .spec import Calculator
 from .table import DataTable
 
@@ -62,6 +65,7 @@ def load(package: str) -> Book:
             f"{where} has no CALCULATORS in its __init__.py (expected a dict of Calculator by name, such as "
             "`CALCULATORS = {ohms_law.name: ohms_law}`)"
         )
+    refuse_shared_names(_declared_in(package))
     for name, value in calculators.items():
         if not isinstance(value, Calculator):
             raise ContractError(f"{where}: CALCULATORS['{name}'] is a {type(value).__name__}, not a Calculator")
@@ -77,6 +81,24 @@ def load(package: str) -> Book:
     if table is not None and not isinstance(table, DataTable):
         raise ContractError(f"{where}: TABLE is a {type(table).__name__}, not a calckit.table.DataTable")
     return Book(package, version, Path(str(module.__file__)).parent, calculators, table)
+
+
+def _declared_in(package: str) -> list[Calculator]:
+    """Every calculator that a module of `package` holds at its top level, each once, in the order they were
+    declared: two of one name are a mistake even when `CALCULATORS` (a dict written by hand) kept only one."""
+    modules = [module for name, module in list(sys.modules.items()) if name.partition(".")[0] == package]
+    order = {
+        str(Path(str(module.__file__)).resolve()): index
+        for index, module in enumerate(modules)
+        if getattr(module, "__file__", None)
+    }
+    found = {id(each): each for each in _module_calculators(modules)}
+    return sorted(found.values(), key=lambda each: (order.get(each.declared_at[0], len(order)), each.declared_at))
+
+
+def _module_calculators(modules: list[ModuleType]) -> Iterator[Calculator]:
+    for module in modules:
+        yield from (value for value in vars(module).values() if isinstance(value, Calculator))
 
 
 _current: Book | None = None

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from . import running
 from .contracts import TableData
+from .declared import NOWHERE, Place, declared_here
 from .errors import InputError, shown
 from .numbers import NumberError, read_number
 from .units import format_money, format_number, format_percent, format_si
@@ -237,8 +238,11 @@ class Calculator:
     compute: Callable[[Mapping[str, Value]], Result] = field(repr=False)
     # Fills the fields that a picker (a chip, say) sets, and checks rules that span fields; may raise InputError.
     resolve: Callable[[dict[str, Value]], dict[str, Value]] | None = field(default=None, repr=False)
+    # Where the book's code declared it (file, line): a second calculator of the same name is refused there.
+    declared_at: Place = field(default=NOWHERE, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "declared_at", declared_here())
         for kind, keys in (("input", [i.key for i in self.inputs]), ("output", [o.key for o in self.outputs])):
             if len(set(keys)) != len(keys):
                 raise ValueError(f"calculator '{self.name}': duplicate {kind} keys in {keys}")

@@ -13,6 +13,8 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
+from calckit.names import DuplicateName
+
 __all__ = ["LIMIT", "Problem", "located", "python_failure"]
 
 
@@ -35,6 +37,8 @@ _LOCATED = re.compile(r"^\S+:\d+: ")
 
 def located(error: BaseException, root: Path) -> str:
     """`error` as `path:LINE: Type: message`, at the innermost frame under `root` (paths shown relative to it)."""
+    if isinstance(error, DuplicateName):  # it knows both places: show them from the project's root
+        return error.shown(root)
     message = str(error)
     if _LOCATED.match(message):
         return message

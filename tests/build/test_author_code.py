@@ -189,3 +189,18 @@ def test_a_default_outside_its_own_range_points_at_the_declaration(tmp_path: Pat
         f"calculators/training.py:{_line_of(training, declaration)}: ValueError: input 'chips': its default breaks "
         "its own rule: 'chips' must be >= 1 (got 0)",
     )
+
+
+def test_two_calculators_of_one_name_stop_the_build_at_the_second(tmp_path: Path) -> None:
+    """A calculator given a name another already has (`calckit.registry` gathers them) stops the build at the line
+    that declares it, with the first's place, and nothing else."""
+    energy = (PACKAGE / "energy.py").read_text(encoding="utf-8")
+    renamed = energy.replace('name="energy"', 'name="roofline"', 1)
+    assert renamed != energy
+    build = build_with_package(tmp_path, {"energy.py": renamed}, page="# Empty\n")
+    roofline = (PACKAGE / "roofline.py").read_text(encoding="utf-8")
+    assert_one_clean_error(
+        build,
+        f"calculators/energy.py:{_line_of(energy, '= Calculator(')}: two calculators are named 'roofline' (the first "
+        f"at calculators/roofline.py:{_line_of(roofline, '= Calculator(')}): give each a name of its own",
+    )

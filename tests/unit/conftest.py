@@ -18,6 +18,7 @@ PLUGIN_TESTS = frozenset(
         "test_api.py",
         "test_bench_editor.py",
         "test_book_contract.py",
+        "test_book_names.py",
         "test_build_cache.py",
         "test_busy.py",
         "test_calckit_imports.py",

@@ -1,0 +1,36 @@
+"""Where an author declared something: the file and line of the book's code that built a calckit object, so that a
+mistake found later (two calculators of one name) is reported at the author's line."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from types import FrameType
+
+__all__ = ["NOWHERE", "Place", "declared_here", "place_text"]
+
+_OWN = Path(__file__).resolve().parent
+
+Place = tuple[str, int]  # (absolute path of the file, line)
+NOWHERE: Place = ("", 0)  # built somewhere calckit cannot see (a string passed to exec)
+
+
+def declared_here() -> Place:
+    """The place of the code that called into calckit: the first frame outside calckit's files and outside the code
+    that dataclasses generate (a Calculator's `__init__`)."""
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith("<") and not Path(filename).resolve().is_relative_to(_OWN):
+            return (str(Path(filename).resolve()), frame.f_lineno or 1)
+        frame = frame.f_back
+    return NOWHERE
+
+
+def place_text(place: Place, root: Path) -> str:
+    """`path:LINE`, the path relative to `root` when the file is under it."""
+    path, line = place
+    resolved = Path(path)
+    shown = Path(os.path.relpath(resolved, root.resolve())) if resolved.is_relative_to(root.resolve()) else resolved
+    return f"{shown.as_posix()}:{line}"
