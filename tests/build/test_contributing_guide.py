@@ -34,8 +34,8 @@ def test_the_guides_calculator_builds_and_renders(tmp_path: Path) -> None:
     import_line = registry_lines.splitlines()[0]
     registry = (package / "registry.py").read_text(encoding="utf-8")
     registry = registry.replace("from .energy import ENERGY\n", f"from .energy import ENERGY\n{import_line}\n")
-    registry, added = re.subn(r"= _by_name\(", "= _by_name(DECODE_CEILING, ", registry, count=1)
-    assert added == 1, "the registry lists its calculators in one _by_name(...) call"
+    registry, added = re.subn(r"= registry\(", "= registry(DECODE_CEILING, ", registry, count=1)
+    assert added == 1, "the registry lists its calculators in one registry(...) call"
     (package / "registry.py").write_text(registry, encoding="utf-8")
 
     page = "# Decode\n\n```calculator\nuse: decode-ceiling\nparams_b: 7\n```\n"
@@ -65,6 +65,22 @@ def test_the_guides_calculator_builds_and_renders(tmp_path: Path) -> None:
         check=False,
     )
     assert lint.returncode == 0, lint.stdout
+
+
+def test_the_guides_duplicate_name_message_points_at_the_lines_it_names() -> None:
+    """The message the guide quotes for a second calculator named 'roofline' names the line that declares the guide's
+    calculator and the line that declares the roofline (test_book_names checks the message itself)."""
+    module, _ = _guide_blocks()
+    roofline = (Path(calculators.__file__).parent / "roofline.py").read_text(encoding="utf-8")
+    expected = (
+        f"calculators/decode_ceiling.py:{_line_of(module, '= Calculator(')}: two calculators are named 'roofline' "
+        f"(the first at calculators/roofline.py:{_line_of(roofline, '= Calculator(')}): give each a name of its own"
+    )
+    assert expected in " ".join(GUIDE.read_text(encoding="utf-8").split())
+
+
+def _line_of(text: str, snippet: str) -> int:
+    return text[: text.index(snippet)].count("\n") + 1
 
 
 def _block_kind_guide() -> tuple[str, str, str]:

@@ -95,6 +95,16 @@ def test_its_calculator_is_the_second_books() -> None:
     assert guide_files()["circuits/ohm.py"] == (SECOND_BOOK / "circuits/ohm.py").read_text(encoding="utf-8")
 
 
+def test_its_package_gathers_calculators_with_the_registry_and_quotes_its_message() -> None:
+    """The guide's __init__ keys its calculators with calckit.registry (which refuses a name taken twice), and the
+    message it quotes for a second 'ohms-law' names the line that declares the guide's own calculator."""
+    files = guide_files()
+    assert "CALCULATORS = registry(OHMS_LAW)" in files["circuits/__init__.py"]
+    ohm = files["circuits/ohm.py"]
+    line = ohm[: ohm.index("= Calculator(")].count("\n") + 1
+    assert f"(the first at circuits/ohm.py:{line}): give each a name of its own" in " ".join(GUIDE.read_text().split())
+
+
 # npm installs the lock file's packages from its cache when it has them, without asking the registry whether each is
 # still current (they are pinned by hash): the commands stay as the page gives them.
 _CACHED = {"npm_config_prefer_offline": "true"}
