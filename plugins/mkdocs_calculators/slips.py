@@ -14,33 +14,21 @@ import difflib
 import re
 from collections.abc import Iterable
 
+from .fences import find_fences
+
 __all__ = ["anchor_ids", "fence_name_slips"]
 
-_OPEN = re.compile(r"^[ \t]*(?P<marks>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*?)[ \t]*$")
 _ID = re.compile(r"""\sid=["']([^"']+)["']""")
 
 
 def fence_name_slips(markdown: str, kinds: Iterable[str], offset: int = 0) -> list[tuple[int, str]]:
-    """(file line, message) for each fence whose name is close to, but not, one of `kinds`; fences inside another
-    fence (an example in a guide) are content and left alone."""
+    """(file line, message) for each fence whose name is close to, but not, one of `kinds`. The fences are the ones
+    the page renderer finds (`fences.find_fences`), so both agree on where a fence ends: fences inside another (an
+    example in a guide) are content and left alone, and a block left open ends at the next fence that opens."""
     known = sorted(set(kinds))
     slips: list[tuple[int, str]] = []
-    fence = ""
-    for number, line in enumerate(markdown.split("\n"), start=1):
-        opening = _OPEN.match(line)
-        if fence:
-            if (
-                opening
-                and not opening["info"]
-                and opening["marks"][0] == fence[0]
-                and len(opening["marks"]) >= len(fence)
-            ):
-                fence = ""
-            continue
-        if not opening:
-            continue
-        fence = opening["marks"]
-        name = opening["info"].split(" ")[0].strip().lstrip("{").lstrip(".")
+    for fence in find_fences(markdown, None):
+        name = fence.kind.lstrip("{").lstrip(".")
         if not name or name in known:
             continue
         close = [kind for kind in known if kind == name.lower()] or difflib.get_close_matches(
@@ -49,8 +37,8 @@ def fence_name_slips(markdown: str, kinds: Iterable[str], offset: int = 0) -> li
         if close:
             slips.append(
                 (
-                    number + offset,
-                    f"a fence named '{name}' is shown as code: did you mean {fence}{close[0]}? (block names are "
+                    fence.line + offset,
+                    f"a fence named '{name}' is shown as code: did you mean {fence.marks}{close[0]}? (block names are "
                     f"lower case: {', '.join(known)})",
                 )
             )

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from mkdocs_calculators.fences import find_fences, replace_fences
+from calckit.book import load
+from mkdocs_calculators.blocks import PageContext
+from mkdocs_calculators.fences import find_fences, replace_fences, unclosed_message
+from mkdocs_calculators.page import render_page
+from mkdocs_calculators.slips import fence_name_slips
 
 KINDS = frozenset({"calculator", "quiz"})
 
@@ -43,3 +47,70 @@ def test_replacement_keeps_surrounding_lines() -> None:
     text = "a\n```calculator\nuse: roofline\n```\nb\n```calculator\nuse: roofline\n```\nc"
     fences = find_fences(text, KINDS)
     assert replace_fences(text, [(fences[0], "ONE"), (fences[1], "TWO")]) == "a\nONE\nb\nTWO\nc"
+
+
+# A quiz whose explanation holds fenced code, as an author writes it (the code indented under `explanation: |`).
+QUIZ_WITH_CODE = """id: q
+questions:
+  - kind: single
+    text: Which?
+    explanation: |
+      Run this:
+
+      ```python
+      x = 1
+      ```
+    choices:
+      - text: This
+        correct: true
+      - text: That
+"""
+
+
+def test_a_longer_outer_fence_holds_fenced_code_as_its_text() -> None:
+    """CommonMark's rule: ```` closes only at ```` or longer, so the ``` lines inside are the quiz's own text."""
+    markdown = f"# T\n\n````quiz\n{QUIZ_WITH_CODE}````\n\nafter\n"
+    (fence,) = find_fences(markdown, KINDS)
+    assert fence.closed and fence.inner is None
+    assert "      ```python\n      x = 1\n      ```\n" in fence.body and fence.body.endswith("- text: That")
+    rendered = render_page(markdown, PageContext("docs/x.md", load("calculators"), url="x/"))
+    assert rendered.problems == []
+    assert [block.kind for block in rendered.blocks] == ["quiz"]
+    assert "Run this:\\n\\n```python\\nx = 1\\n```" in rendered.markdown()  # the explanation, in the grading data
+
+
+def test_fenced_code_inside_a_three_backtick_block_says_to_use_a_longer_fence() -> None:
+    """An author who fenced the quiz with three backticks reads how to fix it, not that the quiz was never closed."""
+    markdown = f"# T\n\n```quiz\n{QUIZ_WITH_CODE}```\n\nafter\n"
+    (fence,) = find_fences(markdown, KINDS)
+    assert not fence.closed
+    assert unclosed_message(fence, 3) == (
+        "the ```quiz block opened at line 3 holds a fence, ```python at line 11, which would close it: open the "
+        "block with ````quiz and close it with ````, more backticks than any fence inside it"
+    )
+    rendered = render_page(markdown, PageContext("docs/x.md", load("calculators"), url="x/"))
+    assert [str(problem) for problem in rendered.problems] == [f"docs/x.md:3: {unclosed_message(fence, 3)}"]
+
+
+def test_a_block_left_open_before_the_next_is_still_said_to_be_not_closed() -> None:
+    (fence, after) = find_fences("```calculator\nuse: roofline\n\n```quiz\nid: q\n```\n", KINDS)
+    assert (fence.closed, fence.inner, after.kind, after.closed) == (False, None, "quiz", True)
+    assert unclosed_message(fence, 1) == (
+        "the ```calculator block opened at line 1 is not closed: add a ``` line after it"
+    )
+
+
+def test_the_slip_check_finds_fences_where_the_renderer_does() -> None:
+    """A ```calculator left open, then a ```quizz: the renderer ends the calculator at the ```quizz line, and the slip
+    check (which once read the ```quizz as the calculator's text) warns about that fence."""
+    markdown = "# T\n\n```calculator\nuse: roofline\n\n```quizz\nid: q\n```\n"
+    assert fence_name_slips(markdown, ["calculator", "quiz"], offset=2) == [
+        (
+            8,
+            "a fence named 'quizz' is shown as code: did you mean ```quiz? (block names are lower case: calculator, "
+            "quiz)",
+        )
+    ]
+    # Inside a longer fence, a fence of three is an example, and left alone by both.
+    example = "````markdown\n```quizz\nid: q\n```\n````\n"
+    assert fence_name_slips(example, ["quiz"]) == [] and find_fences(example, KINDS) == []
