@@ -8,10 +8,15 @@ arguments: the exercise's parameters and the arguments the author holds. This mo
 what it returns into an expected value, the same at build and in the calculators' worker, the trusted side, which
 computes the expected values of each Check: the reader's code runs elsewhere and never sees them. A name outside the
 book's package is refused, there too.
+
+The page does not carry the function's name: it carries `function_key(path)`, a digest, which the calculators' worker
+finds again among the package's functions (`function_by_key`). The page then tells a reader nothing of where the
+answer is; the package's wheel, which the browser downloads for the calculators, still holds the function's source.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 import math
@@ -21,10 +26,20 @@ import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 from .running import RaisedElsewhere, TimeLimitExceeded
 
-__all__ = ["AnswerError", "BookFunction", "book_function", "expected_value", "failure_text", "modules_of"]
+__all__ = [
+    "AnswerError",
+    "BookFunction",
+    "book_function",
+    "expected_value",
+    "failure_text",
+    "function_by_key",
+    "function_key",
+    "modules_of",
+]
 
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 
@@ -53,6 +68,21 @@ def modules_of(package: str) -> list[str]:
     return sorted(found)
 
 
+def function_key(path: str) -> str:
+    """What a page carries in place of a book function's dotted name: a digest of it, the same at build and in the
+    browser."""
+    return "sha256-" + hashlib.sha256(f"calckit exercise function {path}".encode()).hexdigest()[:24]
+
+
+def function_by_key(key: object, package: str) -> str:
+    """The dotted name of the public function of `package` whose `function_key` is `key`; AnswerError if none is."""
+    for module_name in modules_of(package):
+        for name in _public_functions(importlib.import_module(module_name)):
+            if function_key(f"{module_name}.{name}") == key:
+                return f"{module_name}.{name}"
+    raise AnswerError(f"no function of the book's package '{package}' has the key {key!r}")
+
+
 def book_function(path: object, package: str) -> BookFunction:
     """The function of the book's package `package` that `path` names ('calculators.matmul.critical_batch');
     AnswerError saying what is wrong otherwise: not a dotted name, outside the package, no such module or function."""
@@ -76,11 +106,7 @@ def book_function(path: object, package: str) -> BookFunction:
             raise AnswerError(f"the book's package has no module '{module_name}' (expected one of: {known})") from None
         raise AnswerError(f"importing module '{module_name}' failed: {_cause(error)}") from None
     target = getattr(module, name, None)
-    functions = sorted(
-        key
-        for key, value in vars(module).items()
-        if inspect.isfunction(value) and value.__module__ == module.__name__ and not key.startswith("_")
-    )
+    functions = sorted(_public_functions(module))
     expected = f" (expected one of: {', '.join(functions)})" if functions else ""
     if target is None:
         raise AnswerError(f"module '{module_name}' has no function '{name}'{expected}")
@@ -99,6 +125,15 @@ def book_function(path: object, package: str) -> BookFunction:
         tuple(each.name for each in keywords if each.default is inspect.Parameter.empty),
         any(each.kind is inspect.Parameter.VAR_KEYWORD for each in signature.parameters.values()),
     )
+
+
+def _public_functions(module: ModuleType) -> list[str]:
+    """The names of the functions that `module` defines (not those it imports), but for private ones."""
+    return [
+        key
+        for key, value in vars(module).items()
+        if inspect.isfunction(value) and value.__module__ == module.__name__ and not key.startswith("_")
+    ]
 
 
 def call_function(path: str, arguments: Mapping[str, object], package: str) -> object:

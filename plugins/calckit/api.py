@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import book as books
+from .answers import function_by_key
 from .book import Book
 from .contracts import DrawnCases, FailureData, RunReply, VariantData
 from .exercise import cases_for_check
@@ -141,10 +142,11 @@ def quiz_variant(question: Mapping[str, object], seed: int) -> VariantData:
 def exercise_cases(seed: str, **draw: Any) -> DrawnCases:
     """An exercise's cases for one Check and their expected values (`Exercise.drawing_data` and a seed the page
     picks), for the book the worker serves: from a calculator's output, or from a function of the book's package
-    (`reference`), which this side calls, never the reader's code."""
+    (found by its `function_key`), which this side calls, never the reader's code."""
     book = books.current()
-    if "reference" in draw:
-        return cases_for_function(**draw, seed=seed, package=book.package)
+    if "function_key" in draw:
+        key = draw.pop("function_key")
+        return cases_for_function(function_by_key(key, book.package), **draw, seed=seed, package=book.package)
     return cases_for_check(**draw, seed=seed, calculators=book.calculators)
 
 

@@ -163,7 +163,7 @@ class CalculatorDraw(TypedDict):
 class FunctionDraw(TypedDict):
     """How the calculators' worker draws a Check's cases from a function of the book's package."""
 
-    reference: str
+    function_key: str  # calckit.answers.function_key of its dotted name: the page does not name it
     parameters: list[str]
     given: dict[str, JSONValue]
     count: int

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import grading
+from .answers import function_key
 from .authored import AuthoredError, AuthoredProblem
 from .contracts import CalculatorDraw, CaseData, CheckingData, DrawnCases, FunctionDraw, VaryData
 from .quiz import Vary
@@ -124,7 +125,7 @@ class Exercise:
         value: the reader's code could not see one, and a reader could not copy one out of the page."""
         if self.reference:
             return {
-                "reference": self.reference,
+                "function_key": function_key(self.reference),
                 "parameters": list(self.parameters),
                 "given": dict(self.given),
                 "count": self.count,

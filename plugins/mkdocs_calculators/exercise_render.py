@@ -45,8 +45,7 @@ def _task(exercise: Exercise, calculators_page: str, calculator: Calculator | No
     unit = f", in {escape(exercise.unit)}" if exercise.unit and exercise.unit != "%" else ""
     if calculator is None:
         return (
-            f"returning a number{unit}. <strong>Check</strong> compares it with the book's own "
-            f"<code>{escape(exercise.reference)}</code>"
+            f"returning a number{unit}. <strong>Check</strong> compares it with the book's own function"
         )
     output = output_spec(calculator, exercise.output)
     label = output.label if output else exercise.output

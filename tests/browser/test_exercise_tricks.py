@@ -9,6 +9,7 @@ its storage and caches, the calculators and the verdict as they were; passing ne
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -259,6 +260,30 @@ def test_pyodides_own_modules_reach_neither_the_caches_nor_storage(page: Page, b
     page.wait_for_timeout(500)  # a deletion a door had started (a promise) would have been carried out by now
     assert page.evaluate("caches.keys()") == before
     assert page.evaluate("localStorage.getItem('trick-probe')") == "kept"
+
+
+def test_the_books_package_is_not_in_the_readers_python(page: Page, base_url: str) -> None:
+    """The function an exercise is checked against (calculators.matmul.critical_batch) cannot be imported or read
+    from the reader's own interpreter: it has calckit alone, and no file of the book's package anywhere in its file
+    system (the calculators' worker, which has the package, never runs the reader's code)."""
+    code = (
+        "import importlib.util, os\n"
+        "print('spec', importlib.util.find_spec('calculators'))\n"
+        "try:\n"
+        "    import calculators.matmul\n"
+        "except ImportError as error:\n"
+        "    print(type(error).__name__, error.name)\n"
+        "found = sorted(os.path.join(folder, name) for folder, _, names in os.walk('/') for name in names\n"
+        "               if 'matmul' in name or name.startswith(('calculators', 'course_book')))\n"
+        "print('files', found)\n"
+        "print('wheels', sorted(os.listdir('/lib/wheels')))\n"
+    )
+    open_exercises(page, base_url + PAGE)
+    run(page, code)
+    printed = present(page.text_content(f"{ROOFLINE} .exercise-stdout")).splitlines()
+    assert printed[:3] == ["spec None", "ModuleNotFoundError calculators", "files []"], printed
+    (wheels,) = [line for line in printed if line.startswith("wheels ")]
+    assert re.fullmatch(r"wheels \['calckit-[^']+\.whl'\]", wheels), wheels
 
 
 def test_patching_builtins_changes_neither_the_calculators_nor_the_next_run(page: Page, base_url: str) -> None:

@@ -17,7 +17,7 @@ import yaml
 
 import calculators
 from calckit import api, book
-from calckit.answers import modules_of
+from calckit.answers import function_key, modules_of
 from calckit.exercise import takes_number
 from mkdocs_calculators.runtime import EDITOR_MODULES
 from tests.build.sites import LOCATED, Build, build_fixture
@@ -192,8 +192,9 @@ class TestGoodExercise:
         assert 'data-exercise-key="exercise:docs/index.md#roof"' in page
 
     def test_a_function_of_the_book_checks_an_exercise(self, good_build: Build) -> None:
-        """Checked against `calculators.matmul.critical_batch`: the page names it, and carries how to draw the cases
-        (whole numbers kept whole) but no expected value; the calculators' worker calls the function for them."""
+        """Checked against `calculators.matmul.critical_batch`: the page does not name it (it carries a key that the
+        calculators' worker finds it by), and carries how to draw the cases (whole numbers kept whole) but no
+        expected value; the worker calls the function for them."""
         from calculators.matmul import critical_batch
 
         page = good_build.html("function/index.html")
@@ -201,12 +202,13 @@ class TestGoodExercise:
             "Write <code>critical_batch(ridge, d, f, weight_bytes, activation_bytes)</code>, returning a number."
             in page
         )
-        assert "compares it with the book's own <code>calculators.matmul.critical_batch</code> on 5 cases" in page
+        assert "compares it with the book's own function on 5 cases" in page
+        assert "matmul" not in html.unescape(page)  # the module it is in, named nowhere in the page or its data
         found = re.search(r'data-exercise-data="([^"]*)"', page)
         assert found is not None
         data = json.loads(html.unescape(found[1]))
         draw = data["draw"]
-        assert draw["reference"] == "calculators.matmul.critical_batch" and "calculator" not in draw
+        assert draw["function_key"] == function_key("calculators.matmul.critical_batch") and "calculator" not in draw
         assert draw["whole"] == ["d", "f", "weight_bytes", "activation_bytes"]
         assert "expected" not in json.dumps(data)
         cases = json.loads(api.call_json("exercise_cases", json.dumps({**draw, "seed": "any"})))["cases"]

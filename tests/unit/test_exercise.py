@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 
 from calckit import api, book, exercise_checks
+from calckit.answers import function_by_key, function_key
 from calckit.api import FUNCTIONS, call_json
 from calckit.exercise import Case, Exercise, ExerciseError, Tolerance, draw_cases
 from calckit.exercise_run import MESSAGE_LIMIT, OUTPUT_LIMIT, check_code, run_code
@@ -451,7 +453,8 @@ class TestFunctionCheck:
         from calculators.matmul import critical_batch
 
         draw = exercise_checks.read_exercise(critical(), CALCULATORS, "calculators").drawing_data()
-        assert "expected" not in json.dumps(draw) and draw["reference"] == "calculators.matmul.critical_batch"
+        assert "expected" not in json.dumps(draw) and "critical_batch" not in json.dumps(draw)
+        assert draw["function_key"] == function_key("calculators.matmul.critical_batch")
         first = json.loads(call_json("exercise_cases", json.dumps({**draw, "seed": "a"})))
         second = json.loads(call_json("exercise_cases", json.dumps({**draw, "seed": "b"})))
         assert first["cases"][0] == second["cases"][0]
@@ -468,10 +471,20 @@ class TestFunctionCheck:
             assert case["expected"] == critical_batch(**case["inputs"])
 
     def test_the_worker_calls_no_function_outside_the_book(self) -> None:
-        """Data changed in the page cannot make the calculators' worker call what is not the book's."""
+        """Data changed in the page cannot make the calculators' worker call what is not the book's: a key is looked
+        up among the package's own public functions, and the key of anything else finds none."""
         draw = exercise_checks.read_exercise(critical(), CALCULATORS, "calculators").drawing_data()
-        with pytest.raises(ValueError, match="outside the book's package 'calculators'"):
-            api.exercise_cases("a", **{**draw, "reference": "os.getcwd"})
+        for path in ("os.getcwd", "calculators.matmul._private", "calculators.registry.registry"):
+            with pytest.raises(ValueError, match="no function of the book's package 'calculators' has the key"):
+                api.exercise_cases("a", **{**draw, "function_key": function_key(path)})
+
+    def test_the_page_carries_a_key_that_only_the_book_resolves(self) -> None:
+        """The key is a digest: it names no module or function, differs for each function, and the package's own
+        functions are where the worker finds it again."""
+        key = function_key("calculators.matmul.critical_batch")
+        assert re.fullmatch(r"sha256-[0-9a-f]{24}", key)
+        assert key != function_key("calculators.matmul.critical_batch_size")
+        assert function_by_key(key, "calculators") == "calculators.matmul.critical_batch"
 
     def test_a_right_and_a_wrong_solution(self) -> None:
         """The reader's code is graded against the function's values as it is against a calculator's."""
