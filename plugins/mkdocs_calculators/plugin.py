@@ -26,6 +26,7 @@ from .build_cache import CACHE_DIR, BuildCache, PagePlace, code_digest
 from .chart_check import save_valid_shapes, use_schema
 from .compute_process import ComputeProcess, await_book_code, launch_book_code, limit_problem, stop_book_code
 from .config import CalculatorsConfig
+from .disabled import add_placeholders
 from .formulas import KATEX_CSS, Formulas, arithmatex_problem
 from .markdown import EXTENSION_NAMES
 from .page import render_page
@@ -117,7 +118,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled:
-            return files
+            return add_placeholders(files, config)
         self._load_book(config)
         if self._book is None:
             return files

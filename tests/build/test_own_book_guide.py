@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.support import ROOT, SECOND_BOOK, free_port
+from mkdocs_calculators.config import CalculatorsConfig
+from tests.support import ROOT, SECOND_BOOK, build_site, free_port
 
 GUIDE = ROOT / "docs/own-book.md"
 FILE_BLOCK = re.compile(r"^\*\*`(?P<path>[^`]+)`\*\*\n\n(?P<fence>`{3,})\w+\n(?P<body>.*?)^(?P=fence)$", re.M | re.S)
@@ -103,6 +104,50 @@ def test_its_package_gathers_calculators_with_the_registry_and_quotes_its_messag
     ohm = files["circuits/ohm.py"]
     line = ohm[: ohm.index("= Calculator(")].count("\n") + 1
     assert f"(the first at circuits/ohm.py:{line}): give each a name of its own" in " ".join(GUIDE.read_text().split())
+
+
+def _options_table() -> dict[str, str]:
+    """The guide's table of the plugin's options: option -> its default as the table gives it."""
+    text = GUIDE.read_text(encoding="utf-8")
+    table = text[text.index("The plugin's options, under `calculators:`:") :].split("\n\n")[1]
+    rows = [line.split(" | ") for line in table.splitlines()[2:]]
+    return {row[0].strip("| `"): row[1].strip("`") for row in rows}
+
+
+def test_its_options_table_is_the_plugins_schema() -> None:
+    """Every option of the plugin's configuration (config.py) is in the table, with its default, and nothing else."""
+    schema = CalculatorsConfig()
+    defaults = {key: option.default for key, option in schema._schema}
+    assert sorted(_options_table()) == sorted(defaults)
+    for key, shown in _options_table().items():
+        assert yaml.safe_load(shown) == defaults[key], key
+
+
+def test_its_copy_of_the_runtimes_pins_takes_the_books_own_name() -> None:
+    """The commands copy this repository's package.json, then name it after the guide's book; what npm ignores and
+    what pip's editable install writes are kept out of git."""
+    commands = guide_commands()
+    copy = next(index for index, line in enumerate(commands) if "package.json" in line and line.startswith("cp "))
+    assert commands[copy + 1] == "npm pkg set name=circuits"
+    assert {".cache/", "*.egg-info/"} <= set(guide_files()[".gitignore"].split())
+
+
+def test_its_configuration_builds_with_the_plugin_turned_off(tmp_path: Path) -> None:
+    """`enabled: false`, as its options table gives it, in the guide's own mkdocs.yml: the strict build passes (the
+    reference page its nav lists is there, saying the plugin is off) and the block shows as its code."""
+    for path, text in guide_files().items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert "| `enabled` | `true` | `false` builds the book without the plugin" in GUIDE.read_text(encoding="utf-8")
+    config.write_text(text.replace("      package: circuits\n", "      package: circuits\n      enabled: false\n"))
+    result = build_site(config, tmp_path / "site", timeout=300)
+    assert result.returncode == 0, result.stderr
+    reference = (tmp_path / "site/reference/calculators/index.html").read_text(encoding="utf-8")
+    assert "This build has it turned off" in reference
+    index = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    assert "use: ohms-law" in index and 'class="calc"' not in index
 
 
 # npm installs the lock file's packages from its cache when it has them, without asking the registry whether each is
