@@ -9,6 +9,7 @@ inputs, an answer's unit, the values an input may take (`vary`), and what an ans
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,7 +22,11 @@ __all__ = ["VARY_FIELDS", "Reader", "got"]
 
 VARY_FIELDS = ("min", "max", "step", "choices")
 
-_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+# An id: letters of any alphabet ('résistance', 'напряжение'), digits, '-' and '_'. It keys the reader's saved
+# progress and goes into the page's data, never into a URL or a selector unquoted; written composed (NFC), so that
+# two ways of typing 'é' are one id.
+_ID = re.compile(r"^[\w-]+$")
+ID_TEXT = "letters (of any alphabet), digits, '-' or '_'"
 _PREFIXES = {"P": 1e15, "T": 1e12, "G": 1e9, "M": 1e6, "k": 1e3, "": 1.0, "m": 1e-3, "µ": 1e-6, "n": 1e-9}
 _OR_REMOVE = " (write one, or remove the line)"
 
@@ -103,10 +108,11 @@ class Reader:
             elif hint:
                 self.add(where, f"{name} has no 'id'{hint}")
             return None
-        if isinstance(raw, bool) or not isinstance(raw, str | int) or not _ID.match(str(raw)):
-            self.add((*where, "id"), f"{name}: 'id' must be letters, digits, '-' or '_' (got {got(raw)})")
+        text = unicodedata.normalize("NFC", str(raw))
+        if isinstance(raw, bool) or not isinstance(raw, str | int) or not _ID.match(text):
+            self.add((*where, "id"), f"{name}: 'id' must be {ID_TEXT} (got {got(raw)})")
             return None
-        return str(raw)
+        return text
 
     def items(self, values: Mapping[str, Any], key: str, where: Where, name: str, what: str, least: int) -> list[Any]:
         """The list under `key`, with at least `least` entries; [] (reported) otherwise."""

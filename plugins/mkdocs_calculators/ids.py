@@ -10,19 +10,23 @@ one id are a build error at the second one's line.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 
 __all__ = ["ID_RULE", "PageIds", "check_id"]
 
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-ID_RULE = "letters, digits, '-' and '_', starting with a letter or digit, such as 'h100-decode'"
+# Letters of any alphabet are welcome: `id: résistance` is the anchor `#calc-résistance`, which the browser sends
+# percent-encoded (`#calc-r%C3%A9sistance`) and finds again decoded, and the shared-link key `?calc-résistance.volts=9`,
+# which URLSearchParams decodes. Written composed (NFC), so that two ways of typing 'é' are one id.
+_ID = re.compile(r"^[^\W_][\w-]*$")
+ID_RULE = "letters (of any alphabet), digits, '-' and '_', starting with a letter or digit, such as 'h100-decode'"
 
 
 def check_id(raw: object) -> str | None:
     """The id an author wrote (text, or a whole number), or None when it does not fit ID_RULE."""
     if isinstance(raw, bool) or not isinstance(raw, str | int):
         return None
-    text = str(raw)
+    text = unicodedata.normalize("NFC", str(raw))
     return text if _ID.match(text) else None
 
 

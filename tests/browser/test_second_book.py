@@ -9,7 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from calckit import book
 from tests.browser.calculator_page import expected, texts, wait_for_texts
@@ -79,3 +79,27 @@ def recomputes_then_offline(page: Page, context: BrowserContext, served: Served,
     assert want["cutoff_hz"] == "1,590 Hz"  # 1 / (2π × 10 kΩ × 10 nF) = 1,591.5 Hz, to three figures
     wait_for_texts(page, want, "#calc-2")
     assert texts(page, "#calc-2") == want
+
+
+def test_an_id_in_another_alphabet_is_a_link_that_opens_its_calculator(
+    browser: Browser, circuits_site: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`id: résistance` on the second book's page: a shared link `?calc-résistance.ohms=600#calc-résistance` (sent
+    percent-encoded) scrolls to that calculator and sets its resistance; changing a field writes the key back into
+    the address, decodable to the same id."""
+    monkeypatch.syspath_prepend(str(SECOND_BOOK))
+    book.use("circuits")
+    context = new_context(browser, Network(circuits_site.url))
+    page = context.new_page()
+    page.goto(f"{circuits_site.url}/?calc-résistance.ohms=600#calc-résistance")
+    assert "%C3%A9" in page.url  # the browser sent and keeps it percent-encoded
+    calculator = page.locator("#calc-résistance")
+    expect(calculator).to_have_attribute("data-calculator", "ohms-law")
+    expect(calculator).to_be_in_viewport()
+    expect(page.locator("#calc-résistance-ohms")).to_have_value("600")
+    want = expected("ohms-law", volts=12, ohms=600)
+    assert want == {"amps": "0.02 A", "watts": "0.24 W"}  # 12 V / 600 Ω; 12 V × 0.02 A
+    wait_for_texts(page, want, "#calc-résistance")
+    page.fill("#calc-résistance-volts", "6")
+    page.wait_for_function("new URL(location.href).searchParams.get('calc-résistance.volts') === '6'")
+    context.close()

@@ -55,6 +55,10 @@ class TestTheSecondBook:
         rc = [out["text"] for out in run("rc-filter", {})["outputs"]]
         assert rc == ["1 ms", "159 Hz"]  # 10 kΩ × 100 nF = 1 ms; 1 / (2π × 1 ms) = 159.2 Hz
         assert output_texts(html, "calc-2") == rc
+        # An id in another alphabet is the block's anchor, which the page's link (checked by the strict build's anchor
+        # validation) reaches.
+        assert output_texts(html, "calc-résistance") == ["0.04 A", "0.48 W"]  # 12 V / 300 Ω; 12 V × 0.04 A
+        assert 'id="calc-résistance"' in html and 'href="#calc-résistance"' in html
 
     def test_its_quiz_answer_comes_from_its_calculator(self, built: tuple[Path, str], circuits: object) -> None:
         html = (built[0] / "index.html").read_text(encoding="utf-8")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import unicodedata
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from calckit.quiz import (
     shown_order,
 )
 from calculators import CALCULATORS
+from mkdocs_calculators.ids import check_id
 
 
 def read_quiz(data: object) -> Quiz:
@@ -462,7 +464,7 @@ class TestChecks:
             ("What is it?", "question 1 must be a mapping with 'kind' and 'text' (got 'What is it?')"),
             (
                 {"id": "my question", "kind": "single"},
-                "question 1: 'id' must be letters, digits, '-' or '_' (got 'my question')",
+                "question 1: 'id' must be letters (of any alphabet), digits, '-' or '_' (got 'my question')",
             ),
         ],
     )
@@ -741,3 +743,35 @@ class TestQuestionWording:
                     text = question.grading_data()["text"]
                     assert not re.search(r"\b1 (sequences|bytes|tokens|chips)\b", text), text
                     assert "(FP8" not in text and "(BF16" not in text, text
+
+
+class TestIdsInAnyAlphabet:
+    """Ids take letters of any alphabet (an author writing in French names a quiz 'résistance'), composed so that
+    two ways of typing 'é' are one id; a space or punctuation is still refused, with the rule in the message."""
+
+    def test_a_quiz_and_its_questions_take_accented_ids(self) -> None:
+        decomposed = unicodedata.normalize("NFD", "résistance")
+        choices = [{"text": "Oui", "correct": True}, {"text": "Non"}]
+        quiz = read_quiz(
+            {
+                "id": decomposed,
+                "questions": [
+                    {"id": "loi-dohm", "kind": "single", "text": "?", "choices": choices},
+                    {"id": "напряжение", "kind": "single", "text": "?", "choices": choices},
+                ],
+            }
+        )
+        assert quiz.id == "résistance" and quiz.id == unicodedata.normalize("NFC", decomposed)
+        assert [question.id for question in quiz.questions] == ["loi-dohm", "напряжение"]
+
+    @pytest.mark.parametrize("raw", ["my question", "résistance!", "a/b", "é#1"])
+    def test_punctuation_is_still_refused(self, raw: str) -> None:
+        assert problems({"id": "q", "questions": [{"id": raw, "kind": "single"}]})[0][1] == (
+            f"question 1: 'id' must be letters (of any alphabet), digits, '-' or '_' (got {raw!r})"
+        )
+
+    def test_a_calculator_block_id_in_any_alphabet_is_its_anchor(self) -> None:
+        assert check_id("résistance") == "résistance"
+        assert check_id(unicodedata.normalize("NFD", "résistance")) == "résistance"
+        assert check_id("電圧-2") == "電圧-2"
+        assert [check_id(raw) for raw in ("_x", "-x", "a b", "a#b", "a.b", True)] == [None] * 6
