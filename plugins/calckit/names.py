@@ -29,7 +29,7 @@ class DuplicateName(ValueError):
     them relative to the project's root instead (`shown`)."""
 
     def __init__(self, what: str, name: str, second: Place, first: Place) -> None:
-        self.what = what  # 'calculators'
+        self.what = what  # 'calculator'
         self.name = name
         self.second = second
         self.first = first
@@ -37,7 +37,7 @@ class DuplicateName(ValueError):
 
     def shown(self, root: Path) -> str:
         first = f" (the first at {place_text(self.first, root)})" if self.first[0] else ""
-        message = f"two {self.what} are named '{self.name}'{first}: give each a name of its own"
+        message = f"two {self.what}s are named '{self.name}'{first}: give each a name of its own"
         return f"{place_text(self.second, root)}: {message}" if self.second[0] else message
 
 
@@ -50,7 +50,7 @@ def registry(*calculators: Calculator) -> dict[str, Calculator]:
             raise TypeError(f"registry() takes Calculators, not a {type(calculator).__name__}")
         first = by_name.get(calculator.name)
         if first is not None and first is not calculator:
-            raise DuplicateName("calculators", calculator.name, calculator.declared_at, first.declared_at)
+            raise DuplicateName("calculator", calculator.name, calculator.declared_at, first.declared_at)
         by_name[calculator.name] = calculator
     return by_name
 
@@ -62,4 +62,4 @@ def refuse_shared_names(calculators: list[Calculator]) -> None:
     for calculator in calculators:
         first = seen.setdefault(calculator.name, calculator)
         if first is not calculator:
-            raise DuplicateName("calculators", calculator.name, calculator.declared_at, first.declared_at)
+            raise DuplicateName("calculator", calculator.name, calculator.declared_at, first.declared_at)

@@ -4,6 +4,8 @@ book's configuration refuses a page that no reader could find."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from typing import Any
 
 import yaml
@@ -95,3 +97,27 @@ def test_the_plugin_is_its_own_distribution() -> None:
     assert plugin["scripts"] == {"mkdocs-calculators": "mkdocs_calculators.cli:main"}
     assert "mkdocs-calculators==0.1.0" in book["dependencies"]
     assert "entry-points" not in book
+
+
+SUMMARY_FORM = "`tests per layer: unit N, conformance N, build N, browser N`"
+
+
+def test_the_guides_show_the_form_of_the_test_summary_not_a_stale_count() -> None:
+    """The README and the contributing guide show the line that ends a test run as a form (N for each count), which
+    the line a real run prints matches; no count is written down to go stale as tests are added."""
+    for guide in (ROOT / "README.md", ROOT / "docs/contributing.md"):
+        text = " ".join(guide.read_text(encoding="utf-8").split())
+        assert SUMMARY_FORM in text, guide
+        assert not re.search(r"tests per layer: unit \d", text), guide
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "tests/unit/test_api.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout[-2000:]
+    form = re.escape(SUMMARY_FORM.strip("`")).replace("N", r"\d+")
+    (line,) = [line for line in run.stdout.splitlines() if line.startswith("tests per layer:")]
+    assert re.fullmatch(form, line), line
