@@ -119,3 +119,24 @@ def test_the_guides_block_kind_builds_and_reports_its_mistakes_at_their_line(tmp
         "arithmetic intensity",
         "FLOPs done per byte moved to or from memory.",
     ]
+
+
+def test_the_guides_quiz_with_code_renders_and_its_three_backtick_form_is_told_the_fix() -> None:
+    """The quiz under "Code inside a block", fenced with four backticks, renders with no problem; fenced with three, it
+    gets the message the guide quotes, at the lines the guide gives (the quiz opening at line 20)."""
+    from calckit.book import load
+    from mkdocs_calculators.blocks import PageContext
+    from mkdocs_calculators.page import render_page
+
+    text = GUIDE.read_text(encoding="utf-8")
+    section = text[text.index("**Code inside a block.**") : text.index("### Single and multiple choice")]
+    (example,) = re.findall(r"^`````markdown\n(.*?)^`````$", section, re.MULTILINE | re.DOTALL)
+    assert example.startswith("````quiz\n") and example.endswith("\n````\n") and "      ```python\n" in example
+    context = PageContext("docs/x.md", load("calculators"), url="x/")
+    rendered = render_page("\n" * 19 + example, context)
+    assert rendered.problems == [] and [block.kind for block in rendered.blocks] == ["quiz"]
+    three = "\n" * 19 + example.replace("````quiz\n", "```quiz\n").replace("\n````\n", "\n```\n")
+    (problem,) = render_page(three, context).problems
+    assert str(problem).startswith("docs/x.md:20: ")
+    quoted = str(problem).removeprefix("docs/x.md:20: ")
+    assert f"`{quoted}`" in " ".join(section.split())
