@@ -84,8 +84,9 @@ def load(package: str) -> Book:
 
 
 def _declared_in(package: str) -> list[Calculator]:
-    """Every calculator that a module of `package` holds at its top level, each once, in the order they were
-    declared: two of one name are a mistake even when `CALCULATORS` (a dict written by hand) kept only one."""
+    """Every calculator that a module of `package` holds at its top level under a public name, each once, in the order
+    they were declared: two of one name are a mistake even when `CALCULATORS` (a dict written by hand) kept only
+    one."""
     modules = [module for name, module in list(sys.modules.items()) if name.partition(".")[0] == package]
     order = {
         str(Path(str(module.__file__)).resolve()): index
@@ -98,7 +99,10 @@ def _declared_in(package: str) -> list[Calculator]:
 
 def _module_calculators(modules: list[ModuleType]) -> Iterator[Calculator]:
     for module in modules:
-        yield from (value for value in vars(module).values() if isinstance(value, Calculator))
+        # A private one (`_BASE`, a template that public ones are made from) may share a name with what it makes.
+        yield from (
+            value for key, value in vars(module).items() if isinstance(value, Calculator) and not key.startswith("_")
+        )
 
 
 _current: Book | None = None

@@ -5,27 +5,38 @@ from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 from pathlib import Path
 from types import FrameType
 
 __all__ = ["NOWHERE", "Place", "declared_here", "place_text"]
 
-_OWN = Path(__file__).resolve().parent
+# calckit's own files and the standard library's (dataclasses.replace making a calculator from another) are not where
+# an author declared anything.
+_CALCKIT = Path(__file__).resolve().parent
+_STDLIB = Path(sysconfig.get_paths()["stdlib"]).resolve()
 
 Place = tuple[str, int]  # (absolute path of the file, line)
 NOWHERE: Place = ("", 0)  # built somewhere calckit cannot see (a string passed to exec)
 
 
 def declared_here() -> Place:
-    """The place of the code that called into calckit: the first frame outside calckit's files and outside the code
-    that dataclasses generate (a Calculator's `__init__`)."""
+    """The place of the code that called into calckit: the first frame outside calckit's files, the standard
+    library's and the code that dataclasses generate (a Calculator's `__init__`)."""
     frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not filename.startswith("<") and not Path(filename).resolve().is_relative_to(_OWN):
+        if not filename.startswith("<") and not _skipped(Path(filename).resolve()):
             return (str(Path(filename).resolve()), frame.f_lineno or 1)
         frame = frame.f_back
     return NOWHERE
+
+
+def _skipped(path: Path) -> bool:
+    """calckit's or the standard library's, but for packages installed under the latter (site-packages)."""
+    if path.is_relative_to(_CALCKIT):
+        return True
+    return path.is_relative_to(_STDLIB) and not {"site-packages", "dist-packages"} & set(path.parts)
 
 
 def place_text(place: Place, root: Path) -> str:

@@ -117,3 +117,22 @@ def test_registry_keeps_one_calculator_given_twice_and_refuses_what_is_not_one()
         f"{here.name}:{line}: two calculators are named 'one' (the first at {here.name}:{line}): give each a name of "
         "its own"
     )
+
+
+def test_a_private_template_may_share_its_name_with_the_calculator_made_from_it(book: Path) -> None:
+    """`_BASE` with `replace(_BASE, title=...)` made from it: one calculator in the book, and no complaint; the same
+    two under public names would be the dict-by-hand mistake."""
+    (book / "heat.py").write_text(
+        "import dataclasses\n\nfrom .ohm import _OHMS_LAW as _BASE\n\n"
+        "HEAT = dataclasses.replace(_BASE, title='Heat')\n",
+        encoding="utf-8",
+    )
+    (book / "__init__.py").write_text(
+        "from .heat import HEAT\n\nCALCULATORS = {HEAT.name: HEAT}\n__version__ = '0.1.0'\n", encoding="utf-8"
+    )
+    (book / "ohm.py").write_text(_module("_ohms_law", "Ohm's law"), encoding="utf-8")
+    loaded = load_book("namesbook", book.parent, reload=True)
+    assert not isinstance(loaded, str), loaded
+    heat = loaded.calculators["ohms-law"]
+    assert heat.title == "Heat"
+    assert heat.declared_at == (str((book / "heat.py").resolve()), 5)  # the replace() line, not dataclasses.py's
