@@ -253,8 +253,13 @@ class TestThePackageStaysPortable:
         assert outside == []
 
     def test_two_calculators_with_one_name_are_refused(self) -> None:
+        """The book's registry is calckit's: a second calculator named 'roofline' is refused at its declaration."""
+        import dataclasses
+
         from calculators import registry
 
         roofline = CALCULATORS["roofline"]
-        with pytest.raises(ValueError, match="two calculators are named 'roofline': give each a name of its own"):
-            registry._by_name(roofline, roofline)
+        other = dataclasses.replace(roofline, title="Another roofline")
+        message = r"test_calculators\.py:\d+: two calculators are named 'roofline' \(the first at .*/roofline\.py:\d+\)"
+        with pytest.raises(ValueError, match=message):
+            registry.registry(roofline, other)
