@@ -3,6 +3,7 @@ mistake found later (two calculators of one name) is reported at the author's li
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import sysconfig
@@ -26,17 +27,22 @@ def declared_here() -> Place:
     frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not filename.startswith("<") and not _skipped(Path(filename).resolve()):
-            return (str(Path(filename).resolve()), frame.f_lineno or 1)
+        if not filename.startswith("<") and (path := _authors(filename)):
+            return (path, frame.f_lineno or 1)
         frame = frame.f_back
     return NOWHERE
 
 
-def _skipped(path: Path) -> bool:
-    """calckit's or the standard library's, but for packages installed under the latter (site-packages)."""
+@functools.cache
+def _authors(filename: str) -> str:
+    """The file's absolute path, or "" for calckit's and the standard library's (but for packages installed under the
+    latter, in site-packages)."""
+    path = Path(filename).resolve()
     if path.is_relative_to(_CALCKIT):
-        return True
-    return path.is_relative_to(_STDLIB) and not {"site-packages", "dist-packages"} & set(path.parts)
+        return ""
+    if path.is_relative_to(_STDLIB) and not {"site-packages", "dist-packages"} & set(path.parts):
+        return ""
+    return str(path)
 
 
 def place_text(place: Place, root: Path) -> str:
