@@ -22,7 +22,9 @@ import difflib
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .declared import NOWHERE, Place, declared_here
 
 __all__ = ["Cell", "Column", "DataTable", "Row", "Source", "TableError", "as_of", "check_table", "newest_date"]
 
@@ -96,8 +98,11 @@ class DataTable:
     rows: Callable[[], Mapping[str, Row]]
     sources: Callable[[], Mapping[str, Source]]
     row_label: str = "row"  # what one row is called in messages: "chip"
+    # Where the book's code declared it (file, line): a name that a block kind of the plugin has is refused there.
+    declared_at: Place = field(default=NOWHERE, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "declared_at", declared_here())
         keys = [column.key for column in self.columns]
         unknown = [key for key in (*self.default_columns, *self.reference_columns) if key not in keys]
         if unknown:

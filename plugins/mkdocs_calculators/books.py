@@ -41,4 +41,21 @@ def load_book(package: str, root: Path, *, reload: bool) -> Book | str:
         return f"calculators: {error}"
     except Exception as error:
         return located(error, root)
-    return loaded
+    return _table_name_problem(loaded, root) or loaded
+
+
+def _table_name_problem(loaded: Book, root: Path) -> str:
+    """A data table named like one of the plugin's block kinds (```table, or a kind added since): its block and the
+    kind's would answer to one fence, and one would silently win. Said at the table's declaration."""
+    from calckit.declared import place_text
+
+    from .blocks import kinds
+
+    table = loaded.table
+    if table is None or table.name not in {kind.name for kind in kinds()}:
+        return ""
+    place = f"{place_text(table.declared_at, root)}: " if table.declared_at[0] else "calculators: "
+    return (
+        f"{place}the data table is named '{table.name}', which is the plugin's own ```{table.name} block: give the "
+        "table a name of its own"
+    )

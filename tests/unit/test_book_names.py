@@ -136,3 +136,35 @@ def test_a_private_template_may_share_its_name_with_the_calculator_made_from_it(
     heat = loaded.calculators["ohms-law"]
     assert heat.title == "Heat"
     assert heat.declared_at == (str((book / "heat.py").resolve()), 5)  # the replace() line, not dataclasses.py's
+
+
+TABLE_MODULE = '''"""Parts."""
+
+from calckit.table import Column, DataTable
+
+TABLE = DataTable(
+    name="table",
+    title="Parts",
+    intro="Parts.",
+    columns=(Column("mass", "Mass (kg)"),),
+    default_columns=("mass",),
+    reference_columns=("mass",),
+    rows=dict,
+    sources=dict,
+)
+'''
+
+
+def test_a_data_table_named_like_a_block_kind_is_refused_where_it_is_declared(book: Path) -> None:
+    """A table named 'table' would share its fence with the plugin's generic ```table block (the kinds the plugin
+    registers, not a list calckit keeps): refused at the table's declaration."""
+    (book / "parts.py").write_text(TABLE_MODULE, encoding="utf-8")
+    (book / "heat.py").write_text(_module("heat", "Heat").replace('"ohms-law"', '"heat"'), encoding="utf-8")
+    (book / "__init__.py").write_text(WITH_REGISTRY + "from .parts import TABLE\n", encoding="utf-8")
+    assert load_book("namesbook", book.parent, reload=True) == (
+        "namesbook/parts.py:5: the data table is named 'table', which is the plugin's own ```table block: give the "
+        "table a name of its own"
+    )
+    (book / "parts.py").write_text(TABLE_MODULE.replace('name="table"', 'name="parts"'), encoding="utf-8")
+    loaded = load_book("namesbook", book.parent, reload=True)
+    assert not isinstance(loaded, str) and loaded.table is not None and loaded.table.name == "parts"
