@@ -19,6 +19,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
+from mkdocs.utils import CountHandler
 
 from .blocks import PageContext
 from .books import load_book
@@ -66,6 +67,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
+        if self._serving:
+            _report_without_aborting()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # The same mkdocs.yml may name the `calculators` extension for Zensical: here the page hook renders the blocks
@@ -78,7 +81,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         if problem:
             raise PluginError(problem)
         # The child imports the book's package while MkDocs gathers the site's files; on_files waits for it.
-        self.on_shutdown()  # a fresh child for each build of `mkdocs serve`: the package may have changed
+        self._end_build()  # a fresh child for each build of `mkdocs serve`: the package may have changed
         self._code = launch_book_code(self.config.package, float(self.config.time_limit))
         use_schema(self._node_modules(config))
         # Module scripts and wasm need their proper types from `mkdocs serve` and the test server.
@@ -325,6 +328,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         return BuildCache(root / CACHE_DIR, code_digest(folders, versions))
 
     def on_shutdown(self) -> None:
+        self._end_build()
+        if self._serving:
+            _report_as_usual()
+
+    def _end_build(self) -> None:
         self._runtime_threads.shutdown()  # a build that stopped early leaves no half-written runtime behind it
         save_valid_shapes()
         stop_book_code(self._code)
@@ -377,6 +385,31 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def _node_modules(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent / self.config.node_modules
+
+
+class _ServeReport(logging.Handler):
+    """Under `mkdocs serve`, the plugin's messages go to the handlers MkDocs logs with (its console), but not to
+    strict mode's count: a count would abort the rebuild, and MkDocs then serves nothing until a build passes, so
+    every page request hangs ("The server will appear stuck until build errors are resolved"), whatever the mistake.
+    The page shows each mistake at its block, and `mkdocs build --strict` still stops on it."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        for logger in (logging.getLogger("mkdocs"), logging.getLogger()):
+            for handler in logger.handlers:
+                if not isinstance(handler, CountHandler) and record.levelno >= handler.level:
+                    handler.handle(record)
+
+
+def _report_without_aborting() -> None:
+    if not any(isinstance(handler, _ServeReport) for handler in log.handlers):
+        log.addHandler(_ServeReport())
+    log.propagate = False
+
+
+def _report_as_usual() -> None:
+    for handler in [handler for handler in log.handlers if isinstance(handler, _ServeReport)]:
+        log.removeHandler(handler)
+    log.propagate = True
 
 
 def _slot(token: str) -> str:
