@@ -11,6 +11,7 @@ import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import metadata
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from mkdocs.config.config_options import ExtraScriptValue
@@ -23,7 +24,7 @@ from mkdocs.utils import CountHandler
 
 from .blocks import PageContext
 from .books import load_book
-from .build_cache import CACHE_DIR, BuildCache, PagePlace, code_digest
+from .build_cache import CACHE_DIR, BuildCache, PagePlace, code_digest, kinds_code, loaded_module, running_code
 from .chart_check import save_valid_shapes, use_schema
 from .compute_process import ComputeProcess, await_book_code, launch_book_code, limit_problem, stop_book_code
 from .config import CalculatorsConfig
@@ -277,7 +278,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         import_problems: list[str] = []
 
         def meanwhile(directory: Path) -> None:
-            self._cache = self._build_cache(root, directory)
+            self._cache = self._build_cache(root, directory, list(config.hooks.values()))
             import_problems.extend(self._browser_import_problems(node_modules, directory))
 
         self._cache, self._runtime = BuildCache(None, ""), None
@@ -312,7 +313,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             missing=self._missing,
         )
 
-    def _build_cache(self, root: Path, directory: Path) -> BuildCache:
+    def _build_cache(self, root: Path, directory: Path, hooks: list[ModuleType]) -> BuildCache:
         """Where this build reuses what an earlier one worked out from the same code (build_cache.py)."""
         if not self.config.cache:
             return BuildCache(None, "")
@@ -322,10 +323,13 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 versions.append(f"{name} {metadata.version(name)}")
             except metadata.PackageNotFoundError:
                 versions.append(name)
-        import calckit
+        import calckit  # noqa: F401  (imported: running_code reads it as loaded)
 
-        folders = [(directory, "*"), (Path(calckit.__file__).parent, "*.py"), (Path(__file__).parent, "*.py")]
-        return BuildCache(root / CACHE_DIR, code_digest(folders, versions))
+        from .blocks import kinds
+
+        code = [running_code("calckit", __package__ or "mkdocs_calculators"), *kinds_code(kinds())]
+        code += [loaded_module(hook) for hook in hooks]
+        return BuildCache(root / CACHE_DIR, code_digest([(directory, "*")], [*code, *versions]))
 
     def on_shutdown(self) -> None:
         self._end_build()
