@@ -278,7 +278,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         import_problems: list[str] = []
 
         def meanwhile(directory: Path) -> None:
-            self._cache = self._build_cache(root, directory, list(config.hooks.values()))
+            self._cache = self._build_cache(root, directory, _hooks(config))
             import_problems.extend(self._browser_import_problems(node_modules, directory))
 
         self._cache, self._runtime = BuildCache(None, ""), None
@@ -414,6 +414,13 @@ def _report_as_usual() -> None:
     for handler in [handler for handler in log.handlers if isinstance(handler, _ServeReport)]:
         log.removeHandler(handler)
     log.propagate = True
+
+
+def _hooks(config: MkDocsConfig) -> list[ModuleType]:
+    """The modules of mkdocs.yml's `hooks:`, as MkDocs loaded them (a name -> module mapping at run time, though its
+    type says a list)."""
+    hooks: Any = config.hooks
+    return list(hooks.values()) if isinstance(hooks, dict) else list(hooks)
 
 
 def _slot(token: str) -> str:
