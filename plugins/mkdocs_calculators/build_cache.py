@@ -90,7 +90,8 @@ def kinds_code(kinds: Iterable[Any]) -> list[str]:
     for kind in kinds:
         parts = [kind.name, f"{type(kind).__module__}.{type(kind).__qualname__}"]
         for method in ("read", "render"):
-            function = getattr(getattr(kind, method, None), "__func__", getattr(kind, method, None))
+            bound = getattr(kind, method, None)
+            function = getattr(bound, "__func__", bound)  # a method's function, or what replaced it on the kind
             code = getattr(function, "__code__", None)
             parts.append(_code_digest(code) if isinstance(code, CodeType) else repr(function))
         described.append(" ".join(parts))
