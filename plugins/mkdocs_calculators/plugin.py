@@ -32,7 +32,8 @@ from .formulas import KATEX_CSS, Formulas, arithmatex_problem
 from .markdown import EXTENSION_NAMES
 from .page import render_page
 from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, here_line, progress_page_markdown
-from .reference import HTML_CHUNK
+from .reference import CALCULATORS_PAGE, HTML_CHUNK
+from .render import render_problems
 from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
 from .service_worker import write_service_worker
 from .ship import GENERATED_MARK, generated_pages, mark_live
@@ -54,6 +55,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
         self._book: Book | None = None  # the book's package, as the contract reads it (calckit.book)
+        self._generated_paths = (CALCULATORS_PAGE, PROGRESS_PAGE)  # the pages the package made, when it last loaded
         self._progress = ProgressBook("", uuid.uuid4().hex)  # the book's quizzes and exercises, for the progress page
         self._progress_url = ""  # the progress page's address in the site
         self._nav_order: list[str] = []  # pages (by source) in the nav's order
@@ -123,10 +125,16 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         if not self.config.enabled:
             return files
         self._load_book(config)
-        if self._book is None:
+        if self._book is not None:
+            generated = {**generated_pages(self._book), PROGRESS_PAGE: progress_page_markdown(self._progress.token)}
+            self._generated_paths = tuple(generated)
+        elif self._broken:
+            # Only under `mkdocs serve` (a build stops in _load_book): the pages the package makes say why they are not
+            # made, so that the nav's links to them answer and MkDocs has no missing page to stop the rebuild on.
+            broken = f"# Not made: the book's package does not load\n\n{render_problems([self._broken], 'package')}\n"
+            generated = dict.fromkeys(self._generated_paths, broken)
+        else:
             return files
-        book = self._book
-        generated = {**generated_pages(book), PROGRESS_PAGE: progress_page_markdown(self._progress.token)}
         for path, content in generated.items():
             own = files.get_file_from_path(path)
             if own is not None and own.content_string.startswith(GENERATED_MARK):
@@ -135,7 +143,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 # The author's page would be replaced, said only at INFO level with a traceback: keep theirs, and say.
                 log.error(
                     f"{Path(config.docs_dir).name}/{path}: this page is where the plugin writes its generated "
-                    f"reference ({path}, from the package '{book.package}'): move your page, and link to the "
+                    f"reference ({path}, from the package '{self.config.package}'): move your page, and link to the "
                     "generated one"
                 )
                 continue

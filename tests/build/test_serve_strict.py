@@ -1,7 +1,8 @@
 """`mkdocs serve` of a book whose mkdocs.yml says `strict: true` (the own-book guide's) keeps serving through an
-author's mistake: the mistake is printed and shown at its block, the page answers, and once it is fixed the block
-renders again. Without this, strict mode aborts the rebuild and MkDocs serves nothing until a build passes: every
-page request hangs. A strict `mkdocs build` of the same mistake still stops."""
+author's mistake, in a block or in the book's package: the mistake is printed and shown at its block, the page
+answers, and once it is fixed the block renders again. Without this, strict mode aborts the rebuild and MkDocs
+serves nothing until a build passes: every page request hangs. A strict `mkdocs build` of the same mistake still
+stops."""
 
 from __future__ import annotations
 
@@ -38,8 +39,8 @@ def _env(book: Path) -> dict[str, str]:
     return build_env(PYTHONPATH=os.pathsep.join([str(book), os.environ.get("PYTHONPATH", "")]))
 
 
-def _page(port: int) -> str:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=WAIT) as response:
+def _page(port: int, path: str = "") -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/{path}", timeout=WAIT) as response:
         return str(response.read().decode("utf-8"))
 
 
@@ -83,6 +84,21 @@ def test_serve_reports_a_mistake_and_keeps_serving(guide_book: Path) -> None:
         _until("the mended block was not rendered", lambda: '<output for="calc-1-form">0.02 A' in _page(port))
         assert MISTAKE not in _page(port)
         assert serve.poll() is None
+
+        # The package broken: every block says why, and so do the pages it makes, which the nav links to (a missing
+        # one would be MkDocs' own warning, and stop the rebuild).
+        module = guide_book / "circuits/ohm.py"
+        source = module.read_text(encoding="utf-8")
+        module.write_text(source + "def broken(:\n", encoding="utf-8")
+        line = len(source.splitlines()) + 1
+        syntax = f"circuits/ohm.py:{line}: SyntaxError: invalid syntax"
+        _until("the broken package was not shown", lambda: syntax in _page(port))
+        assert syntax in _page(port, "reference/calculators/")
+        assert serve.poll() is None
+        module.write_text(source, encoding="utf-8")
+        _until("the mended package was not rendered", lambda: '<output for="calc-1-form">0.02 A' in _page(port))
+        assert 'id="ohms-law"' in _page(port, "reference/calculators/")
+        assert "Aborted" not in "".join(log)
     finally:
         serve.terminate()
         try:
