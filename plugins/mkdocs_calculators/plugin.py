@@ -55,7 +55,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
         self._book: Book | None = None  # the book's package, as the contract reads it (calckit.book)
-        self._generated_paths = (CALCULATORS_PAGE, PROGRESS_PAGE)  # the pages the package made, when it last loaded
+        self._generated_paths: tuple[str, ...] = (CALCULATORS_PAGE, PROGRESS_PAGE)  # the package's pages, as last made
         self._progress = ProgressBook("", uuid.uuid4().hex)  # the book's quizzes and exercises, for the progress page
         self._progress_url = ""  # the progress page's address in the site
         self._nav_order: list[str] = []  # pages (by source) in the nav's order
