@@ -18,6 +18,11 @@ PORT_FREE = $(if $(shell $(BIN)/python -c "import socket; print(socket.socket().
 # One line saying what to install when a tool a recipe needs is missing (.ci/prerequisites, which .ci/run uses too),
 # instead of a traceback halfway through it; Chromium is installed where it can be (as root, from Debian).
 REQUIRE = $(eval missing := $(shell PYTHON='$(PYTHON)' .ci/prerequisites $(1)))$(if $(missing),$(error $(missing)))
+# Node.js 22 or 24: where the system's is older, .ci/prerequisites installs Node 22 into NODE_HOME (a cache outside the
+# clone), and every recipe finds it first on PATH from then on (expanded as each recipe runs: REQUIRE may install it).
+NODE_HOME := $(shell .ci/prerequisites --node-home)
+SYSTEM_PATH := $(PATH)
+export PATH = $(if $(wildcard $(NODE_HOME)/bin/node),$(NODE_HOME)/bin:)$(SYSTEM_PATH)
 
 .PHONY: serve build preview check test test-busy coverage lint bench bench-t7 clean
 

@@ -5,9 +5,12 @@ The two cost most of what the plugin adds to a build. Rendering a page's blocks 
 and each exercise's solution on its cases. The import check parses every module of the package. Each result is kept
 with a digest of everything it was made from, and reused only while that digest is the same:
 
-- the code that made it: every file in the book's package folder (its data as much as its modules), the modules of
-  calckit and of this plugin, the version of the Python that ran them and of each browser dependency, and the time
-  limit (a lower one may stop code that finished before);
+- the code that made it, as this process runs it: every file in the book's package folder (its data as much as its
+  modules, imported afresh for every build), the modules of calckit and of this plugin as this process loaded them
+  (`running_code`: `mkdocs serve` never imports them again, so an edit to them on disk is not the code that renders
+  until serve restarts), the MkDocs hooks' files as loaded (MkDocs loads them once per process too), each block
+  kind's `read` and `render` as registered (a hook may replace them), the version of the Python that ran them and of
+  each browser dependency, and the time limit (a lower one may stop code that finished before);
 - for a page: its Markdown, its front matter, its place (its path, its file, its address), and each file its blocks
   read (a quiz file beside it), whose digests are checked again on reuse;
 - for the import check: the modules the reader's browser has (imports.BrowserModules).
@@ -21,19 +24,22 @@ for a book whose code reads files from outside its package folder.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import sys
+import weakref
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import CodeType, ModuleType
 from typing import Any
 
 from .fences import Fence
 from .page import RenderedBlock, RenderedPage
 
-__all__ = ["CACHE_DIR", "BuildCache", "PagePlace", "code_digest"]
+__all__ = ["CACHE_DIR", "BuildCache", "PagePlace", "code_digest", "kinds_code", "loaded_module", "running_code"]
 
 CACHE_DIR = Path(".cache") / "mkdocs-calculators"  # under the folder of mkdocs.yml
 _FORMAT = 1  # raised when what an entry holds changes shape
@@ -49,6 +55,56 @@ def code_digest(folders: Iterable[tuple[Path, str]], also: Iterable[str] = ()) -
                 continue
             digest.update(f"\0{path.relative_to(folder).as_posix()}\0".encode())
             digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@functools.cache
+def running_code(*packages: str) -> str:
+    """A digest of the modules of `packages` (imported already: calckit, the plugin) as this process runs them: their
+    files as they were the first time this process asked, which is as they were imported. Python imports a module
+    once per process, so an edit made on disk afterwards (under `mkdocs serve`) is not the code that renders: results
+    made by this process are kept under the code it runs, and a build in a fresh process, running the edited code,
+    does not reuse them. (A module first imported after the first ask is read as it is then: results made with it
+    are kept under the older digest, which a fresh process does not match either.)"""
+    folders = [(Path(sys.modules[name].__file__ or "").parent, "*.py") for name in packages]
+    return code_digest(folders)
+
+
+_LOADED: weakref.WeakKeyDictionary[ModuleType, str] = weakref.WeakKeyDictionary()
+
+
+def loaded_module(module: ModuleType) -> str:
+    """A digest of `module`'s file as it was when this process first asked about that module object (a module loaded
+    from a file once per process, as MkDocs loads its `hooks:`); a module loaded again is another object, read
+    again."""
+    if module not in _LOADED:
+        origin = module.__spec__.origin if module.__spec__ is not None else None
+        _LOADED[module] = f"{module.__name__} {_file_digest(origin) if origin else ''}"
+    return _LOADED[module]
+
+
+def kinds_code(kinds: Iterable[Any]) -> list[str]:
+    """What each registered block kind runs: its name, its class, and the code of its `read` and `render` as they
+    are now (a hook, or another plugin, may have replaced them)."""
+    described = []
+    for kind in kinds:
+        parts = [kind.name, f"{type(kind).__module__}.{type(kind).__qualname__}"]
+        for method in ("read", "render"):
+            bound = getattr(kind, method, None)
+            function = getattr(bound, "__func__", bound)  # a method's function, or what replaced it on the kind
+            code = getattr(function, "__code__", None)
+            parts.append(_code_digest(code) if isinstance(code, CodeType) else repr(function))
+        described.append(" ".join(parts))
+    return described
+
+
+def _code_digest(code: CodeType) -> str:
+    """A digest of compiled code: its bytecode, names and constants, nested code included (not marshal's bytes,
+    which vary between processes with the objects' reference counts)."""
+    digest = hashlib.sha256(code.co_code)
+    digest.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_qualname)).encode())
+    for constant in code.co_consts:
+        digest.update(_code_digest(constant).encode() if isinstance(constant, CodeType) else repr(constant).encode())
     return digest.hexdigest()
 
 

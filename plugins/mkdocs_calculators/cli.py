@@ -26,7 +26,8 @@ from .books import load_book
 from .compute_process import DEFAULT_LIMIT, limit_problem, start_book_code, stop_book_code
 from .config import DEFAULT_PACKAGE, NAME
 from .markdown import EXTENSION_NAMES
-from .ship import finish_pages, generated_pages, ship, write_pages
+from .progress_page import PROGRESS_PAGE
+from .ship import BuiltPage, fill_progress, finish_pages, generated_pages, ship, write_pages
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -47,6 +48,8 @@ class BookOptions:
     snapshot: bool
     time_limit: float  # seconds for one call of the book's code, here and in the reader's browser (the option)
     browser_dependencies: tuple[str, ...]  # distributions shipped to the browser beside the book (the plugin's option)
+    site_name: str = ""
+    nav: tuple[tuple[str, str, str], ...] = ()  # the nav's pages: (source, title or "", its section's title)
 
 
 def _entries(value: Any) -> dict[str, dict[str, Any]]:
@@ -101,7 +104,20 @@ def read_options(config_file: Path) -> BookOptions:
         snapshot=bool((plugin or {}).get("snapshot", True)),
         time_limit=float(limit),
         browser_dependencies=tuple(str(name) for name in (plugin or {}).get("browser_dependencies", [])),
+        site_name=str(config.get("site_name", "")),
+        nav=tuple(_nav_pages(config.get("nav"), "The book")),
     )
+
+
+def _nav_pages(entries: Any, section: str) -> Iterator[tuple[str, str, str]]:
+    """The pages of a nav as mkdocs.yml writes it, in order: (source, title or "", the title of the section it is in,
+    `section` at the top, as the plugin's progress page names a page outside any section)."""
+    for entry in entries if isinstance(entries, list) else []:
+        title, value = next(iter(entry.items())) if isinstance(entry, dict) and len(entry) == 1 else ("", entry)
+        if isinstance(value, list):
+            yield from _nav_pages(value, str(title))
+        elif isinstance(value, str) and value.endswith(".md") and "://" not in value:
+            yield value, str(title or ""), section
 
 
 @contextmanager
@@ -121,6 +137,14 @@ def _page_html(site_dir: Path, source: str) -> list[Path]:
     """Where a host writes the page built from `source` (reference/x.md), with and without directory URLs."""
     stem = source.removesuffix(".md")
     return [site_dir / stem / "index.html", site_dir / f"{stem}.html"]
+
+
+def _built(site_dir: Path, source: str) -> Path | None:
+    """The page built from `source`: `index.md` files are their folder's index.html."""
+    stem = source.removesuffix(".md")
+    folder = stem.removesuffix("index").rstrip("/") if stem == "index" or stem.endswith("/index") else None
+    candidates = [site_dir / folder / "index.html"] if folder is not None else _page_html(site_dir, source)
+    return next((path for path in candidates if path.is_file()), None)
 
 
 _BROKEN = re.compile(r'<div class="calc-broken\b.*?</div>', re.S)
@@ -151,6 +175,26 @@ def ship_site(site_dir: Path, options: BookOptions) -> None:
         _ship_book(site_dir, options, book)
 
 
+def _fill_progress(site_dir: Path, options: BookOptions) -> None:
+    """The progress page's list, from the built pages: the nav's first, in its order, then every other page of the
+    docs folder (as the plugin lists a page outside the nav)."""
+    progress = _built(site_dir, PROGRESS_PAGE)
+    if progress is None:
+        return  # checked before: the generated pages were built
+    listed = {source for source, _, _ in options.nav}
+    others = sorted(
+        path.relative_to(options.docs_dir).as_posix()
+        for path in options.docs_dir.rglob("*.md")
+        if path.relative_to(options.docs_dir).as_posix() not in listed
+    )
+    pages = [
+        BuiltPage(html, title, section)
+        for source, title, section in [*options.nav, *((source, "", "The book") for source in others)]
+        if (html := _built(site_dir, source)) is not None
+    ]
+    fill_progress(site_dir, progress, options.site_name, pages)
+
+
 def _ship_book(site_dir: Path, options: BookOptions, book: Book) -> None:
     from mkdocs.exceptions import PluginError
 
@@ -174,6 +218,7 @@ def _ship_book(site_dir: Path, options: BookOptions, book: Book) -> None:
             f"{site_dir} shows {len(shown)} problem(s) in its blocks, so it is not shipped:\n{listed}\nmend them and "
             "build again (`zensical build --clean`: a cached page is not checked again)"
         )
+    _fill_progress(site_dir, options)
     try:
         check_node_modules(options.node_modules)
         finish_pages(site_dir)

@@ -14,6 +14,7 @@ from typing import Any
 from calckit.running import CodeFailure
 
 from .blocks import Authored, BlockKind, PageContext, Problems, kinds
+from .budgets import over_page_budget
 from .compute_process import failure_message
 from .fences import Fence, find_fences, replace_fences, unclosed_message
 from .ids import PageIds
@@ -72,7 +73,10 @@ def render_page(
         # Every block takes its number, a broken one too, so that mending it moves no other.
         block = Authored(fence, line, page, ids.number(kind.anchor) if kind.anchor else "", ids, seen[kind.name])
         html = _render(kind, block, rendered.problems, broken)
+        rendered.problems += block.warnings
         rendered.blocks.append(RenderedBlock(fence, kind.name, html, kind.searchable))
+    if over := over_page_budget((block.fence.line + offset, block.html) for block in rendered.blocks):
+        rendered.problems.append(Problem(page.path, *over, warning=True))
     return rendered
 
 

@@ -11,6 +11,7 @@ import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import metadata
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from mkdocs.config.config_options import ExtraScriptValue
@@ -19,10 +20,11 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
+from mkdocs.utils import CountHandler
 
 from .blocks import PageContext
 from .books import load_book
-from .build_cache import CACHE_DIR, BuildCache, PagePlace, code_digest
+from .build_cache import CACHE_DIR, BuildCache, PagePlace, code_digest, kinds_code, loaded_module, running_code
 from .chart_check import save_valid_shapes, use_schema
 from .compute_process import ComputeProcess, await_book_code, launch_book_code, limit_problem, stop_book_code
 from .config import CalculatorsConfig
@@ -31,7 +33,8 @@ from .formulas import KATEX_CSS, Formulas, arithmatex_problem
 from .markdown import EXTENSION_NAMES
 from .page import render_page
 from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, here_line, progress_page_markdown
-from .reference import HTML_CHUNK
+from .reference import CALCULATORS_PAGE, HTML_CHUNK
+from .render import render_problems
 from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
 from .service_worker import write_service_worker
 from .ship import GENERATED_MARK, generated_pages, mark_live
@@ -53,6 +56,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
         self._book: Book | None = None  # the book's package, as the contract reads it (calckit.book)
+        self._generated_paths: tuple[str, ...] = (CALCULATORS_PAGE, PROGRESS_PAGE)  # the package's pages, as last made
         self._progress = ProgressBook("", uuid.uuid4().hex)  # the book's quizzes and exercises, for the progress page
         self._progress_url = ""  # the progress page's address in the site
         self._nav_order: list[str] = []  # pages (by source) in the nav's order
@@ -67,6 +71,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
+        if self._serving:
+            _report_without_aborting()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # The same mkdocs.yml may name the `calculators` extension for Zensical: here the page hook renders the blocks
@@ -79,7 +85,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         if problem:
             raise PluginError(problem)
         # The child imports the book's package while MkDocs gathers the site's files; on_files waits for it.
-        self.on_shutdown()  # a fresh child for each build of `mkdocs serve`: the package may have changed
+        self._end_build()  # a fresh child for each build of `mkdocs serve`: the package may have changed
         self._code = launch_book_code(self.config.package, float(self.config.time_limit))
         use_schema(self._node_modules(config))
         # Module scripts and wasm need their proper types from `mkdocs serve` and the test server.
@@ -120,10 +126,16 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         if not self.config.enabled:
             return add_placeholders(files, config)
         self._load_book(config)
-        if self._book is None:
+        if self._book is not None:
+            generated = {**generated_pages(self._book), PROGRESS_PAGE: progress_page_markdown(self._progress.token)}
+            self._generated_paths = tuple(generated)
+        elif self._broken:
+            # Only under `mkdocs serve` (a build stops in _load_book): the pages the package makes say why they are not
+            # made, so that the nav's links to them answer and MkDocs has no missing page to stop the rebuild on.
+            broken = f"# Not made: the book's package does not load\n\n{render_problems([self._broken], 'package')}\n"
+            generated = dict.fromkeys(self._generated_paths, broken)
+        else:
             return files
-        book = self._book
-        generated = {**generated_pages(book), PROGRESS_PAGE: progress_page_markdown(self._progress.token)}
         for path, content in generated.items():
             own = files.get_file_from_path(path)
             if own is not None and own.content_string.startswith(GENERATED_MARK):
@@ -132,7 +144,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 # The author's page would be replaced, said only at INFO level with a traceback: keep theirs, and say.
                 log.error(
                     f"{Path(config.docs_dir).name}/{path}: this page is where the plugin writes its generated "
-                    f"reference ({path}, from the package '{book.package}'): move your page, and link to the "
+                    f"reference ({path}, from the package '{self.config.package}'): move your page, and link to the "
                     "generated one"
                 )
                 continue
@@ -275,7 +287,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         import_problems: list[str] = []
 
         def meanwhile(directory: Path) -> None:
-            self._cache = self._build_cache(root, directory)
+            self._cache = self._build_cache(root, directory, _hooks(config))
             import_problems.extend(self._browser_import_problems(node_modules, directory))
 
         self._cache, self._runtime = BuildCache(None, ""), None
@@ -310,7 +322,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             missing=self._missing,
         )
 
-    def _build_cache(self, root: Path, directory: Path) -> BuildCache:
+    def _build_cache(self, root: Path, directory: Path, hooks: list[ModuleType]) -> BuildCache:
         """Where this build reuses what an earlier one worked out from the same code (build_cache.py)."""
         if not self.config.cache:
             return BuildCache(None, "")
@@ -320,12 +332,20 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 versions.append(f"{name} {metadata.version(name)}")
             except metadata.PackageNotFoundError:
                 versions.append(name)
-        import calckit
+        import calckit  # noqa: F401  (imported: running_code reads it as loaded)
 
-        folders = [(directory, "*"), (Path(calckit.__file__).parent, "*.py"), (Path(__file__).parent, "*.py")]
-        return BuildCache(root / CACHE_DIR, code_digest(folders, versions))
+        from .blocks import kinds
+
+        code = [running_code("calckit", __package__ or "mkdocs_calculators"), *kinds_code(kinds())]
+        code += [loaded_module(hook) for hook in hooks]
+        return BuildCache(root / CACHE_DIR, code_digest([(directory, "*")], [*code, *versions]))
 
     def on_shutdown(self) -> None:
+        self._end_build()
+        if self._serving:
+            _report_as_usual()
+
+    def _end_build(self) -> None:
         self._runtime_threads.shutdown()  # a build that stopped early leaves no half-written runtime behind it
         save_valid_shapes()
         stop_book_code(self._code)
@@ -378,6 +398,38 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def _node_modules(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent / self.config.node_modules
+
+
+class _ServeReport(logging.Handler):
+    """Under `mkdocs serve`, the plugin's messages go to the handlers MkDocs logs with (its console), but not to
+    strict mode's count: a count would abort the rebuild, and MkDocs then serves nothing until a build passes, so
+    every page request hangs ("The server will appear stuck until build errors are resolved"), whatever the mistake.
+    The page shows each mistake at its block, and `mkdocs build --strict` still stops on it."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        for logger in (logging.getLogger("mkdocs"), logging.getLogger()):
+            for handler in logger.handlers:
+                if not isinstance(handler, CountHandler) and record.levelno >= handler.level:
+                    handler.handle(record)
+
+
+def _report_without_aborting() -> None:
+    if not any(isinstance(handler, _ServeReport) for handler in log.handlers):
+        log.addHandler(_ServeReport())
+    log.propagate = False
+
+
+def _report_as_usual() -> None:
+    for handler in [handler for handler in log.handlers if isinstance(handler, _ServeReport)]:
+        log.removeHandler(handler)
+    log.propagate = True
+
+
+def _hooks(config: MkDocsConfig) -> list[ModuleType]:
+    """The modules of mkdocs.yml's `hooks:`, as MkDocs loaded them (a name -> module mapping at run time, though its
+    type says a list)."""
+    hooks: Any = config.hooks
+    return list(hooks.values()) if isinstance(hooks, dict) else list(hooks)
 
 
 def _slot(token: str) -> str:

@@ -12,9 +12,12 @@ another build.
 
 Making one takes several seconds, so snapshots are cached between builds under `node_modules/.cache/` (the usual home
 of tool caches: git-ignored, shared by every site built against the same runtime, and emptied by `npm ci` together
-with the runtime the snapshots were made for). Without Node the site is built without a snapshot, said at info level
-so that a strict build still passes: the calculators then start with a plain boot. A snapshot that Node fails to make
-is a warning (a strict build stops): with the pinned Pyodide it means something is broken.
+with the runtime the snapshots were made for). Each snapshot made is restored once under Node before it is cached or
+shipped (`snapshot_check.mjs`, as worker.js restores it): one that cannot be restored (a snapshot grown past what
+Pyodide can restore, "offset is out of bounds", as a chart of 50,000 points made it) would make every reader's
+worker fall back to a plain boot, seconds slower, with nothing said at build. So a plain boot ships only by the
+author's choice (`snapshot: false`): a snapshot that Node cannot make or restore, or no Node at all, is an error,
+and the strict build stops with the reason.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ __all__ = ["SNAPSHOT_GLOB", "Snapshot", "provide_snapshot", "snapshot_key"]
 log = logging.getLogger("mkdocs.plugins.calculators")
 
 SCRIPT = Path(__file__).with_name("snapshot.mjs")
+CHECK_SCRIPT = Path(__file__).with_name("snapshot_check.mjs")  # restores a snapshot made, as worker.js does
 CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules
 SNAPSHOT_GLOB = "snapshot-*.bin"
 KEEP = 4  # snapshots kept in the cache, most recently used first
@@ -83,6 +87,7 @@ def snapshot_key(pyodide_dir: Path, wheel_names: list[str], package: str) -> str
         *wheel_names,
         package,
         hashlib.sha256(SCRIPT.read_bytes()).hexdigest(),
+        hashlib.sha256(CHECK_SCRIPT.read_bytes()).hexdigest(),  # a cached snapshot passed this check
     ]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
@@ -137,6 +142,24 @@ def _run_node(command: list[str], limit: float) -> subprocess.CompletedProcess[s
     reader.join(timeout=5)
     stdout = process.stdout.read() if process.stdout else ""
     return subprocess.CompletedProcess(command, process.returncode, stdout, "".join(lines))
+
+
+_PLAIN_BOOT = " (each page's first calculation then waits seconds longer)"
+_CHECK_TIMEOUT = 120  # seconds to restore a snapshot under Node, on a busy machine (about 3 s when idle)
+
+
+def _restore_problem(node: str, pyodide_dir: Path, wheels: list[Path], book: Book, snapshot: Path) -> str:
+    """Why the snapshot at `snapshot` cannot be restored with the pinned Pyodide, as worker.js restores it, or ""."""
+    command = [node, str(CHECK_SCRIPT), str(pyodide_dir), str(snapshot), book.package, *(str(w) for w in wheels)]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=_CHECK_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        return f"Node did not restore it within {_CHECK_TIMEOUT} s"
+    except OSError as error:
+        return str(error)
+    if result.returncode == 0 and result.stdout.strip() == "restored":
+        return ""
+    return (result.stderr.strip().splitlines() or [f"node exited with {result.returncode}"])[-1][:LIMIT]
 
 
 def _make(
@@ -226,13 +249,26 @@ def provide_snapshot(
         return None  # strict mode is about to abort the build: not worth seconds of Node
     node = shutil.which("node")
     if node is None:
-        log.info("calculators: Node.js not found, so no memory snapshot: calculators will boot Python plainly")
+        log.error(
+            "calculators: Node.js not found, so no memory snapshot can be made (the plugin's option 'snapshot' is on): "
+            f"install Node.js 22 or 24, or set 'snapshot: false' to ship a plain boot of Python{_PLAIN_BOOT}"
+        )
         return None
 
     with tempfile.TemporaryDirectory(prefix="calculators-snapshot-") as scratch:
         made = Path(scratch) / name
         sizes = _make(node, pyodide_dir, wheels, book, made, limit)
         if sizes is None:
+            return None
+        reason = _restore_problem(node, pyodide_dir, wheels, book, made)
+        if reason:
+            log.error(
+                f"calculators: the memory snapshot this build made ({sizes[0] / 1e6:.0f} MB) cannot be restored: "
+                f"{reason} (restored under Node with the pinned Pyodide, as the reader's browser restores it). Every "
+                "page would start Python without it; a snapshot grows with what the package holds after running "
+                "each calculator on its defaults, a chart's data points among it (see the chart budget's warnings). "
+                f"Set 'snapshot: false' to ship a plain boot of Python{_PLAIN_BOOT}"
+            )
             return None
         if cache and cached:
             partial = cache / f".{name}.{os.getpid()}.partial"  # builds running at once each write their own

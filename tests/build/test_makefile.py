@@ -4,8 +4,10 @@ Chromium) is one line saying what to install, checked by one script that `.ci/ru
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -76,7 +78,7 @@ def prerequisites(*tools: str, **env: str) -> subprocess.CompletedProcess[str]:
     ("tool", "env", "says"),
     [
         ("python", {"PYTHON": "/nonexistent/python3"}, "Python 3.11 or newer is needed, and '/nonexistent/python3' is"),
-        ("node", {"NODE": "/nonexistent/node"}, "Node.js 20 or newer with npm is needed"),
+        ("node", {"NODE": "/nonexistent/node"}, "Node.js 22.12 or newer (22 or 24) with npm is needed"),
         ("chromium", {"CHROMIUM": "/nonexistent/chromium"}, "CHROMIUM=/nonexistent/chromium is not an executable"),
     ],
 )
@@ -89,10 +91,82 @@ def test_a_missing_tool_is_one_line_saying_what_to_install(tool: str, env: dict[
 
 def test_a_node_too_old_is_named_with_its_version(tmp_path: Path) -> None:
     node = tmp_path / "node"
-    node.write_text("#!/bin/sh\necho v18.19.0\n", encoding="utf-8")
+    node.write_text("#!/bin/sh\necho v20.20.2\n", encoding="utf-8")
     node.chmod(0o755)
     result = prerequisites("node", NODE=str(node))
-    assert result.returncode == 1 and "'" + str(node) + "' is v18.19.0: install a newer one" in result.stdout
+    assert result.returncode == 1
+    assert f"NODE={node} is v20.20.2: point it at Node.js 22 or 24" in result.stdout, result.stdout
+
+
+def _node_20_first_on_path(folder: Path) -> dict[str, str]:
+    """An environment whose PATH finds, first, a Node.js that says it is 20.20.2 (and runs as the system's does, so
+    that npm works through it), as this machine's Debian Node did."""
+    real = shutil.which("node")
+    assert real is not None
+    folder.mkdir()
+    node = folder / "node"
+    node.write_text(f'#!/bin/sh\n[ "$1" = --version ] && echo v20.20.2 && exit 0\nexec {real} "$@"\n', encoding="utf-8")
+    node.chmod(0o755)
+    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+
+
+def make_eval(recipe: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """A one-line recipe run by the Makefile (its variables and exported PATH) from the repository's root."""
+    return subprocess.run(
+        ["make", "--no-print-directory", "--eval", f"probe: ; @{recipe}", "probe"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=120,
+        check=False,
+    )
+
+
+def test_an_older_node_gets_node_22_installed_and_first_on_the_makefiles_path(tmp_path: Path) -> None:
+    """Node 20 on PATH (this machine's): the check installs the pinned Node 22 from the npm registry into NODE_HOME,
+    silently on stdout, and every recipe of the Makefile then runs it."""
+    home = tmp_path / "cache/node-v22"
+    env = {**_node_20_first_on_path(tmp_path / "bin"), "NODE_HOME": str(home)}
+    result = prerequisites("node", **env)
+    assert (result.returncode, result.stdout) == (0, ""), result.stdout + result.stderr
+    assert "Installing Node.js 22." in result.stderr
+    version = subprocess.run([home / "bin/node", "--version"], capture_output=True, text=True, check=True).stdout
+    assert re.fullmatch(r"v22\.(1[2-9]|[2-9]\d)\.\d+\n", version), version
+    found = make_eval("command -v node; node --version", **env)
+    assert found.stdout.splitlines() == [str(home / "bin/node"), version.strip()], found.stdout + found.stderr
+    again = prerequisites("node", **env)  # installed once: found, not installed again
+    assert (again.returncode, again.stdout, again.stderr) == (0, "", "")
+
+
+def test_npm_ci_on_the_makefiles_node_warns_of_no_engine(tmp_path: Path) -> None:
+    """The lock's packages all run on the Node the Makefile uses (KaTeX's commander asks for 22.12): `npm ci`
+    (dry-run, in a copy of the two files) says nothing of an unsupported engine."""
+    assert prerequisites("node").returncode == 0
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    result = make_eval(f"cd {tmp_path} && node --version && npm ci --dry-run --no-audit --no-fund")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert int(result.stdout.split(".")[0].removeprefix("v")) in (22, 24), result.stdout
+    assert "EBADENGINE" not in result.stdout + result.stderr, result.stdout + result.stderr
+
+
+def test_package_json_names_the_node_every_locked_package_runs_on() -> None:
+    """`engines` says Node 22.12 or newer, and every package of the lock (the runtime's and the test tools') runs on
+    the first of the two LTS lines' supported releases and on Node 24."""
+    package = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))
+    assert package["engines"] == {"node": ">=22.12"}
+    script = """
+const semver = require("./node_modules/semver");
+const lock = require("./package-lock.json");
+const refused = Object.entries(lock.packages)
+  .filter(([, entry]) => entry.engines?.node)
+  .filter(([, entry]) => !["22.12.0", "24.0.0"].every((v) => semver.satisfies(v, entry.engines.node)))
+  .map(([name, entry]) => `${name || "(root)"} ${entry.engines.node}`);
+console.log(JSON.stringify(refused));
+"""
+    result = subprocess.run(["node", "-e", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert json.loads(result.stdout) == []
 
 
 def test_tools_that_are_there_pass_silently() -> None:

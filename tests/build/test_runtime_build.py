@@ -175,8 +175,9 @@ class TestSnapshot:
         assert copied.name == cached.name
         assert copied.read_bytes() == cached.read_bytes() == (first.site / ASSETS / cached.name).read_bytes()
 
-    def test_without_node_the_strict_build_passes_without_a_snapshot(self, tmp_path: Path) -> None:
-        """No Node on PATH: an info line, a passing strict build, and a worker that boots plainly."""
+    def test_without_node_a_strict_build_that_asks_for_a_snapshot_stops(self, tmp_path: Path) -> None:
+        """No Node on PATH and `snapshot` on: a plain boot ships only by the author's choice (`snapshot: false`), so
+        the strict build stops with an error that says to install Node or to choose that."""
         node_modules = private_node_modules(tmp_path)
         empty = tmp_path / "bin"
         empty.mkdir()
@@ -187,10 +188,12 @@ class TestSnapshot:
         (root / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
         result = build_site(root / "mkdocs.yml", root / "site", PATH=str(empty))
         build = Build(root, result.returncode, result.stdout + result.stderr)
-        assert build.returncode == 0, build.output
-        assert re.search(r"^INFO\s+-\s+calculators: Node\.js not found", build.output, re.M), build.output
-        assert not list((build.site / ASSETS).glob("snapshot-*.bin"))
-        assert build_info(build.site)["snapshot"] == ""
+        assert build.returncode == 1, build.output
+        assert build.errors() == [
+            "calculators: Node.js not found, so no memory snapshot can be made (the plugin's option 'snapshot' is on): "
+            "install Node.js 22 or 24, or set 'snapshot: false' to ship a plain boot of Python (each page's first "
+            "calculation then waits seconds longer)"
+        ], build.output
 
     def test_snapshot_can_be_switched_off(self, tmp_path: Path) -> None:
         build = build_fixture(tmp_path, {"docs/index.md": PAGE}, plugin={"snapshot": False})

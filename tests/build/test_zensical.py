@@ -160,3 +160,29 @@ class TestAnAuthorsMistakesUnderZensical:
             "mkdocs-calculators: docs/reference/wires.md: missing or out of date: run `mkdocs-calculators pages` "
             "before the build, then build again"
         ) in shipped.stderr
+
+
+def test_the_progress_page_in_the_nav_is_built_and_lists_what_mkdocs_lists(tmp_path: Path) -> None:
+    """The contributing guide says to list `progress.md` in the nav: under Zensical it is a page too (written by
+    `mkdocs-calculators pages`, its list filled by `ship` from the built pages), not a link that answers 404, and it
+    lists the book's quizzes and exercises as MkDocs' build of the same tree does."""
+    root = copy_of_the_book(tmp_path)
+    config = root / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "  - Your progress: progress.md\n", encoding="utf-8")
+    results = build_with_zensical(root)
+    log = "\n".join(result.stdout + result.stderr for result in results)
+    assert [result.returncode for result in results] == [0, 0, 0], log
+    assert "calculators: wrote docs/progress.md" in results[0].stdout
+    index = (root / "site/index.html").read_text(encoding="utf-8")
+    assert 'href="./progress/"' in index  # the nav's link, to the page below
+    zensical = (root / "site/progress/index.html").read_text(encoding="utf-8")
+    listed = re.search(r'<div class="progress-book".*?<p class="progress-count">[^<]*</p></div>', zensical, re.S)
+    assert listed is not None, zensical
+    assert 'href="..#quiz-1">Quiz: Check yourself</a>' in listed[0]  # as MkDocs words the home page's address
+    assert "1 quizzes and exercises in all." in listed[0]
+    assert "data-progress-list-slot" not in zensical
+
+    mkdocs = build_second_book(tmp_path / "mkdocs-site", root)
+    assert mkdocs.returncode == 0, mkdocs.stderr
+    built = (tmp_path / "mkdocs-site/progress/index.html").read_text(encoding="utf-8")
+    assert listed[0] in built  # the very list the plugin writes

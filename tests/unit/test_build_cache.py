@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
 
 from calckit.book import load
 from mkdocs_calculators.blocks import PageContext
-from mkdocs_calculators.build_cache import BuildCache, PagePlace, code_digest
+from mkdocs_calculators.build_cache import BuildCache, PagePlace, code_digest, kinds_code, loaded_module
 from mkdocs_calculators.page import RenderedPage, render_page
 
 BOOK = load("calculators")
@@ -135,3 +140,42 @@ def test_the_import_check_is_kept_for_the_same_code_and_browser(tmp_path: Path) 
     assert cache.imports("os sys") == (["book/x.py:3: ModuleNotFoundError: No module named 'numpy'"], ["numpy"])
     assert cache.imports("os sys numpy") is None
     assert BuildCache(tmp_path, "code-2").imports("os sys") is None
+
+
+def test_a_kind_replaced_in_this_process_changes_what_the_cache_is_keyed_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hook (or any code) that replaces a registered kind's render changes the kinds' part of the key, and only
+    that: the same kinds give the same key, call after call."""
+    from mkdocs_calculators.blocks import kinds
+    from mkdocs_calculators.blocks.calculator import CalculatorKind
+
+    before = kinds_code(kinds())
+    assert kinds_code(kinds()) == before
+    assert [line.split()[0] for line in before] == ["calculator", "quiz", "exercise", "table"]
+    original = CalculatorKind.render
+
+    def render(self: CalculatorKind, model: Any, block: Any) -> str:
+        return original(self, model, block) + "<p>hooked</p>"
+
+    monkeypatch.setattr(CalculatorKind, "render", render)
+    after = kinds_code(kinds())
+    assert after[0] != before[0] and after[1:] == before[1:]
+
+
+def test_a_loaded_module_is_read_as_it_was_when_first_seen(tmp_path: Path) -> None:
+    """MkDocs loads a `hooks:` file once per process: an edit on disk afterwards is not the code that runs, and is not
+    in the key until the file is loaded again (a new module object)."""
+    hook = tmp_path / "hook.py"
+    hook.write_text("MARK = 1\n", encoding="utf-8")
+
+    def load_hook() -> ModuleType:
+        spec = importlib.util.spec_from_file_location("a_hook", hook)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    first = load_hook()
+    seen = loaded_module(first)
+    hook.write_text("MARK = 2\n", encoding="utf-8")
+    assert loaded_module(first) == seen  # still the code that runs
+    assert loaded_module(load_hook()) != seen  # loaded again: the edited file

@@ -62,6 +62,8 @@ class Authored:
     anchor: str  # the anchor the block is numbered with (`calc-3`), "" for a kind without anchors
     ids: PageIds  # the page's ids: a kind claims its author's ids here, so duplicates are found
     seen: dict[str, int] = field(default_factory=dict)  # for the kind's own use across a page (quiz ids)
+    # What is not wrong but over a budget (budgets.py): said as warnings, while the block renders.
+    warnings: list[Problem] = field(default_factory=list)
 
     @property
     def book(self) -> Book:
@@ -71,6 +73,9 @@ class Authored:
 
     def problem(self, line: int, message: str) -> Problem:
         return Problem(self.page.path, line, message)
+
+    def warn(self, line: int, message: str) -> None:
+        self.warnings.append(Problem(self.page.path, line, message, warning=True))
 
     def load(self, what: str, noun: str | None = None) -> Loaded:
         """The body's YAML, with the file line of every key; Problems for a mistake in it."""

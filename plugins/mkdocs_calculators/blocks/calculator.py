@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from ..budgets import over_chart_budget
 from ..chart_check import chart_problem
 from ..ids import ID_RULE, check_id
 from ..render import render_calculator
@@ -109,6 +110,8 @@ class CalculatorKind(BlockKind[CalculatorModel]):
             raise Problems(
                 [block.problem(block.line, f"calculator '{calculator.name}' draws {chart} (for these inputs: {shown})")]
             )
+        if spec and (over := over_chart_budget(spec)):
+            block.warn(block.line, f"calculator '{calculator.name}': {over} (for these inputs: {inputs_text(inputs)})")
         return CalculatorModel(calculator, inputs, result, anchor)
 
     def render(self, model: CalculatorModel, block: Authored) -> str:
