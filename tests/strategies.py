@@ -14,6 +14,9 @@ from calckit.spec import CUSTOM
 
 # Round numbers, where formulas meet their singular points (a division by n - 1, a ridge at a whole intensity).
 _ROUND_MANTISSAS = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9)
+# Under a picker's entry (a chip: its figures fill other fields), the 1-2-5 series: the entry's figures are one point
+# of the space that the picker's "custom" entry walks on the full series, field by field.
+_PICKED_MANTISSAS = (1, 2, 5)
 
 
 def _in_range(spec: Input, value: float) -> bool:
@@ -22,10 +25,10 @@ def _in_range(spec: Input, value: float) -> bool:
     return (value > low if spec.min_exclusive else value >= low) and value <= high
 
 
-def _round_values(spec: Input, low: float, high: float) -> list[float]:
+def _round_values(spec: Input, low: float, high: float, mantissas: tuple[float, ...] = _ROUND_MANTISSAS) -> list[float]:
     """Whole numbers and round decimals across the range: 0.001, 0.0015, ..., 7, 8, 9, 10, 15, ..."""
     exponents = range(math.floor(math.log10(max(abs(low), 1e-6))) - 1, math.ceil(math.log10(max(abs(high), 1))) + 1)
-    candidates = {0.0, 1.0, *(m * 10.0**e for m in _ROUND_MANTISSAS for e in exponents)}
+    candidates = {0.0, 1.0, *(m * 10.0**e for m in mantissas for e in exponents)}
     return sorted(
         value for value in candidates if _in_range(spec, value) and (spec.kind != "integer" or value % 1 == 0)
     )
@@ -107,9 +110,10 @@ def _coincident(draw: st.DrawFn, drawn: st.SearchStrategy[dict[str, Any]], numer
 
 def sweep(calculator: Calculator) -> Iterator[dict[str, Any]]:
     """A deterministic walk through the interior of the calculator's space, where random draws rarely land exactly:
-    every round value of each numeric input (the others at their defaults), under each value of each choice input,
-    and pairs of numeric inputs set equal."""
+    every round value of each numeric input (the others at their defaults), under each value of each choice input
+    (under a picker's entries, such as each chip, the 1-2-5 round values), and pairs of numeric inputs set equal."""
     numeric = [spec for spec in calculator.inputs if spec.kind in ("number", "integer")]
+    pickers = {spec.filled_by for spec in calculator.inputs if spec.filled_by}
     contexts: list[dict[str, Any]] = [{}]
     contexts += [
         {spec.key: value}
@@ -119,12 +123,13 @@ def sweep(calculator: Calculator) -> Iterator[dict[str, Any]]:
         if value != spec.default  # the default is the first context's
     ]
     for context in contexts:
+        picked = any(key in pickers and value != CUSTOM for key, value in context.items())
         for spec in numeric:
             if spec.filled_by in context and context[spec.filled_by] != CUSTOM:
                 continue  # the picker's figure replaces the value: the run would repeat the picker's own
             low = spec.min if spec.min is not None else -1e12
             high = spec.max if spec.max is not None else 1e12
-            for value in _round_values(spec, low, high):
+            for value in _round_values(spec, low, high, _PICKED_MANTISSAS if picked else _ROUND_MANTISSAS):
                 yield {**context, spec.key: value}
     for first, second in itertools.combinations(numeric, 2):
         for value in (0.0, 1.0, 2.0, 10.0, 100.0):

@@ -203,6 +203,37 @@ class TestTheFuzzerFindsSingularPoints:
         assert failures[0]["error"] == "ZeroDivisionError: float division by zero"
         assert failures[0]["message"].startswith(f"calculator '{name}' failed for these inputs (a=")
 
+    def test_the_sweep_walks_every_entry_of_a_picker(self) -> None:
+        """Under the picker's default entry and its "custom" entry each numeric input takes every round value (7
+        included); under its other entries (each chip, in this book) the 1-2-5 values, the picked figure left out."""
+        from calckit import Choice, Input, Output, Result
+
+        calculator = Calculator(
+            name="picked",
+            title="Picked",
+            description="A part whose figure a picker fills.",
+            inputs=(
+                Input(
+                    "part",
+                    "Part",
+                    "small",
+                    kind="choice",
+                    choices=(Choice("small", "Small"), Choice("big", "Big"), Choice("custom", "Custom")),
+                ),
+                Input("size", "Size", 10.0, min=0.001, max=1e6, filled_by="part"),
+                Input("count", "Count", 20.0, min=0.001, max=1e6),
+            ),
+            outputs=(Output("y", "Y"),),
+            compute=lambda values: Result({"y": 1.0}, summary="y"),
+        )
+        runs = list(sweep(calculator))
+        for context in ({}, {"part": "custom"}):
+            assert {**context, "count": 7.0} in runs and {**context, "count": 5.0} in runs
+        assert {"part": "custom", "size": 7.0} in runs
+        assert {"part": "big", "count": 5.0} in runs and {"part": "big", "count": 0.2} in runs
+        assert {"part": "big", "count": 7.0} not in runs
+        assert not any(run.get("part") == "big" and "size" in run for run in runs)
+
     def test_hypothesis_finds_inputs_that_meet(self, monkeypatch: pytest.MonkeyPatch) -> None:
         from hypothesis import find
 
