@@ -169,10 +169,11 @@ def spread(low: float, high: float, count: int, *, whole: bool = False, seed: in
 
 # The roofline first (its page is the one the cold tab has open, its intensity at COLD_VALUE), then three calculators
 # whose charts differ from it: lines over a batch, bars of a cache's size by kind, a collective's time over sizes.
+INFERENCE = "/lessons/inference-at-scale/"
 RECOMPUTES = (
     Recompute("roofline", ROOFLINE, FIRST, "intensity", tuple(warm_values())),
-    Recompute("latency-throughput", "/lessons/inference-at-scale/", "#calc-1", "batch", spread(10, 300, 30, whole=True)),
-    Recompute("kv-cache", "/lessons/inference-at-scale/", "#calc-3", "layers", spread(10, 200, 30, whole=True)),
+    Recompute("latency-throughput", INFERENCE, "#calc-1", "batch", spread(10, 300, 30, whole=True)),
+    Recompute("kv-cache", INFERENCE, "#calc-3", "layers", spread(10, 200, 30, whole=True)),
     Recompute("collective", "/lessons/parallelism/", "#calc-1", "size_mb", spread(0.01, 10_000, 30)),
 )
 
