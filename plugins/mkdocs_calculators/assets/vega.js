@@ -98,8 +98,8 @@ const charts = new Map();
 /**
  * The spec with its numbers taken out, so that a chart whose numbers change is changed in place rather than compiled
  * and drawn again: each inline dataset (`data: {values}`) becomes a named one, and each scale's domain of numbers
- * (`scale: {domain: [low, high]}`, which calckit's charts fix so that the picture does not jump) reads two parameters.
- * The datasets and the parameters' values are gathered apart.
+ * (`scale: {domain: [low, high]}`, which calckit's charts fix so that the picture does not jump) and each constant
+ * position (`datum: 1000`) reads parameters. The datasets and the parameters' values are gathered apart.
  * @param {Chart} spec
  * @returns {{named: Record<string, unknown>, datasets: Record<string, unknown[]>, signals: Record<string, number>}}
  */
@@ -108,8 +108,15 @@ function separateData(spec) {
   const datasets = {};
   /** @type {Record<string, number>} */
   const signals = {};
+  /** A number of the spec read from a parameter. @param {number} value */
+  const parameter = (value) => {
+    const name = `calculator_number_${Object.keys(signals).length}`;
+    signals[name] = value;
+    return { expr: name };
+  };
   /** @type {(node: any, key: string) => unknown} */
   const walk = (node, key) => {
+    if (key === "datum" && Number.isFinite(node)) return parameter(node); // a rule or a bar's end at a fixed value
     if (Array.isArray(node)) return node.map((item) => walk(item, ""));
     if (!node || typeof node !== "object") return node;
     if (key === "data" && Array.isArray(node.values) && Object.keys(node).length === 1) {
@@ -119,11 +126,7 @@ function separateData(spec) {
     }
     const copy = Object.fromEntries(Object.entries(node).map(([name, value]) => [name, walk(value, name)]));
     if (key === "scale" && Array.isArray(node.domain) && node.domain.every(Number.isFinite)) {
-      copy.domain = node.domain.map((/** @type {number} */ value) => {
-        const name = `calculator_domain_${Object.keys(signals).length}`;
-        signals[name] = value;
-        return { expr: name };
-      });
+      copy.domain = node.domain.map(parameter);
     }
     return copy;
   };
