@@ -45,17 +45,21 @@ const STALE_AFTER_MS = 120;
 export function mountCalculators(elements, generation) {
   setPageGeneration(generation);
   for (const element of elements) mountCalculator(element);
-  bootWhenIdle(elements);
+  bootWhenSeen(elements);
 }
 
-/** Boot the runtime in idle time once a calculator is on screen, so the first edit finds it ready. @param {HTMLElement[]} elements */
-function bootWhenIdle(elements) {
+/**
+ * Boot the runtime as soon as a calculator is on screen, so that the first edit finds it ready or nearly: right after
+ * the frame that shows the calculator is painted, not in idle time (which a page still loading can put off by
+ * seconds). The worker downloads and compiles on a thread of its own; the page only creates it.
+ * @param {HTMLElement[]} elements
+ */
+function bootWhenSeen(elements) {
   if (!("IntersectionObserver" in window)) return;
   const observer = new IntersectionObserver((entries) => {
     if (!entries.some((entry) => entry.isIntersecting)) return;
     observer.disconnect();
-    const idle = window.requestIdleCallback ?? ((/** @type {() => void} */ callback) => setTimeout(callback, 200));
-    idle(() => bootRuntime(), { timeout: 3000 });
+    requestAnimationFrame(() => setTimeout(() => bootRuntime())); // a task after the next frame: once it is painted
   });
   for (const element of elements) observer.observe(element);
 }
