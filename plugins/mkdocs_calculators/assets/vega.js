@@ -159,15 +159,19 @@ async function updateInPlace(chart, datasets, signals, description) {
       view.change(name, vega.changeset().remove(vega.truthy).insert(rows));
       values[name] = json;
     }
+    let moved = false; // a domain or a constant position changed: the axes are new
     for (const [name, value] of Object.entries(signals)) {
-      if (view.signal(name) !== value) view.signal(name, value);
+      if (view.signal(name) === value) continue;
+      view.signal(name, value);
+      moved = true;
     }
     if (view.description() !== description) view.description(description);
-    // The plot is fitted to the container again from the container's width, as a first draw fits it: Vega fits it
-    // in one pass, to the axes and labels as they stood before that pass, so starting from the width fitted to the
-    // old numbers would end a few px off (and a label's place with it). `_width` is the width Vega was given, the
-    // container's (vega-view keeps it apart from the fitted width signal).
-    if (Number.isFinite(view._width) && view.width() !== view._width) view.width(view._width);
+    // New axes: the plot is fitted to the container again from the container's width, as a first draw fits it. Vega
+    // fits it in one pass, to the axes and labels as they stood before that pass, so starting from the width fitted
+    // to the old axes would end a few px off (and a label's place with it). `_width` is the width Vega was given, the
+    // container's (vega-view keeps it apart from the fitted width signal). The same axes keep their fit, which a
+    // resize only checks: no second pass.
+    if (moved && Number.isFinite(view._width) && view.width() !== view._width) view.width(view._width);
     await view.resize().runAsync();
     return true;
   } catch {
