@@ -36,6 +36,8 @@ import { drawChart, drawChartWhenVisible } from "./vega.js";
 const CUSTOM = "custom";
 // How long an answer may take before the results on show are marked as behind the form (see markStale).
 const STALE_AFTER_MS = 120;
+// How long the inputs stay as they are before the URL records them (see recordLater).
+const URL_AFTER_MS = 400;
 
 /**
  * Make each calculator element live; called for every page Material shows.
@@ -147,19 +149,17 @@ function mountCalculator(root) {
     });
   }
 
-  let urlDue = false;
-  /** Record the inputs in the URL when the page is idle: history.replaceState costs milliseconds, not for a frame. */
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let urlTimer;
+  /**
+   * Record the inputs in the URL once the reader pauses: history.replaceState costs milliseconds, which between two
+   * inputs of a drag would hold up the next answer (the worker's reply waits for the page's thread).
+   */
   function recordLater() {
-    if (urlDue) return;
-    urlDue = true;
-    const idle = window.requestIdleCallback ?? ((/** @type {() => void} */ callback) => setTimeout(callback, 100));
-    idle(
-      () => {
-        urlDue = false;
-        if (root.isConnected) recordInUrl(root); // not into the address of a page the reader has since gone to
-      },
-      { timeout: 1000 },
-    );
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(() => {
+      if (root.isConnected) recordInUrl(root); // not into the address of a page the reader has since gone to
+    }, URL_AFTER_MS);
   }
 
   async function recompute() {
