@@ -310,7 +310,7 @@ function fillFromPicker(root, inputs) {
     const picker = field.dataset.filledBy;
     const control = /** @type {HTMLInputElement | null} */ (field.querySelector(FIELD));
     if (!picker || !control || inputs[picker] === CUSTOM || document.activeElement === control) continue;
-    control.value = String(inputs[key]);
+    if (control.value !== String(inputs[key])) control.value = String(inputs[key]);
   }
 }
 
