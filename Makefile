@@ -98,10 +98,10 @@ lint: $(VENV)/.test-deps node_modules/.installed
 	node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.json
 	node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.workers.json
 
-## bench: the figures of the design brief (T2, T3, T6), measured in one run
+## bench: the figures of the design brief (T2-T7), measured in one run; ONLY=t2,t3 measures those alone
 bench: $(VENV)/.test-deps node_modules/.installed
 	$(call REQUIRE,chromium)
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(if $(ONLY),--only $(ONLY))
 
 bench-t7: $(VENV)/.test-deps node_modules/.installed
 	$(call REQUIRE,chromium)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -30,7 +31,9 @@ from bench.page_bytes import measure_bytes
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support import service_worker_manifest
 
-__all__ = ["measure_browser"]
+__all__ = ["ALL", "measure_browser"]
+
+ALL = frozenset({"T2", "T3", "T4", "T5", "T6", "T7"})  # the figures `make bench` measures (R3 comes with any of them)
 
 COLD_RUNS = 3
 REPEAT_RUNS = 3
@@ -141,15 +144,55 @@ def interaction_on_load(visit: Visit) -> dict[str, Any]:
     return {"ms": measured["ms"], "stages": stages, "boot_stages": boot}
 
 
-def recomputes(visit: Visit) -> list[dict[str, float]]:
-    """T3 in a booted tab: one timed input event per warm value, each awaited before the next, with its stages (ms):
-    input event to the call leaving the page, the worker's round trip, Python inside it, the result received to the
-    outputs written, the outputs to the chart drawn, the chart drawn to the frame painted; `total`, the input event to
-    outputs and chart; and `frame`, the input event to the frame that shows them painted."""
+@dataclass(frozen=True)
+class Recompute:
+    """A calculator with a chart, as T3 times it: its page, its selector there, the field changed and the values put
+    in it, one after the other (each gives other outputs than the one before)."""
+
+    name: str
+    page: str
+    selector: str
+    field: str
+    values: tuple[str, ...]
+
+
+def spread(low: float, high: float, count: int, *, whole: bool = False, seed: int = 0) -> tuple[str, ...]:
+    """`count` different values from `low` to `high`, evenly spread on a log scale (to 3 digits, or whole numbers),
+    in a fixed shuffle."""
+    values = [low * (high / low) ** (i / (count - 1)) for i in range(count)]
+    texts = [str(round(value)) if whole else f"{float(f'{value:.3g}'):g}" for value in values]
+    if len(set(texts)) != count:
+        raise BenchError(f"values to put in are not all different: {texts}")
+    random.Random(seed).shuffle(texts)
+    return tuple(texts)
+
+
+# The roofline first (its page is the one the cold tab has open, its intensity at COLD_VALUE), then three calculators
+# whose charts differ from it: lines over a batch, bars of a cache's size by kind, a collective's time over sizes.
+INFERENCE = "/lessons/inference-at-scale/"
+RECOMPUTES = (
+    Recompute("roofline", ROOFLINE, FIRST, "intensity", tuple(warm_values())),
+    Recompute("latency-throughput", INFERENCE, "#calc-1", "batch", spread(10, 300, 30, whole=True)),
+    Recompute("kv-cache", INFERENCE, "#calc-3", "layers", spread(10, 200, 30, whole=True)),
+    Recompute("collective", "/lessons/parallelism/", "#calc-1", "size_mb", spread(0.01, 10_000, 30)),
+)
+
+
+def recomputes(visit: Visit, calculator: Recompute) -> list[dict[str, float]]:
+    """T3 in a booted tab: one timed input event per value, each awaited before the next, with its stages (ms): input
+    event to the call leaving the page, the worker's round trip, Python inside it, the result received to the outputs
+    written, the outputs to the chart drawn, the chart drawn to the frame painted; `total`, the input event to outputs
+    and chart; and `frame`, the input event to the frame that shows them painted. On another page than the tab's,
+    the page is opened first and one untimed input boots its worker."""
+    if urlsplit(visit.page.url).path != calculator.page:
+        visit.open_calculators(calculator.page, calculator.selector)
+        visit.change(
+            calculator.selector, calculator.field, "1" if calculator.values[0] != "1" else "2", BOOT_TIMEOUT_MS
+        )
     samples = []
     visit.page.evaluate("window.__benchCalls.length = 0")
-    for value in warm_values():
-        measured = visit.change_intensity(value, WARM_TIMEOUT_MS)
+    for value in calculator.values:
+        measured = visit.change(calculator.selector, calculator.field, value, WARM_TIMEOUT_MS)
         calls: list[list[Any]] = visit.page.evaluate("window.__benchCalls.splice(0)")
         start = measured["dispatched"]
         sent = next(at for kind, at, *_ in calls if kind == "sent" and at >= start)
@@ -159,6 +202,7 @@ def recomputes(visit: Visit) -> list[dict[str, float]]:
                 "total": measured["chart_ms"],
                 "outputs": measured["ms"],
                 "frame": measured["frame_ms"],
+                "calls": sum(1 for kind, *_ in calls if kind == "sent"),
                 "input to call sent": sent - start,
                 "worker round trip": received - sent,
                 "Python in the worker": python,
@@ -168,6 +212,46 @@ def recomputes(visit: Visit) -> list[dict[str, float]]:
             }
         )
     return samples
+
+
+def recompute_figures(name: str, samples: list[dict[str, float]]) -> list[Figure]:
+    """T3 for one calculator: the input event to outputs and chart drawn, median and 95th percentile, each stage's,
+    and the input event to the frame painted."""
+    totals = [sample["total"] for sample in samples]
+    frames = [sample["frame"] for sample in samples]
+    stages = [stage for stage in samples[0] if stage not in ("total", "outputs", "frame", "calls")]
+    by_stage = ", ".join(
+        f"{stage} {median([s[stage] for s in samples]):.1f} / {percentile([s[stage] for s in samples], 95):.1f}"
+        for stage in stages
+    )
+    outputs = median([sample["outputs"] for sample in samples])
+    return [
+        Figure(
+            "T3",
+            f"{name}: warm recompute to outputs and chart, median",
+            8,
+            median(totals),
+            "ms",
+            f"{len(samples)} inputs; outputs alone {outputs:.1f} ms; calls {sum(s['calls'] for s in samples):g}",
+        ),
+        Figure(
+            "T3",
+            f"{name}: warm recompute, 95th percentile",
+            16.7,
+            percentile(totals, 95),
+            "ms",
+            f"max {max(totals):.1f} ms",
+        ),
+        Figure("T3", f"{name}: by stage (median / p95 of each)", None, median(totals), "ms", by_stage),
+        Figure(
+            "T3",
+            f"{name}: warm recompute to the frame painted, median",
+            None,
+            median(frames),
+            "ms",
+            f"p95 {percentile(frames, 95):.1f} ms; includes the wait for the next frame (up to 16.7 ms at 60 Hz)",
+        ),
+    ]
 
 
 def navigation(lab: Lab) -> dict[str, float]:
@@ -256,25 +340,34 @@ def _repeat(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
     ]
 
 
-def _interaction(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
+def _interaction(lab: Lab, site: Path, raw: dict[str, Any], *, t2: bool = True, t3: bool = True) -> list[Figure]:
     """T2 (alternating bare boots, download floors and cold first interactions) and T3 (in the last cold tab, once
-    booted)."""
-    warm_up = bare_boot(lab)  # untimed: the browser's first worker and first wasm compile
+    booted, for each of RECOMPUTES). Without `t2`, one cold first interaction boots the tab for T3, untimed; without
+    `t3`, no recompute is timed."""
+    if t2:
+        raw["T2"] = {"bare_warm_up": bare_boot(lab)}  # untimed: the browser's first worker and first wasm compile
     files = boot_files(site)
     bare: list[dict[str, float]] = []
     floor: list[dict[str, Any]] = []
     cold: list[dict[str, Any]] = []
-    warm: list[dict[str, float]] = []
-    for round_ in range(COLD_RUNS):
-        bare.append(bare_boot(lab))
-        floor.append(download_floor(lab, files))
+    warm: dict[str, list[dict[str, float]]] = {}
+    rounds = COLD_RUNS if t2 else 1
+    for round_ in range(rounds):
+        if t2:
+            bare.append(bare_boot(lab))
+            floor.append(download_floor(lab, files))
         with lab.visit() as visit:
             cold.append(first_interaction(visit))
-            if round_ == COLD_RUNS - 1:
+            if t3 and round_ == rounds - 1:
                 # Warm: the service worker has also cached the runtime (on a first visit it downloads and stores
                 # the rest of it in the background, which on 2 cores competes with everything the page does).
                 runtime_cached(visit.page, len(service_worker_manifest(site)["runtime"]))
-                warm = recomputes(visit)
+                for calculator in RECOMPUTES:
+                    warm[calculator.name] = recomputes(visit, calculator)
+                    totals = ", ".join(f"{sample['total']:.1f}" for sample in warm[calculator.name])
+                    print(f"T3 {calculator.name} recomputes, ms: {totals}", flush=True)
+        if not t2:
+            continue
         stages = ", ".join(f"{stage} {at:.0f}" for stage, at in cold[-1]["stages"].items())
         boot = ", ".join(f"{stage} {at:.0f}" for stage, at in cold[-1]["boot_stages"].items())
         print(
@@ -284,13 +377,21 @@ def _interaction(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
             f"inside the worker, ms after its boot began: {boot})",
             flush=True,
         )
-    totals = [sample["total"] for sample in warm]
-    print(f"T3 recomputes, ms: {', '.join(f'{ms:.1f}' for ms in totals)}", flush=True)
-    raw["T2"] = {"bare_warm_up": warm_up, "bare": bare, "download_floor": floor, "calculator": cold}
-    raw["T3"] = {"samples": warm}
-    by_stage = {stage: [s[stage] for s in warm] for stage in warm[0] if stage not in ("total", "outputs", "frame")}
-    frames = [sample["frame"] for sample in warm]
-    stages = ", ".join(f"{stage} {median(ms):.1f} / {percentile(ms, 95):.1f}" for stage, ms in by_stage.items())
+    figures: list[Figure] = []
+    if t2:
+        raw["T2"].update({"bare": bare, "download_floor": floor, "calculator": cold})
+        figures += _cold_figures(bare, floor, cold)
+    if t3:
+        raw["T3"] = {"samples": warm}
+        for name, samples in warm.items():
+            figures += recompute_figures(name, samples)
+    return figures
+
+
+def _cold_figures(
+    bare: list[dict[str, float]], floor: list[dict[str, Any]], cold: list[dict[str, Any]]
+) -> list[Figure]:
+    """T2: the cold first interaction against the bare boot, by stage, and the floor."""
     bare_ms = median([sample["page_ms"] for sample in bare])
     cold_ms = median([sample["ms"] for sample in cold])
     floor_ms = median([sample["page_ms"] for sample in floor])
@@ -315,22 +416,12 @@ def _interaction(lab: Lab, site: Path, raw: dict[str, Any]) -> list[Figure]:
             + ", ".join(f"{name} {ms:.0f}" for name, ms in sorted(ends.items(), key=lambda item: item[1])),
         ),
         Figure(
-            "T3",
-            "warm recompute to outputs and chart, median",
-            16,
-            median(totals),
-            "ms",
-            f"{len(warm)} inputs, intensity 1 to 2000; outputs alone {median([s['outputs'] for s in warm]):.1f} ms",
-        ),
-        Figure("T3", "warm recompute, 95th percentile", 33, percentile(totals, 95), "ms", f"max {max(totals):.1f} ms"),
-        Figure("T3", "warm recompute by stage (median / p95 of each)", None, median(totals), "ms", stages),
-        Figure(
-            "T3",
-            "warm recompute to the frame painted, median",
-            None,
-            median(frames),
-            "ms",
-            f"p95 {percentile(frames, 95):.1f} ms; includes the wait for the next frame (up to 16.7 ms at 60 Hz)",
+            "T2",
+            "cold first interaction / floor",
+            1.03,
+            cold_ms / floor_ms,
+            "x",
+            f"calculator {cold_ms:,.0f} ms, floor {floor_ms:,.0f} ms (medians of {COLD_RUNS})",
         ),
     ]
 
@@ -375,8 +466,9 @@ def _pages(base_url: str, site: Path, raw: dict[str, Any]) -> list[Figure]:
         return lighthouse(base_url, plain_url, book_pages(site), set(book_pages(plain_site)), raw)
 
 
-def measure_browser() -> tuple[list[Figure], dict[str, Any]]:
-    """T2-T5 and R3 in one browser against one served build; raw: every sample, request and page error."""
+def measure_browser(only: frozenset[str] = ALL) -> tuple[list[Figure], dict[str, Any]]:
+    """T2-T5, T7 and R3 (those of them in `only`; R3 always, over whatever ran) in one browser against one served
+    build; raw: every sample, request and page error."""
     # Playwright sees (and routes) a service worker's own requests only when this is set before its driver starts;
     # without it, what a service worker downloads would escape T4's count, T5's bytes and R3's check.
     os.environ["PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS"] = "1"
@@ -387,17 +479,29 @@ def measure_browser() -> tuple[list[Figure], dict[str, Any]]:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
             lab = Lab(browser, base_url)
             raw["chromium"] = browser.version
-            figures = [
-                *guarded("T2 T3", "cold first interaction, warm recompute", lambda: _interaction(lab, site, raw)),
-                *guarded("T2", "repeat visit", lambda: _repeat(lab, site, raw)),
-                *guarded("T4", "instant navigation roofline -> home -> roofline", lambda: _navigation(lab, raw)),
-                *guarded("T5", "bytes of the home and roofline pages", lambda: measure_bytes(lab, site, raw)),
-                *guarded(
+            t2, t3 = "T2" in only, "T3" in only
+            figures: list[Figure] = []
+            if t2 or t3:
+                figures += guarded(
+                    "T2 T3",
+                    "cold first interaction, warm recompute",
+                    lambda: _interaction(lab, site, raw, t2=t2, t3=t3),
+                )
+            if t2:
+                figures += guarded("T2", "repeat visit", lambda: _repeat(lab, site, raw))
+            if "T4" in only:
+                figures += guarded(
+                    "T4", "instant navigation roofline -> home -> roofline", lambda: _navigation(lab, raw)
+                )
+            if "T5" in only:
+                figures += guarded("T5", "bytes of the home and roofline pages", lambda: measure_bytes(lab, site, raw))
+            if "T7" in only:
+                figures += guarded(
                     "T7", "Lighthouse on every page, beside its plugin-free twin", lambda: _pages(base_url, site, raw)
-                ),
-            ]
+                )
             browser.close()
-        figures += guarded("T2", "cold first interaction without the snapshot", lambda: _without_snapshot(raw))
+        if t2:
+            figures += guarded("T2", "cold first interaction without the snapshot", lambda: _without_snapshot(raw))
         raw["R3"] = {"foreign_requests": lab.foreign}
         raw["page_errors"] = lab.errors
         print(f"R3 foreign requests: {lab.foreign}; page errors: {lab.errors}", flush=True)

@@ -51,23 +51,23 @@ COLD_VALUE = "1000"  # the first intensity a reader types (the page starts at 10
 BOOT_TIMEOUT_MS = 60_000  # a cold Pyodide boot on a busy 2-core machine
 WARM_TIMEOUT_MS = 10_000
 
-# Set the first calculator's intensity, dispatch an input event and resolve, on the page's clock, with {ms: until a
-# MutationObserver sees every output and the summary equal to CPython's, chart_ms: until its chart has also been
-# drawn again (vega.js counts each finished draw in data-drawn; 0 for a calculator without a chart), frame_ms: until
-# the browser has laid out and painted the frame that shows them (a task queued from the next animation frame runs
-# after that frame's rendering), dispatched}.
+# Set a calculator's field (`key`) to `value`, dispatch an input event and resolve, on the page's clock, with {ms:
+# until a MutationObserver sees every output and the summary equal to CPython's (`want`), chart_ms: until its chart has
+# also been drawn again (vega.js counts each finished draw in data-drawn; 0 for a calculator without a chart),
+# frame_ms: until the browser has laid out and painted the frame that shows them (a task queued from the next
+# animation frame runs after that frame's rendering), dispatched}.
 # Throws if the outputs already show that result (nothing to see).
 MEASURE_INPUT = """
-async ([selector, value, want, timeout]) => {
+async ([selector, key, value, want, timeout]) => {
   const root = document.querySelector(selector);
-  const field = root.querySelector(`${selector}-intensity`);
+  const field = root.querySelector(`${selector}-${key}`);
   const outputs = Object.keys(want.outputs).map((key) => root.querySelector(`[data-output="${key}"] output`));
   const summary = root.querySelector(".calc-summary");
   const chart = root.querySelector(".calc-chart-view");
   const shows = () =>
     Object.values(want.outputs).every((text, i) => outputs[i]?.textContent === text) &&
     summary.textContent === want.summary;
-  if (shows()) throw new Error(`${selector} already shows the result for ${value}`);
+  if (shows()) throw new Error(`${selector} already shows the result for ${key} = ${value}`);
   return await new Promise((resolve, reject) => {
     let dispatched = 0;
     let ms = null;
@@ -93,7 +93,7 @@ async ([selector, value, want, timeout]) => {
     });
     const timer = setTimeout(() => {
       observer.disconnect();
-      reject(new Error(`${selector} did not show the result for ${value} within ${timeout} ms`));
+      reject(new Error(`${selector} did not show the result for ${key} = ${value} within ${timeout} ms`));
     }, timeout);
     const watch = { childList: true, characterData: true, subtree: true };
     for (const node of [...outputs, summary]) observer.observe(node, watch);
@@ -107,11 +107,26 @@ async ([selector, value, want, timeout]) => {
 """
 
 
-def expected(intensity: str) -> dict[str, Any]:
-    """What CPython's package shows for the first roofline calculator (the spec's defaults) at `intensity`."""
-    result = run("roofline", {"intensity": intensity})
+# A calculator's form as the page sends it to Python (calculator_form.js's readInputs): {name, inputs}.
+FORM = """
+selector => {
+  const root = document.querySelector(selector);
+  const inputs = {};
+  for (const field of root.querySelectorAll("[data-input]")) {
+    inputs[field.dataset.input] = field.dataset.kind === "choices"
+      ? [...field.querySelectorAll("input[type=checkbox]:checked")].map((box) => box.value).join(",")
+      : field.querySelector("input:not(.calc-slider):not(.calc-filter), select")?.value ?? "";
+  }
+  return { name: root.dataset.calculator, inputs };
+}
+"""
+
+
+def expected(name: str, inputs: dict[str, str]) -> dict[str, Any]:
+    """What CPython's package shows for calculator `name` on `inputs` (strings, as the form holds them)."""
+    result = run(name, inputs)
     if not result["ok"]:
-        raise BenchError(f"roofline rejects intensity {intensity}: {result['errors']}")
+        raise BenchError(f"{name} rejects {inputs}: {result['errors']}")
     return {"outputs": {out["key"]: out["text"] for out in result["outputs"]}, "summary": result["summary"]}
 
 
@@ -125,15 +140,23 @@ class Visit:
     finished: list[Request] = field(default_factory=list)
     workers: list[str] = field(default_factory=list)
 
-    def open_calculators(self, path: str = ROOFLINE) -> None:
-        """Go to `path` and wait until its first calculator is mounted (the component module is live)."""
+    def open_calculators(self, path: str = ROOFLINE, selector: str = FIRST) -> None:
+        """Go to `path` and wait until its calculator `selector` is mounted (the component module is live)."""
         self.page.goto(self.base_url + path)
-        self.page.locator(FIRST).scroll_into_view_if_needed()  # calculators mount as they near the screen
-        self.page.wait_for_selector(f"{FIRST}[data-mounted]", state="attached")
+        self.page.locator(selector).scroll_into_view_if_needed()  # calculators mount as they near the screen
+        self.page.wait_for_selector(f"{selector}[data-mounted]", state="attached")
 
     def change_intensity(self, value: str, timeout_ms: int) -> dict[str, float]:
-        """{ms: from the input event to the new result on screen, dispatched: when, on the page's clock}."""
-        result: dict[str, float] = self.page.evaluate(MEASURE_INPUT, [FIRST, value, expected(value), timeout_ms])
+        """The first calculator's intensity set to `value` (see change)."""
+        return self.change(FIRST, "intensity", value, timeout_ms)
+
+    def change(self, selector: str, key: str, value: str, timeout_ms: int) -> dict[str, float]:
+        """Calculator `selector`'s field `key` set to `value`: {ms: from the input event to the new result on screen,
+        chart_ms: to its chart drawn again, frame_ms: to the frame that shows them painted, dispatched: when, on the
+        page's clock}."""
+        form: dict[str, Any] = self.page.evaluate(FORM, selector)
+        want = expected(form["name"], {**form["inputs"], key: value})
+        result: dict[str, float] = self.page.evaluate(MEASURE_INPUT, [selector, key, value, want, timeout_ms])
         return result
 
     def count(self, suffix: str) -> int:

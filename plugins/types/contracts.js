@@ -103,7 +103,7 @@ export {};
  *   | {type: "stored"}
  *   | {type: "failed", error: string}
  *   | {type: "started", id: number}
- *   | {type: "result", id: number, generation: number, result: unknown, ms: number}
+ *   | {type: "result", id: number, generation: number, json: string, ms: number}
  *   | {type: "error", id: number, generation: number, error: string}} FromWorker
  */
 

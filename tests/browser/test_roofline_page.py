@@ -19,6 +19,21 @@ PAGE = "/lessons/roofline/"
 FIRST = "#calc-1"
 WORKER = "**/assets/calculators/worker.js"
 
+# From now on, the intensity of each call the page sends the calculators' worker, in window.__callsSent; each call's
+# inputs are also handed to window.__onCall, when a test sets it.
+CALLS_SENT = """() => {
+  window.__callsSent = [];
+  const native = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    const sent = native.call(this, message, ...rest);
+    if (message?.type === "call" && message.function === "run") {
+      window.__callsSent.push(message.arguments.inputs.intensity);
+      window.__onCall?.(message.arguments.inputs);
+    }
+    return sent;
+  };
+}"""
+
 
 @pytest.fixture
 def page(warm_page: Page) -> Page:
@@ -70,6 +85,55 @@ class TestRecompute:
         expect(chart).not_to_have_attribute("aria-label", before)
         summary = page.locator(f"{FIRST} .calc-summary")
         expect(summary).to_have_text(run("roofline", {"intensity": 1000})["summary"])
+
+    def test_inputs_in_one_task_make_one_call_with_the_last_values(self, page: Page, base_url: str) -> None:
+        """Three input events in one task (a script filling the field, keys faster than a frame) make one call to
+        Python, with the form as they leave it, and show its results: not one call per event."""
+        open_page(page, base_url + PAGE)
+        page.fill(f"{FIRST}-intensity", "1000")
+        wait_for_texts(page, expected(intensity=1000))  # booted: calls go out at once from here
+        page.evaluate(CALLS_SENT)
+        page.evaluate(
+            """id => { const field = document.querySelector(id);
+            for (const value of ["5", "20", "70"]) {
+              field.value = value; field.dispatchEvent(new Event("input", { bubbles: true })); } }""",
+            f"{FIRST}-intensity",
+        )
+        wait_for_texts(page, expected(intensity=70))
+        assert page.evaluate("window.__callsSent") == ["70"]
+
+    def test_an_answer_for_inputs_since_changed_is_not_shown(self, page: Page, base_url: str) -> None:
+        """An input that comes while Python computes the one before makes that answer stale: it is not shown (no
+        frame paints numbers the reader has left), and the newer inputs' answer is."""
+        open_page(page, base_url + PAGE)
+        page.fill(f"{FIRST}-intensity", "1000")
+        wait_for_texts(page, expected(intensity=1000))
+        page.evaluate(CALLS_SENT)
+        page.evaluate(
+            """([id, summary]) => {
+              const field = document.querySelector(id);
+              const shown = document.querySelector(summary);
+              window.__summaries = [];
+              new MutationObserver(() => window.__summaries.push(shown.textContent))
+                .observe(shown, { childList: true, characterData: true, subtree: true });
+              // As the call for 5 leaves, before any answer can come back, the reader types 70.
+              window.__onCall = (inputs) => {
+                if (inputs.intensity !== "5") return;
+                queueMicrotask(() => {
+                  field.value = "70";
+                  field.dispatchEvent(new Event("input", { bubbles: true }));
+                });
+              };
+              field.value = "5";
+              field.dispatchEvent(new Event("input", { bubbles: true }));
+            }""",
+            [f"{FIRST}-intensity", f"{FIRST} .calc-summary"],
+        )
+        wait_for_texts(page, expected(intensity=70))
+        assert page.evaluate("window.__callsSent") == ["5", "70"]
+        seen = page.evaluate("window.__summaries")
+        assert run("roofline", {"intensity": "5"})["summary"] not in seen
+        assert seen[-1] == run("roofline", {"intensity": "70"})["summary"]
 
     def test_slider_moves_by_keyboard(self, page: Page, base_url: str) -> None:
         """The log slider steps the intensity with the arrow keys, and the field and results follow."""

@@ -36,6 +36,8 @@ import { drawChart, drawChartWhenVisible } from "./vega.js";
 const CUSTOM = "custom";
 // How long an answer may take before the results on show are marked as behind the form (see markStale).
 const STALE_AFTER_MS = 120;
+// How long the inputs stay as they are before the URL records them (see recordLater).
+const URL_AFTER_MS = 400;
 
 /**
  * Make each calculator element live; called for every page Material shows.
@@ -45,17 +47,21 @@ const STALE_AFTER_MS = 120;
 export function mountCalculators(elements, generation) {
   setPageGeneration(generation);
   for (const element of elements) mountCalculator(element);
-  bootWhenIdle(elements);
+  bootWhenSeen(elements);
 }
 
-/** Boot the runtime in idle time once a calculator is on screen, so the first edit finds it ready. @param {HTMLElement[]} elements */
-function bootWhenIdle(elements) {
+/**
+ * Boot the runtime as soon as a calculator is on screen, so that the first edit finds it ready or nearly: right after
+ * the frame that shows the calculator is painted, not in idle time (which a page still loading can put off by
+ * seconds). The worker downloads and compiles on a thread of its own; the page only creates it.
+ * @param {HTMLElement[]} elements
+ */
+function bootWhenSeen(elements) {
   if (!("IntersectionObserver" in window)) return;
   const observer = new IntersectionObserver((entries) => {
     if (!entries.some((entry) => entry.isIntersecting)) return;
     observer.disconnect();
-    const idle = window.requestIdleCallback ?? ((/** @type {() => void} */ callback) => setTimeout(callback, 200));
-    idle(() => bootRuntime(), { timeout: 3000 });
+    requestAnimationFrame(() => setTimeout(() => bootRuntime())); // a task after the next frame: once it is painted
   });
   for (const element of elements) observer.observe(element);
 }
@@ -70,8 +76,10 @@ function mountCalculator(root) {
   if (chart?.dataset.spec) drawChartWhenVisible(chart, /** @type {import("./contracts.js").Chart} */ (JSON.parse(chart.dataset.spec)));
 
   let interacted = false;
-  let inFlight = false;
+  let inFlight = false; // one call at a time: inputs that come meanwhile wait for it, and only the latest is sent
   let queued = false;
+  let scheduled = false; // a recompute is due once the current task's inputs are all in (see schedule)
+  let skipped = false; // the last answer was not shown, a newer input waiting (see recompute)
   // The form as it was when the results on show were computed: the build's, at first. Whenever the form says
   // otherwise (a shared link, an edit while Python starts), the results are marked stale until they catch up.
   const builtFor = JSON.stringify(authoredInputs(root));
@@ -127,6 +135,33 @@ function mountCalculator(root) {
     }
   });
 
+  /**
+   * Recompute once the task that changed the form is over: inputs that come together (a script setting several
+   * fields, a reset, a chip's figures) make one call with the form as they leave it, not one per event. A microtask
+   * rather than the next frame: waiting for a frame would add up to 16.7 ms to every answer, the whole budget of T3.
+   */
+  function schedule() {
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(() => {
+      scheduled = false;
+      recompute();
+    });
+  }
+
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let urlTimer;
+  /**
+   * Record the inputs in the URL once the reader pauses: history.replaceState costs milliseconds, which between two
+   * inputs of a drag would hold up the next answer (the worker's reply waits for the page's thread).
+   */
+  function recordLater() {
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(() => {
+      if (root.isConnected) recordInUrl(root); // not into the address of a page the reader has since gone to
+    }, URL_AFTER_MS);
+  }
+
   async function recompute() {
     if (inFlight) {
       queued = true;
@@ -136,6 +171,14 @@ function mountCalculator(root) {
     try {
       const sent = readInputs(root);
       const result = await runCalculator(name, sent);
+      // An answer for inputs the reader has already changed again is not shown: the newer inputs are sent at once
+      // (below), and showing this one would only paint a frame of numbers and a chart the reader has left. One in a
+      // row at most, so that a calculator slower than the reader's dragging still shows every other answer.
+      if (result && queued && !skipped) {
+        skipped = true;
+        return;
+      }
+      skipped = false;
       if (result && root.isConnected) {
         const current = JSON.stringify(readInputs(root)) === JSON.stringify(sent);
         show(root, result);
@@ -144,9 +187,10 @@ function mountCalculator(root) {
         // A chip's figures were just filled in: the form now says what the results were computed for.
         if (result.ok) shownFor = JSON.stringify(current ? readInputs(root) : sent);
         markStale();
-        if (result.ok) recordInUrl(root);
+        if (result.ok) recordLater();
       }
     } catch (error) {
+      skipped = false;
       // The runtime's failure is reported once, through watchRuntime; this calculator's own, beside it.
       if (root.isConnected && (error instanceof TimeLimitError || error instanceof CallError)) {
         rejected = true;
@@ -181,7 +225,7 @@ function mountCalculator(root) {
     if (field?.dataset.filledBy) setControl(root, field.dataset.filledBy, CUSTOM);
     updateVisibility(root);
     markStale();
-    recompute();
+    schedule();
   });
   form.addEventListener("reset", () => {
     // After the browser has put the author's values back.
@@ -192,7 +236,7 @@ function mountCalculator(root) {
       forgetInUrl(root);
       root.querySelector(".calc-link-note")?.remove(); // the link's inputs are gone, and with them what it ignored
       markStale();
-      recompute();
+      schedule();
     });
   });
 
@@ -223,24 +267,40 @@ function show(root, result) {
   }
   if (!result.ok) return;
   fillFromPicker(root, result.inputs);
+  // Only what changed is written: the page lays out and paints again only for that, and a live region whose text
+  // is the same is not read out again.
   for (const output of result.outputs) {
     const box = root.querySelector(`[data-output="${CSS.escape(output.key)}"]`);
     const element = box?.querySelector("output");
-    if (element) element.textContent = output.text;
+    if (element) setText(element, output.text);
     const note = /** @type {HTMLElement | null} */ (box?.querySelector(".calc-note") ?? null);
     if (note) {
-      note.textContent = output.note ?? "";
-      note.hidden = !output.note;
+      setText(note, output.note ?? "");
+      if (note.hidden !== !output.note) note.hidden = !output.note;
     }
   }
-  /** @type {HTMLElement} */ (root.querySelector(".calc-summary")).textContent = result.summary;
-  const slot = root.querySelector(".calc-table-slot");
-  if (slot) slot.replaceChildren(...(result.table ? [tableElement(result.table)] : []));
+  setText(/** @type {HTMLElement} */ (root.querySelector(".calc-summary")), result.summary);
+  const slot = /** @type {HTMLElement | null} */ (root.querySelector(".calc-table-slot"));
+  const table = JSON.stringify(result.table ?? null);
+  if (slot && tablesShown.get(slot) !== table) {
+    slot.replaceChildren(...(result.table ? [tableElement(result.table)] : []));
+    tablesShown.set(slot, table);
+  }
   const chart = /** @type {HTMLElement | null} */ (root.querySelector(".calc-chart-view"));
   if (chart && result.chart) {
-    chart.setAttribute("aria-label", result.chart.description);
+    if (chart.getAttribute("aria-label") !== result.chart.description) {
+      chart.setAttribute("aria-label", result.chart.description);
+    }
     drawChart(chart, result.chart); // a chart that fails to draw says so itself
   }
+}
+
+/** The table each calculator's slot shows, as JSON (none yet: the build's, which the first answer replaces). */
+const tablesShown = new WeakMap();
+
+/** @param {Element} element @param {string} text */
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
 }
 
 /** Show the figures a chip picker put into its fields (unless the reader is typing in one). @param {HTMLElement} root @param {Record<string, unknown>} inputs */
@@ -250,7 +310,7 @@ function fillFromPicker(root, inputs) {
     const picker = field.dataset.filledBy;
     const control = /** @type {HTMLInputElement | null} */ (field.querySelector(FIELD));
     if (!picker || !control || inputs[picker] === CUSTOM || document.activeElement === control) continue;
-    control.value = String(inputs[key]);
+    if (control.value !== String(inputs[key])) control.value = String(inputs[key]);
   }
 }
 

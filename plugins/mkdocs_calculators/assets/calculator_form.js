@@ -75,7 +75,8 @@ export function updateVisibility(root) {
   const values = readInputs(root);
   for (const field of fields(root)) {
     const key = field.dataset.shownWhen;
-    if (key) field.hidden = !(field.dataset.shownValues ?? "").split(" ").includes(values[key]);
+    const hidden = Boolean(key) && !(field.dataset.shownValues ?? "").split(" ").includes(values[key ?? ""]);
+    if (key && field.hidden !== hidden) field.hidden = hidden; // written only when it changes: no style work per input
   }
 }
 

@@ -7,7 +7,7 @@
  * (a call with a time limit, callPythonWithin, ends the worker when it runs past it, and starts a new one).
  * Readers' exercise code never runs in this worker: it has workers of its own (exercise_runtime.js).
  * From the worker: {type: "progress", stage} | {type: "ready", ms} | {type: "stored"} | {type: "failed", error}
- *                | {type: "started", id} | {type: "result", id, generation, result}
+ *                | {type: "started", id} | {type: "result", id, generation, json}
  *                | {type: "error", id, generation, error}
  */
 import { timeLimit } from "./build-info.js";
@@ -115,7 +115,7 @@ export function bootRuntime() {
         pending.delete(data.id);
         if (!request) return;
         if (data.generation !== pageGeneration) request.resolve(null);
-        else if (data.type === "result") request.resolve(data.result);
+        else if (data.type === "result") request.resolve(JSON.parse(data.json));
         else request.reject(new CallError(data.error));
       }
     });

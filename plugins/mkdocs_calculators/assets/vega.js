@@ -87,24 +87,36 @@ function themeConfig(container) {
 }
 
 /**
- * @type {Map<HTMLElement, {view?: any, shape?: string, palette?: string, config?: object, drawing?: Promise<void>,
- *   next?: Chart, spec?: Chart}>}
+ * @typedef {{view?: any, shape?: string, palette?: string, config?: object, drawing?: Promise<void>, next?: Chart,
+ *   spec?: Chart, values?: Record<string, string>}} Drawn
+ * A chart on the page: its Vega view, what it looks like apart from its numbers (`shape`), the theme it was drawn in,
+ * the draw under way and the spec that waits for it, and the numbers on show (each dataset's and domain's, as JSON).
  */
+/** @type {Map<HTMLElement, Drawn>} */
 const charts = new Map();
 
 /**
- * The spec with each inline dataset (`data: {values}`) given a name, the values gathered apart: a chart redrawn for
- * new data in a spec otherwise the same (its axes' ranges included) then only needs its datasets changed, not the
- * whole spec compiled and drawn again. A new range is drawn anew: Vega, changed in place, keeps part of the layout it
- * fitted to the old range (the plot came out a few px narrower than on a page opened at the new numbers).
+ * The spec with its numbers taken out, so that a chart whose numbers change is changed in place rather than compiled
+ * and drawn again: each inline dataset (`data: {values}`) becomes a named one, and each scale's domain of numbers
+ * (`scale: {domain: [low, high]}`, which calckit's charts fix so that the picture does not jump) and each constant
+ * position (`datum: 1000`) reads parameters. The datasets and the parameters' values are gathered apart.
  * @param {Chart} spec
- * @returns {{named: Record<string, unknown>, datasets: Record<string, unknown[]>}}
+ * @returns {{named: Record<string, unknown>, datasets: Record<string, unknown[]>, signals: Record<string, number>}}
  */
 function separateData(spec) {
   /** @type {Record<string, unknown[]>} */
   const datasets = {};
+  /** @type {Record<string, number>} */
+  const signals = {};
+  /** A number of the spec read from a parameter. @param {number} value */
+  const parameter = (value) => {
+    const name = `calculator_number_${Object.keys(signals).length}`;
+    signals[name] = value;
+    return { expr: name };
+  };
   /** @type {(node: any, key: string) => unknown} */
   const walk = (node, key) => {
+    if (key === "datum" && Number.isFinite(node)) return parameter(node); // a rule or a bar's end at a fixed value
     if (Array.isArray(node)) return node.map((item) => walk(item, ""));
     if (!node || typeof node !== "object") return node;
     if (key === "data" && Array.isArray(node.values) && Object.keys(node).length === 1) {
@@ -112,27 +124,64 @@ function separateData(spec) {
       datasets[name] = node.values;
       return { name };
     }
-    return Object.fromEntries(Object.entries(node).map(([name, value]) => [name, walk(value, name)]));
+    const copy = Object.fromEntries(Object.entries(node).map(([name, value]) => [name, walk(value, name)]));
+    if (key === "scale" && Array.isArray(node.domain) && node.domain.every(Number.isFinite)) {
+      copy.domain = node.domain.map(parameter);
+    }
+    return copy;
   };
-  return { named: /** @type {Record<string, unknown>} */ (walk(spec, "")), datasets };
+  return { named: /** @type {Record<string, unknown>} */ (walk(spec, "")), datasets, signals };
+}
+
+/** The spec apart from its numbers, given them back: its datasets, and its domains' parameters with their values.
+ * @param {Record<string, unknown>} named @param {Record<string, unknown[]>} datasets @param {Record<string, number>} signals */
+function withNumbers(named, datasets, signals) {
+  const params = Object.entries(signals).map(([name, value]) => ({ name, value }));
+  return { ...named, datasets, params: [...(/** @type {unknown[]} */ (named.params) ?? []), ...params] };
 }
 
 /**
- * Give a drawn chart new datasets and description; false when the view cannot take them (it is then drawn anew).
- * @param {any} view @param {Record<string, unknown[]>} datasets @param {string | undefined} description
+ * Give a drawn chart its new numbers: the datasets and domains that changed (Vega then redoes only what depends on
+ * them), and its description. The layout is fitted again (view.resize): a new domain brings tick labels of another
+ * width, and Vega, changed in place, would otherwise keep the plot's width fitted to the old ones (2 px off). False
+ * when the view cannot take them (the chart is then drawn anew).
+ * @param {Drawn} chart @param {Record<string, unknown[]>} datasets @param {Record<string, number>} signals
+ * @param {string | undefined} description
  */
-async function updateInPlace(view, datasets, description) {
+async function updateInPlace(chart, datasets, signals, description) {
   const vega = /** @type {any} */ (window).vega;
+  const view = chart.view;
+  const values = chart.values ?? {};
   try {
-    for (const [name, values] of Object.entries(datasets)) {
-      view.change(name, vega.changeset().remove(vega.truthy).insert(values));
+    for (const [name, rows] of Object.entries(datasets)) {
+      const json = JSON.stringify(rows);
+      if (values[name] === json) continue;
+      view.change(name, vega.changeset().remove(vega.truthy).insert(rows));
+      values[name] = json;
     }
-    view.description(description);
-    await view.runAsync();
+    let moved = false; // a domain or a constant position changed: the axes are new
+    for (const [name, value] of Object.entries(signals)) {
+      if (view.signal(name) === value) continue;
+      view.signal(name, value);
+      moved = true;
+    }
+    if (view.description() !== description) view.description(description);
+    // New axes: the plot is fitted to the container again from the container's width, as a first draw fits it. Vega
+    // fits it in one pass, to the axes and labels as they stood before that pass, so starting from the width fitted
+    // to the old axes would end a few px off (and a label's place with it). `_width` is the width Vega was given, the
+    // container's (vega-view keeps it apart from the fitted width signal). The same axes keep their fit, which a
+    // resize only checks: no second pass.
+    if (moved && Number.isFinite(view._width) && view.width() !== view._width) view.width(view._width);
+    await view.resize().runAsync();
     return true;
   } catch {
     return false;
   }
+}
+
+/** Each dataset's values as JSON: what a chart drawn from `datasets` shows. @param {Record<string, unknown[]>} datasets */
+function valuesOf(datasets) {
+  return Object.fromEntries(Object.entries(datasets).map(([name, rows]) => [name, JSON.stringify(rows)]));
 }
 
 /** The colour the chart is drawn on: the first ancestor with a background of its own. @param {HTMLElement} container */
@@ -196,16 +245,18 @@ export function drawChart(container, spec) {
       const palette = `${mdColorScheme} ${mdColorPrimary} ${mdColorAccent}`;
       if (chart.palette !== palette || !chart.config) [chart.palette, chart.config] = [palette, themeConfig(container)];
       const config = chart.config;
-      const { named, datasets } = separateData(latest);
-      // What the chart looks like apart from its data and its description: the same, and only the data change.
+      const { named, datasets, signals } = separateData(latest);
+      // What the chart looks like apart from its numbers and its description: the same, and only the numbers change.
       const shape = JSON.stringify([config, { ...named, description: undefined }]);
-      if (chart.view && chart.shape === shape && (await updateInPlace(chart.view, datasets, latest.description))) {
+      if (chart.view && chart.shape === shape && (await updateInPlace(chart, datasets, signals, latest.description))) {
         declutter(container, chart.view);
       } else {
-        const result = await vegaEmbed(container, { ...named, datasets }, { actions: false, renderer: "svg", config });
+        const spec = withNumbers(named, datasets, signals);
+        const result = await vegaEmbed(container, spec, { actions: false, renderer: "svg", config });
         chart.view?.finalize();
         chart.view = result.view;
         chart.shape = shape;
+        chart.values = valuesOf(datasets);
         declutter(container, result.view);
         // The chart follows its container's width: after Vega redraws it at a new size, place the labels again.
         result.view.addResizeListener(() => requestAnimationFrame(() => declutter(container, result.view)));

@@ -34,7 +34,8 @@ const INDEX_URL = new URL("./pyodide/", import.meta.url).href;
 const WHEEL_DIR = "/lib/wheels"; // as in snapshot.mjs: each wheel's file goes here and onto sys.path
 const SNAPSHOT_MAGIC = 1886286592; // the first 32-bit word of a Pyodide memory snapshot
 // Fetched by Pyodide itself: a missing or broken one fails the boot at once instead of leaving it hanging.
-const PYODIDE_FILES = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"]; // layout.py
+const WASM = "pyodide/pyodide.asm.wasm";
+const PYODIDE_FILES = [WASM, "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"]; // layout.py
 
 /** A runtime file that cannot be had: the boot fails (no fallback can do without it). */
 class Unavailable extends Error {}
@@ -73,27 +74,32 @@ function progress(stage) {
 
 /**
  * A runtime file, from the offline cache when it holds this build's copy, else from the network (and then kept in
- * the cache, unless the service worker controls this worker and keeps it itself).
+ * the cache, unless the service worker controls this worker and keeps it itself). The files on the boot's critical
+ * path (the wasm and the snapshot) are asked for with high priority, ahead of the page's own downloads.
  * @param {string} name path relative to this script
+ * @param {RequestPriority} [priority]
  * @returns {Promise<Response>}
  */
-async function fetchRuntime(name) {
+async function fetchRuntime(name, priority = "auto") {
   const url = new URL(name, import.meta.url).href;
   const key = CACHED[name] ? `${url}?v=${CACHED[name]}` : "";
   const cache = key && "caches" in self ? await caches.open(RUNTIME_CACHE).catch(() => null) : null;
   const hit = await cache?.match(key);
   if (hit) return hit;
-  const response = await network(url);
+  const response = await network(url, { priority });
   if (cache && response.ok && !controlled) storing.push(cache.put(key, response.clone()).catch(() => {}));
   return response;
 }
 
-/** A file the runtime cannot start without; a failure aborts the boot with a message naming it. @param {string} name */
-async function required(name) {
+/**
+ * A file the runtime cannot start without; a failure aborts the boot with a message naming it.
+ * @param {string} name @param {RequestPriority} [priority]
+ */
+async function required(name, priority) {
   const file = name.split("/").pop();
   mark(`${file} asked`);
   try {
-    const response = await fetchRuntime(name);
+    const response = await fetchRuntime(name, priority);
     if (!response.ok) throw new Unavailable(`${file} could not be loaded: HTTP ${response.status}`);
     if (name.endsWith(".wasm")) await checkWasm(response, file);
     mark(`${file} answered`);
@@ -123,29 +129,62 @@ async function checkWasm(response, file) {
  */
 const early = new Map();
 
+/**
+ * Pyodide's wasm, compiled as it downloads from the moment the boot starts (see compileWasm). Pyodide itself would
+ * compile it only once the memory snapshot is downloaded and decompressed (it sizes the memory from the snapshot
+ * before it instantiates the module), so the compile would follow the snapshot instead of running beside it.
+ * @type {Promise<WebAssembly.Module> | null}
+ */
+let compiledWasm = null;
+
 // Pyodide's own downloads go through `required`, so they are cached and checked like ours; each early download is
 // handed out once (a plain boot after a failed restore asks again). When one fails, the boot is already aborted with
-// the reason, so Pyodide's request is left pending rather than rejected unhandled.
+// the reason, so Pyodide's request is left pending rather than rejected unhandled. The wasm, already compiled, is
+// not downloaded again: Pyodide gets an empty answer, which instantiateStreaming (below) does not read.
 self.fetch = (input, init) => {
   const url = input instanceof Request ? input.url : String(input);
   const name = PYODIDE_FILES.find((file) => new URL(file, import.meta.url).href === url);
   if (!name) return network(input, init);
+  if (name === WASM && compiledWasm) return Promise.resolve(new Response(null));
   const response = early.get(name) ?? required(name);
   early.delete(name);
   return response.catch(() => new Promise(() => {}));
 };
 
-// Marks the wasm's compile (Pyodide streams it from the download when it can, and compiles lazily), for `make bench`.
-for (const name of /** @type {const} */ (["instantiateStreaming", "instantiate"])) {
-  const native = WebAssembly[name];
-  WebAssembly[name] = /** @type {any} */ (
-    async (/** @type {any[]} */ ...args) => {
-      const result = await /** @type {any} */ (native)(...args);
-      if (result.instance) mark("wasm compiled");
-      return result;
-    }
-  );
+/**
+ * Compile the wasm as its bytes arrive (compileStreaming needs the type application/wasm, which static hosts give
+ * .wasm; from a host that does not, the bytes are compiled once all in). A wasm that does not compile fails the boot
+ * saying so: Pyodide would swallow the failure and never settle.
+ * @param {Promise<Response>} download
+ */
+async function compileWasm(download) {
+  const response = await download;
+  const type = response.headers.get("content-type")?.split(";")[0].trim();
+  try {
+    const module = await (type === "application/wasm"
+      ? WebAssembly.compileStreaming(response)
+      : WebAssembly.compile(await response.arrayBuffer()));
+    mark("wasm compiled");
+    return module;
+  } catch (error) {
+    const failure = new Unavailable(`pyodide.asm.wasm could not be compiled: ${describe(error)}`);
+    abortBoot(failure);
+    throw failure;
+  }
 }
+
+// Pyodide instantiates the module compiled beside the downloads (compileWasm) rather than the response it fetched.
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (
+  /** @type {Response | PromiseLike<Response>} */ source,
+  /** @type {WebAssembly.Imports | undefined} */ imports,
+) => {
+  if (!compiledWasm) return instantiateStreaming(source, imports);
+  const module = await compiledWasm;
+  const instance = await WebAssembly.instantiate(module, imports);
+  mark("wasm instantiated");
+  return { module, instance };
+};
 
 /**
  * The gzip-compressed snapshot, decompressed as it downloads, and checked. A server may also have decompressed it
@@ -153,7 +192,7 @@ for (const name of /** @type {const} */ (["instantiateStreaming", "instantiate"]
  * @returns {Promise<Uint8Array>}
  */
 async function fetchSnapshot() {
-  const response = await fetchRuntime(SNAPSHOT);
+  const response = await fetchRuntime(SNAPSHOT, "high");
   if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
   const reader = response.body.getReader();
   const first = (await reader.read()).value ?? new Uint8Array();
@@ -201,14 +240,16 @@ function unlessAborted(promise) {
   return Promise.race([promise, aborted]);
 }
 
-/** Restore the build's memory snapshot: Python with the book's package already imported. @param {Promise<Uint8Array[]>} wheels */
-async function restore(wheels) {
-  if (SNAPSHOT_FOR !== [version, ...WHEELS].join(" ")) {
+/**
+ * Restore the build's memory snapshot: Python with the book's package already imported.
+ * @param {Promise<Uint8Array[]>} wheels
+ * @param {Promise<Uint8Array> | null} snapshot downloading since the boot started (unless made for another runtime)
+ */
+async function restore(wheels, snapshot) {
+  if (SNAPSHOT_FOR !== [version, ...WHEELS].join(" ") || !snapshot) {
     throw new Error(`it was made for ${SNAPSHOT_FOR}, not for Pyodide ${version} with ${WHEELS.join(" ")}`);
   }
-  // Pyodide takes the snapshot as a promise: the wasm downloads and compiles meanwhile.
-  const snapshot = fetchSnapshot();
-  snapshot.catch(() => {}); // Pyodide sees the failure when it gets to the snapshot; not unhandled before that
+  // Pyodide takes the snapshot as a promise: the wasm compiles meanwhile (compileWasm).
   const pyodide = await unlessAborted(loadPyodide({ indexURL: INDEX_URL, _loadSnapshot: snapshot }));
   mark("memory restored");
   progress("package");
@@ -223,7 +264,13 @@ async function boot() {
   const started = performance.now();
   bootStarted = started;
   progress("runtime");
-  for (const name of PYODIDE_FILES) {
+  // The boot's critical path is the wasm's download and compile, beside the snapshot's download and decompression:
+  // both are asked for first, with high priority, and the wasm compiles as it arrives.
+  compiledWasm = compileWasm(required(WASM, "high"));
+  compiledWasm.catch(() => {}); // the boot is aborted with the reason
+  const snapshot = SNAPSHOT && SNAPSHOT_FOR === [version, ...WHEELS].join(" ") ? fetchSnapshot() : null;
+  snapshot?.catch(() => {}); // Pyodide sees the failure when it gets to the snapshot; not unhandled before that
+  for (const name of PYODIDE_FILES.filter((file) => file !== WASM)) {
     const response = required(name);
     response.catch(() => {}); // the boot is aborted with the reason; Pyodide's own request sees it
     early.set(name, response);
@@ -239,7 +286,7 @@ async function boot() {
   let mode = "snapshot";
   if (SNAPSHOT) {
     try {
-      pyodide = await restore(wheels);
+      pyodide = await restore(wheels, snapshot);
     } catch (error) {
       if (error instanceof Unavailable) throw error;
       console.warn(`calculators: starting Python without the memory snapshot: ${describe(error)}`);
@@ -261,6 +308,9 @@ async function boot() {
     pyodide.pyimport("calckit.book").use(PACKAGE); // already in use after a restore: then it only looks again
   }
   const module = pyodide.pyimport("calckit.api");
+  // Everything Python holds by now (the standard library, calckit, the book's package) lives as long as the worker:
+  // kept out of the garbage collector's reach, a collection during a call walks only what that call made.
+  pyodide.runPython("import gc; gc.freeze()");
   mark("package imported");
   closeNetwork();
   const ms = performance.now() - started;
@@ -332,8 +382,10 @@ addEventListener("message", async (event) => {
       if (interrupt) Atomics.store(interrupt, 0, 0); // a stop asked for an earlier call is not for this one
       postMessage({ type: "started", id }); // its time limit runs from now (runtime.js): not while queued or booting
       const started = performance.now();
-      const result = JSON.parse(module.call_json(data.function, JSON.stringify(data.arguments)));
-      postMessage({ type: "result", id, generation, result, ms: performance.now() - started }); // ms: for make bench
+      // The answer goes to the page as Python wrote it, JSON text, and is parsed there: a string crosses to the page
+      // in one copy, where an object would be cloned node by node on both sides.
+      const json = String(module.call_json(data.function, JSON.stringify(data.arguments)));
+      postMessage({ type: "result", id, generation, json, ms: performance.now() - started }); // ms: for make bench
     } catch (error) {
       postMessage({ type: "error", id, generation, error: describe(error) });
     }

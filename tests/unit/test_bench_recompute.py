@@ -1,0 +1,57 @@
+"""T3 per calculator (bench.browser.spread, recompute_figures, RECOMPUTES), on samples made up for the purpose: `make
+bench` measures real ones, and is not run by the tests. A content test: the values T3 puts into the book's
+calculators must each give other results than the one before."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.browser import RECOMPUTES, recompute_figures, spread
+from bench.figures import BenchError
+from calckit.api import run
+
+
+def test_spread_gives_different_values_over_the_range_in_a_fixed_shuffle() -> None:
+    values = spread(10, 300, 30, whole=True)
+    assert len(set(values)) == 30
+    assert {min(map(int, values)), max(map(int, values))} == {10, 300}
+    assert values == spread(10, 300, 30, whole=True)  # the same shuffle every run
+    assert list(values) != sorted(values, key=int)
+    assert sorted(spread(0.01, 10_000, 3), key=float) == ["0.01", "10", "10000"]  # to 3 digits, plainly
+
+
+def test_spread_refuses_a_range_too_narrow_for_its_count() -> None:
+    with pytest.raises(BenchError, match="not all different"):
+        spread(1, 300, 30, whole=True)  # 1.2, 1.4 and 1.5 all round to 1
+
+
+def test_each_value_put_in_gives_another_result_with_a_chart() -> None:
+    """The bench waits for outputs that differ from the ones before: two values with the same outputs would hang it."""
+    for calculator in RECOMPUTES:
+        shown = set()
+        for value in calculator.values:
+            result = run(calculator.name, {calculator.field: value})
+            assert result["ok"] and result["chart"], (calculator.name, value)
+            shown.add((tuple(out["text"] for out in result["outputs"]), result["summary"]))
+        assert len(shown) == len(calculator.values), calculator.name
+
+
+def test_figures_of_one_calculator() -> None:
+    """Median and nearest-rank p95 of input-to-chart, against 8 and 16.7 ms; each stage's median / p95."""
+    samples = [
+        {
+            "total": total,
+            "outputs": total - 2,
+            "frame": total + 10,
+            "calls": 1,
+            "input to call sent": 0.5,
+            "worker round trip": total - 4,
+        }
+        for total in [float(ms) for ms in range(1, 21)]  # 1..20 ms
+    ]
+    median, p95, stages, frame = recompute_figures("roofline", samples)
+    assert (median.measured, median.target, median.met) == (10.5, 8, False)
+    assert (p95.measured, p95.target) == (19.0, 16.7)  # the 19th of 20
+    assert median.detail == "20 inputs; outputs alone 8.5 ms; calls 20"
+    assert stages.detail == "input to call sent 0.5 / 0.5, worker round trip 6.5 / 15.0"
+    assert frame.measured == 20.5 and frame.target is None
