@@ -47,21 +47,24 @@ const URL_AFTER_MS = 400;
 export function mountCalculators(elements, generation) {
   setPageGeneration(generation);
   for (const element of elements) mountCalculator(element);
-  bootWhenSeen(elements);
+  bootWhenIdle(elements);
 }
 
 /**
- * Boot the runtime as soon as a calculator is on screen, so that the first edit finds it ready or nearly: right after
- * the frame that shows the calculator is painted, not in idle time (which a page still loading can put off by
- * seconds). The worker downloads and compiles on a thread of its own; the page only creates it.
+ * Boot the runtime in idle time once a calculator is on screen, so the first edit finds it ready. Not sooner: on a
+ * first visit the service worker, once it controls the page, shares one download of each runtime file between the
+ * worker and the offline copy (offline.js); a worker made before then can download the runtime beside that copy
+ * (with the boot right after the first frame, test_one_worker_and_one_wasm_download_across_pages saw two wasm
+ * downloads on a first visit).
  * @param {HTMLElement[]} elements
  */
-function bootWhenSeen(elements) {
+function bootWhenIdle(elements) {
   if (!("IntersectionObserver" in window)) return;
   const observer = new IntersectionObserver((entries) => {
     if (!entries.some((entry) => entry.isIntersecting)) return;
     observer.disconnect();
-    requestAnimationFrame(() => setTimeout(() => bootRuntime())); // a task after the next frame: once it is painted
+    const idle = window.requestIdleCallback ?? ((/** @type {() => void} */ callback) => setTimeout(callback, 200));
+    idle(() => bootRuntime(), { timeout: 3000 });
   });
   for (const element of elements) observer.observe(element);
 }
