@@ -31,6 +31,24 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def mkdocs_serve(root: Path, port: int, env: dict[str, str]) -> tuple[subprocess.Popen[str], list[str]]:
+    """`mkdocs serve` of the book at `root` on 127.0.0.1:`port`, and the lines of its log as they arrive (read on a
+    thread, so that a test can wait for one). The caller stops it."""
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    log: list[str] = []
+    stderr = serve.stderr
+    assert stderr is not None
+    threading.Thread(target=lambda: log.extend(iter(stderr.readline, "")), daemon=True).start()
+    return serve, log
+
+
 def build_env(**extra: str) -> dict[str, str]:
     return {**os.environ, "NO_MKDOCS_2_WARNING": "1", **extra}
 

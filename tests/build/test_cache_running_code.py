@@ -9,14 +9,13 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 from tests.build.sites import build_fixture
 from tests.build.test_contributing_guide import _block_kind_guide
 from tests.build.test_own_book_guide import guide_files
-from tests.support import NODE_MODULES, build_env, free_port
+from tests.support import NODE_MODULES, build_env, free_port, mkdocs_serve
 
 WAIT = 30  # seconds for a build of a one-page book on a busy machine
 # The guide's term kind, with a misspelt key: the new plugin reports it; the plugin loaded before the kind was added
@@ -74,17 +73,7 @@ def test_a_kind_added_while_serving_is_not_hidden_from_the_next_strict_build(tmp
     index.write_text(page, encoding="utf-8")
 
     port = free_port()
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
-        cwd=tmp_path,
-        env=build_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    log: list[str] = []
-    reader = threading.Thread(target=lambda: log.extend(iter(serve.stderr.readline, "")), daemon=True)  # type: ignore[union-attr]
-    reader.start()
+    serve, log = mkdocs_serve(tmp_path, port, build_env())
 
     def built(times: int) -> bool:
         return sum("Documentation built" in line for line in log) >= times or serve.poll() is not None

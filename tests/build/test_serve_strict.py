@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.build.test_own_book_guide import guide_files
-from tests.support import NODE_MODULES, build_env, free_port
+from tests.support import NODE_MODULES, build_env, free_port, mkdocs_serve
 
 BROKEN = "use: ohms-lawz"
 MISTAKE = "docs/index.md:6: unknown calculator &#x27;ohms-lawz&#x27; (expected one of: ohms-law)"
@@ -60,17 +59,7 @@ def test_serve_reports_a_mistake_and_keeps_serving(guide_book: Path) -> None:
     assert "use: ohms-law\n" in good
     index.write_text(good.replace("use: ohms-law\n", BROKEN + "\n"), encoding="utf-8")
     port = free_port()
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
-        cwd=guide_book,
-        env=_env(guide_book),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    log: list[str] = []
-    reader = threading.Thread(target=lambda: log.extend(iter(serve.stderr.readline, "")), daemon=True)  # type: ignore[union-attr]
-    reader.start()
+    serve, log = mkdocs_serve(guide_book, port, _env(guide_book))
     try:
         _until("no 'Serving on' line", lambda: any("Serving on" in line for line in log) or serve.poll())
         assert serve.poll() is None, "".join(log)
