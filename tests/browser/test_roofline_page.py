@@ -234,8 +234,8 @@ class TestNavigation:
     def test_one_worker_and_one_wasm_download_across_pages(
         self, fresh_page: Page, network: Network, base_url: str
     ) -> None:
-        """Instant navigation roofline -> home -> roofline keeps the tab's single worker, and it still answers; the
-        wasm crosses the network once.
+        """Instant navigation roofline -> home -> back -> home -> roofline keeps the tab's single worker, and it still
+        answers; the wasm crosses the network once; inputs changed just before leaving stay in the page's own entry.
 
         Counted from the answers, not the requests: when the page's worker asks while the service worker is already
         downloading the wasm for the offline copy, Chromium reports two requests (the worker's, answered by the
@@ -254,6 +254,13 @@ class TestNavigation:
         open_page(page, base_url + PAGE)
         page.fill(f"{FIRST}-intensity", "1000")
         wait_for_texts(page, expected(intensity=1000))
+        follow_instantly(page, "a.md-header__button.md-logo", base_url + "/")
+        # Left before the URL's pause ended: the inputs went into the roofline page's entry at the click, never into
+        # the home page's address, and Back brings them back.
+        page.go_back()
+        page.wait_for_url(base_url + PAGE + "?calc-1.intensity=1000")
+        wait_for_texts(page, expected(intensity=1000))
+        expect(page.locator(f"{FIRST}-intensity")).to_have_value("1000")
         follow_instantly(page, "a.md-header__button.md-logo", base_url + "/")
         follow_instantly(page, "article a[href$='roofline/']", base_url + PAGE)
         page.fill(f"{FIRST}-intensity", "2")

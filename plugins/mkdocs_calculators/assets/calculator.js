@@ -39,6 +39,21 @@ const STALE_AFTER_MS = 120;
 // How long the inputs stay as they are before the URL records them (see recordLater).
 const URL_AFTER_MS = 400;
 
+/** The URL writes waiting for the reader's pause (see recordLater), one per calculator at most. @type {Set<() => void>} */
+const pendingWrites = new Set();
+
+/**
+ * Write them now: the reader is leaving the page. In the capture phase of a link's click, before Material's instant
+ * navigation pushes the next address, so they land in this page's history entry and Back restores the inputs.
+ * @param {Event} event
+ */
+function writePendingNow(event) {
+  if (event.type === "click" && !(event.target instanceof Element && event.target.closest("a[href]"))) return;
+  for (const write of [...pendingWrites]) write();
+}
+addEventListener("click", writePendingNow, true);
+addEventListener("pagehide", writePendingNow);
+
 /**
  * Make each calculator element live; called for every page Material shows.
  * @param {HTMLElement[]} elements
@@ -154,15 +169,28 @@ function mountCalculator(root) {
 
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let urlTimer;
+  /** @type {(() => void) | undefined} */
+  let pendingWrite;
   /**
    * Record the inputs in the URL once the reader pauses: history.replaceState costs milliseconds, which between two
-   * inputs of a drag would hold up the next answer (the worker's reply waits for the page's thread).
+   * inputs of a drag would hold up the next answer (the worker's reply waits for the page's thread). A reader who
+   * follows a link before the pause ends gets the write at once (see writePendingNow), into this page's entry.
    */
   function recordLater() {
     clearTimeout(urlTimer);
-    urlTimer = setTimeout(() => {
-      if (root.isConnected) recordInUrl(root); // not into the address of a page the reader has since gone to
-    }, URL_AFTER_MS);
+    if (pendingWrite) pendingWrites.delete(pendingWrite);
+    const here = location.pathname;
+    const write = () => {
+      clearTimeout(urlTimer);
+      pendingWrites.delete(write);
+      pendingWrite = undefined;
+      // Never into the address of a page the reader has since gone to: instant navigation changes the address at
+      // the click, while this page is still in place.
+      if (root.isConnected && location.pathname === here) recordInUrl(root);
+    };
+    pendingWrite = write;
+    pendingWrites.add(write);
+    urlTimer = setTimeout(write, URL_AFTER_MS);
   }
 
   async function recompute() {
