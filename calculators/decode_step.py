@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from calckit.errors import InputError
 from calckit.spec import Choice, Input, Output, Value, number, text
@@ -77,19 +78,19 @@ class Transformer:
     rope: float  # MLA: the decoupled RoPE key's size
     kv_bytes: float
 
-    @property
+    @cached_property
     def routed(self) -> float:
         """Parameters in the routed experts, (P - A) / (1 - k / E); none in a dense model."""
         if self.experts == 1 or self.top_k >= self.experts:
             return 0.0
         return (self.params - self.active) / (1 - self.top_k / self.experts)
 
-    @property
+    @cached_property
     def dense(self) -> float:
         """Parameters every token uses: all of them in a dense model."""
         return self.params - self.routed
 
-    @property
+    @cached_property
     def weights(self) -> float:
         """Bytes of all the weights: what memory holds."""
         return self.params * self.bytes_per_param
@@ -105,7 +106,7 @@ class Transformer:
         """Bytes of weights a step at `batch` reads: the dense share and the experts touched."""
         return (self.dense + self.routed * self.experts_read(batch)) * self.bytes_per_param
 
-    @property
+    @cached_property
     def kv_per_token(self) -> float:
         """Bytes of KV cache per token, all layers (kv_cache's count for the kind of attention)."""
         values = kv_values_per_token_layer(
@@ -113,7 +114,7 @@ class Transformer:
         )
         return values * self.layers * self.kv_bytes
 
-    @property
+    @cached_property
     def attention_flops_per_token(self) -> float:
         """FLOPs per cached token, all layers, for one token decoded (absorbed MLA for MLA)."""
         if self.attention == "mla":
@@ -142,7 +143,7 @@ class Decode:
     memory: float  # bytes, all chips
     overhead: float = 0.0  # s per step
 
-    @property
+    @cached_property
     def kv_per_sequence(self) -> float:
         return self.model.kv_per_token * self.context
 
@@ -218,7 +219,7 @@ class Decode:
         """One prompt of `tokens` at the chips' peak: the time to the first token, at best."""
         return self.model.prefill_flops(tokens) / self.peak
 
-    @property
+    @cached_property
     def attention_intensity(self) -> float:
         """Attention's FLOPs per byte of cache at decode: the same at any batch and context."""
         return self.model.attention_flops_per_token / self.model.kv_per_token

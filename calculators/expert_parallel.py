@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from calckit.charts import decade_domain, layered, log_axis
@@ -84,12 +85,12 @@ class _Plan:
     nic: float  # bytes/s of NIC per GPU
     overlap: bool
 
-    @property
+    @cached_property
     def replicated(self) -> float:
         """Bytes of weights every GPU holds: attention, shared experts, dense layers, embeddings."""
         return self.model.dense * self.model.bytes_per_param
 
-    @property
+    @cached_property
     def expert(self) -> float:
         """Bytes of one routed expert, all MoE layers."""
         return self.model.routed / self.model.experts * self.model.bytes_per_param
@@ -123,9 +124,12 @@ class _Plan:
         return self.moe_layers * self.layer_exchange(batch)
 
     def step_time(self, batch: float) -> float:
-        if self.overlap:
-            return max(self.compute_time(batch), self.exchange_time(batch))
-        return self.compute_time(batch) + self.exchange_time(batch)
+        return self.parts(batch)[2]
+
+    def parts(self, batch: float) -> tuple[float, float, float]:
+        """Compute, exchange and the step they make: overlapped, the longer of the two; else their sum."""
+        compute, exchange = self.compute_time(batch), self.exchange_time(batch)
+        return compute, exchange, max(compute, exchange) if self.overlap else compute + exchange
 
 
 def _plan(inputs: Mapping[str, Value]) -> _Plan:
@@ -245,7 +249,7 @@ def _chart(plan: _Plan, batch: float, summary: str) -> dict[str, Any]:
     points = [
         {"batch": b, "part": part, "time": time}
         for b in batches
-        for part, time in zip(_SERIES, (plan.compute_time(b), plan.exchange_time(b), plan.step_time(b)), strict=True)
+        for part, time in zip(_SERIES, plan.parts(b), strict=True)
         if time > 0
     ]
     times = [p["time"] for p in points]

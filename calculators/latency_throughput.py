@@ -134,14 +134,15 @@ def _chart(plan: Decode, batch: float, most: int, rate: float, summary: str) -> 
     turn = plan.experts_batch() if plan.model.routed else 1  # drawn for a mixture of experts: where it reads them all
     top = max(batch, 2 * most, 4.0, 2 * turn)
     batches = sorted({*(max(1, round(top ** (i / 48))) for i in range(49)), max(most, 1), int(batch), turn})
+    steps = {b: plan.step(b) for b in batches}
     points = [
         {
             "batch": b,
-            "total": b / plan.step(b),
-            "per_user": 1 / plan.step(b),
+            "total": b / step,
+            "per_user": 1 / step,
             "fits": "fits in memory" if b <= most else "does not fit",
         }
-        for b in batches
+        for b, step in steps.items()
     ]
     totals = [p["total"] for p in points]
     users = [p["per_user"] for p in points] + [rate]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from . import running
@@ -104,7 +105,7 @@ class Input:
             text = text[: TYPED_SHOWN - 1] + "\u2026"
         return f"{problem} (you typed {text})." if text else f"{problem}."
 
-    @property
+    @cached_property
     def choice_values(self) -> tuple[str, ...]:
         return tuple(choice.value for choice in self.choices)
 
@@ -119,12 +120,11 @@ class Input:
         number = self._number(raw)
         if self.kind == "integer" and number != int(number):
             raise InputError(self.key, "a whole number", raw, self._advice(raw, "Use a whole number"))
-        if self.min is not None:
-            low = format_number(self.min)
-            if self.min_exclusive and not number > self.min:
+        if self.min is not None and not (number > self.min if self.min_exclusive else number >= self.min):
+            low = format_number(self.min)  # formatted only for the message: a valid value is parsed in microseconds
+            if self.min_exclusive:
                 raise InputError(self.key, f"> {low}", number, self._advice(raw, f"Use a number more than {low}"))
-            if not self.min_exclusive and not number >= self.min:
-                raise InputError(self.key, f">= {low}", number, self._advice(raw, f"Use {low} or more"))
+            raise InputError(self.key, f">= {low}", number, self._advice(raw, f"Use {low} or more"))
         if self.max is not None and not number <= self.max:
             high = format_number(self.max)
             raise InputError(self.key, f"<= {high}", number, self._advice(raw, f"Use {high} or less"))
@@ -153,6 +153,8 @@ class Input:
         return picked
 
     def _number(self, raw: object) -> float:
+        if type(raw) is float and math.isfinite(raw):
+            return raw  # the usual case, an author's or the form's number: nothing to explain
         rule = "a whole number" if self.kind == "integer" else "a number"
         example = f"such as {shown(self.default)}"
         if isinstance(raw, bool) or not isinstance(raw, int | float | str):

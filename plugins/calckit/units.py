@@ -35,9 +35,13 @@ def _round_sig(value: float, digits: int) -> float:
 
 def _plain(value: float, digits: int) -> str:
     """`value` to `digits` significant digits, without exponent, trailing zeros dropped, thousands grouped."""
-    value = _round_sig(value, digits)
-    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value)))) if value else 0
-    text = f"{value:,.{decimals}f}"
+    if not value:
+        return "0"
+    exponent = math.floor(math.log10(abs(value)))
+    value = round(value, digits - 1 - exponent)
+    if abs(value) >= 10.0 ** (exponent + 1):
+        exponent += 1  # rounded up into the next power of ten: 9.996 is 10.0, written with one decimal less
+    text = f"{value:,.{max(0, digits - 1 - exponent)}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
