@@ -20,7 +20,7 @@ import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 
-// As in worker.js: where the wheels go, and the first 32-bit word of a Pyodide memory snapshot.
+// As in worker.js: where the wheels go; as in snapshot_bytes.js: the first 32-bit word of a Pyodide memory snapshot.
 const WHEELS = "/lib/wheels";
 const SNAPSHOT_MAGIC = 1886286592;
 
