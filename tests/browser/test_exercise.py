@@ -406,7 +406,8 @@ def test_keyboard_only(page: Page, base_url: str) -> None:
 
 
 def test_offline_after_one_visit(browser: Browser, base_url: str, site: Path, network: Network) -> None:
-    """Visited once online, the exercises page reloads with the network off, and Check still runs Python."""
+    """Visited once online, the exercises page reloads with the network off, and Check still runs Python, restored
+    from the exercise snapshot kept offline."""
     context = new_context(browser, network)
     page = context.new_page()
     open_exercises(page, base_url + PAGE)
@@ -423,6 +424,7 @@ def test_offline_after_one_visit(browser: Browser, base_url: str, site: Path, ne
     type_code(page, ROOFLINE, RIGHT)
     press(page, ROOFLINE, "check")
     assert result_text(page, ROOFLINE).startswith("All ")
+    assert exercise_boots(page)[0] == "snapshot"  # the exercise snapshot was kept offline too
     context.close()
 
 
