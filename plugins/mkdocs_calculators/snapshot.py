@@ -303,17 +303,16 @@ def _make_exercise(node: str, pyodide_dir: Path, calckit_wheel: Path, target: Pa
     started = time.monotonic()
     command = [node, str(SCRIPT), EXERCISE, str(pyodide_dir), str(target), str(calckit_wheel)]
     try:
-        result = _run_node(command, TIMEOUT)
+        result = _run_node(command, TIMEOUT)  # it runs no calculator: only the boot has a limit, TIMEOUT
     except OSError as error:
         result = str(error)
-    if isinstance(result, str) or result.returncode != 0 or not target.is_file():
-        detail = (
-            f"Node took over {TIMEOUT} s"
-            if result == "the boot"
-            else result
-            if isinstance(result, str)
-            else (result.stderr.strip().splitlines() or [f"node exited with {result.returncode}"])[-1][:LIMIT]
-        )
+    if isinstance(result, str):
+        detail = f"Node took over {TIMEOUT} s" if result == "the boot" else result
+    elif result.returncode != 0 or not target.is_file():
+        detail = (result.stderr.strip().splitlines() or [f"node exited with {result.returncode}"])[-1][:LIMIT]
+    else:
+        detail = ""
+    if detail or isinstance(result, str):
         log.warning(
             f"calculators: could not make the exercises' memory snapshot ({detail}); readers' exercise code will "
             "wait for a plain boot of Python"
@@ -356,7 +355,7 @@ def _provide(
             shutil.copyfile(cached, target)
         return snapshot
     if not create:
-        log.info(f"calculators: no cached copy of {what} for this version of the calculators; they boot plainly")
+        log.info(f"calculators: no cached copy of {what} for these wheels: Python will boot plainly")
         return None
     if _build_failing():
         return None  # strict mode is about to abort the build: not worth seconds of Node
