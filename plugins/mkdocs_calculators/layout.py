@@ -60,6 +60,8 @@ class BuildInfo(TypedDict):
     bookPackage: str  # the book's package, which calckit is told to use
     snapshot: str  # the memory snapshot's file name, or "" (snapshot.py)
     snapshotFor: str  # what it was made with: "<Pyodide version> <wheel> <wheel>"
+    exerciseSnapshot: str  # the exercise worker's memory snapshot's file name (calckit's exercise runner alone), or ""
+    exerciseSnapshotFor: str  # what it was made with: "<Pyodide version> <calckit's wheel>"
     cached: dict[str, str]  # {file: content hash} for the files the worker fetches itself, {} without a service worker
     missing: list[str]  # modules the package imports that the browser lacks (a build that is not strict)
     serviceWorker: str  # sw.js's path from the site's root, or "" (mkdocs serve: none)

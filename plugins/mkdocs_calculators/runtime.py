@@ -9,6 +9,7 @@ Layout under the site (`assets/calculators/`):
                                              it and exercise.css compacted (stylesheets.py)
     calckit-<version>+<hash>-py3-none-any.whl, <package>-<version>+<hash>-...whl    calckit, and the book's package
     snapshot-<key>.bin                           Python's memory with the package imported, gzipped (snapshot.py)
+    exercise-snapshot-<key>.bin                  the same with calckit's exercise runner alone, for exercise_worker.js
     pyodide/                                                                       Pyodide core, as npm ships it
     vega/                                                                          vega, vega-lite, vega-embed
     editor/                                 CodeMirror, for exercises: one module per package, imports rewritten
@@ -30,7 +31,7 @@ from calckit.book import Book
 from .dependencies import Dependency, dependency_wheel
 from .layout import ASSETS, BUILD_INFO, EDITOR_DIR, ENTRY_SCRIPT, SERVICE_WORKER, STYLESHEET, VENDORED, BuildInfo
 from .service_worker import worker_cached
-from .snapshot import SNAPSHOT_GLOB, provide_snapshot
+from .snapshot import EXERCISE_SNAPSHOT_GLOB, SNAPSHOT_GLOB, provide_exercise_snapshot, provide_snapshot
 from .stylesheets import compact_css
 from .wheel import build_wheel
 
@@ -166,19 +167,21 @@ def write_runtime(
     for stale in out.glob("*.whl"):
         if stale not in wheels:
             stale.unlink()
-    made = (
-        provide_snapshot(node_modules, wheels, book, out, create=not serving, limit=time_limit)
-        if snapshot
-        else None
+    made = provide_snapshot(node_modules, wheels, book, out, create=not serving, limit=time_limit) if snapshot else None
+    exercise = (
+        provide_exercise_snapshot(node_modules, wheels[0], book, out, create=not serving) if snapshot else None
     )
-    if made is None:
-        for stale_snapshot in out.glob(SNAPSHOT_GLOB):
-            stale_snapshot.unlink()
+    for glob, provided in ((SNAPSHOT_GLOB, made), (EXERCISE_SNAPSHOT_GLOB, exercise)):
+        if provided is None:
+            for stale_snapshot in out.glob(glob):
+                stale_snapshot.unlink()
     info = BuildInfo(
         wheels=[wheel.name for wheel in wheels],
         bookPackage=book.package,
         snapshot=made.name if made else "",
         snapshotFor=made.made_for if made else "",
+        exerciseSnapshot=exercise.name if exercise else "",
+        exerciseSnapshotFor=exercise.made_for if exercise else "",
         cached=worker_cached(out, wheels, made) if not serving else {},
         missing=list(missing),
         serviceWorker="" if serving else SERVICE_WORKER,

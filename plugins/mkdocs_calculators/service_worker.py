@@ -6,8 +6,9 @@ root (so that its scope is the whole site, wherever it is published): a first li
 
 - pages: every page, the theme's assets, the search index, the sitemap (instant navigation reads it) and the plugin's
   own scripts and stylesheets (a few KB); precached when the service worker installs;
-- runtime: Pyodide, Vega, the exercises' editor, the wheels and the memory snapshot (about 20 MB); cached when first
-  used, and all of it in the background once a page with a calculator or an exercise is visited;
+- runtime: Pyodide, Vega, the exercises' editor, the wheels and the two memory snapshots, the calculators' and the
+  exercises' (about 28 MB); cached when first used, and all of it in the background once a page with a calculator or
+  an exercise is visited;
 - on use: lunr's language packs, which Material loads only for books in other languages than English; cached when
   used.
 
@@ -48,7 +49,7 @@ __all__ = [
 ]
 
 RUNTIME_DIRS = (f"{ASSETS}/pyodide/", f"{ASSETS}/vega/", f"{ASSETS}/{EDITOR_DIR}/")  # editor: for exercises
-RUNTIME_SUFFIXES = (".whl", ".bin")  # the wheels and the memory snapshot, next to worker.js
+RUNTIME_SUFFIXES = (".whl", ".bin")  # the wheels and the memory snapshots, next to worker.js
 RUNTIME_FILES = (f"{ASSETS}/editor.js",)  # the editor's entry, beside the modules in editor/ that it imports
 ON_USE = ("assets/javascripts/lunr/",)
 LEFT_OUT_SUFFIXES = (".map", ".gz")

@@ -1,4 +1,5 @@
-"""A memory snapshot of Pyodide with the book's package imported, for the worker to restore instead of booting.
+"""Memory snapshots of Pyodide, for the workers to restore instead of booting: the calculators' (the book's package
+imported) and the readers' exercises' (calckit's exercise runner alone).
 
 Booting Pyodide and importing the package costs a reader seconds; restoring a snapshot of the interpreter's memory
 taken right after that costs about a quarter of it. `snapshot.mjs` makes one under Node with the pinned Pyodide and
@@ -18,6 +19,13 @@ Pyodide can restore, "offset is out of bounds", as a chart of 50,000 points made
 worker fall back to a plain boot, seconds slower, with nothing said at build. So a plain boot ships only by the
 author's choice (`snapshot: false`): a snapshot that Node cannot make or restore, or no Node at all, is an error,
 and the strict build stops with the reason.
+
+The readers' exercise code runs in a Pyodide of its own (exercise_worker.js), which must never reach the book's
+package, so it cannot restore the calculators' snapshot. It gets its own (`provide_exercise_snapshot`): calckit's
+wheel alone on sys.path, `calckit.exercise_run` imported and the recursion limit set, made with Python's `js` module
+an empty object (Pyodide points `js` at the `jsglobals` given when restoring, which the worker makes empty again). It
+is keyed on the runtime and calckit's wheel only, so an edit to the book reuses it; made, checked (snapshot_check.mjs
+--exercise), cached and shipped as the calculators' snapshot is, and named in build-info.js beside it.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,7 +52,15 @@ from .problems import LIMIT, python_failure
 if TYPE_CHECKING:
     from calckit.book import Book
 
-__all__ = ["SNAPSHOT_GLOB", "Snapshot", "provide_snapshot", "snapshot_key"]
+__all__ = [
+    "EXERCISE_SNAPSHOT_GLOB",
+    "SNAPSHOT_GLOB",
+    "Snapshot",
+    "exercise_snapshot_key",
+    "provide_exercise_snapshot",
+    "provide_snapshot",
+    "snapshot_key",
+]
 
 log = logging.getLogger("mkdocs.plugins.calculators")
 
@@ -51,6 +68,8 @@ SCRIPT = Path(__file__).with_name("snapshot.mjs")
 CHECK_SCRIPT = Path(__file__).with_name("snapshot_check.mjs")  # restores a snapshot made, as worker.js does
 CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules
 SNAPSHOT_GLOB = "snapshot-*.bin"
+EXERCISE_SNAPSHOT_GLOB = "exercise-snapshot-*.bin"  # the readers' exercise worker's
+EXERCISE = "--exercise"  # snapshot.mjs's and snapshot_check.mjs's flag for it
 KEEP = 4  # snapshots kept in the cache, most recently used first
 TIMEOUT = 600  # seconds for it all; a cold boot under Node on a busy 2-core machine takes about ten
 # What snapshot.mjs writes on stderr as it starts each calculator, and once all have run. Each has the time limit,
@@ -77,19 +96,28 @@ def _build_id(pyodide_dir: Path) -> str:
     return match.group(1) if match else ""
 
 
-def snapshot_key(pyodide_dir: Path, wheel_names: list[str], package: str) -> str:
-    """What a snapshot depends on, hashed: the runtime, the wheels, the package used and the script that makes it."""
+def _key(pyodide_dir: Path, contents: list[str]) -> str:
+    """What a snapshot depends on, hashed: the runtime, what it holds and the scripts that make and check it."""
     parts = [
         "format 1",
         pyodide_version(pyodide_dir),
         _build_id(pyodide_dir),
         *(f"{name}:{(pyodide_dir / name).stat().st_size}" for name in SNAPSHOT_INPUTS),
-        *wheel_names,
-        package,
+        *contents,
         hashlib.sha256(SCRIPT.read_bytes()).hexdigest(),
         hashlib.sha256(CHECK_SCRIPT.read_bytes()).hexdigest(),  # a cached snapshot passed this check
     ]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
+def snapshot_key(pyodide_dir: Path, wheel_names: list[str], package: str) -> str:
+    """The calculators' snapshot's key: the runtime, the wheels and the package used."""
+    return _key(pyodide_dir, [*wheel_names, package])
+
+
+def exercise_snapshot_key(pyodide_dir: Path, calckit_wheel: str) -> str:
+    """The exercise worker's snapshot's key: the runtime and calckit's wheel, nothing of the book."""
+    return _key(pyodide_dir, [EXERCISE, calckit_wheel])
 
 
 def _cache_dir(node_modules: Path) -> Path | None:
@@ -101,9 +129,9 @@ def _cache_dir(node_modules: Path) -> Path | None:
     return cache if os.access(cache, os.W_OK) else None
 
 
-def _prune(cache: Path, keep: Path) -> None:
-    """Keep the few most recently used snapshots: one per recent version of the package is plenty."""
-    older = sorted((path for path in cache.glob(SNAPSHOT_GLOB) if path != keep), key=lambda path: path.stat().st_mtime)
+def _prune(cache: Path, keep: Path, glob: str) -> None:
+    """Keep the few most recently used snapshots of a kind: one per recent version of the package is plenty."""
+    older = sorted((path for path in cache.glob(glob) if path != keep), key=lambda path: path.stat().st_mtime)
     for path in older[: max(0, len(older) - (KEEP - 1))]:
         path.unlink(missing_ok=True)
 
@@ -148,9 +176,9 @@ _PLAIN_BOOT = " (each page's first calculation then waits seconds longer)"
 _CHECK_TIMEOUT = 120  # seconds to restore a snapshot under Node, on a busy machine (about 3 s when idle)
 
 
-def _restore_problem(node: str, pyodide_dir: Path, wheels: list[Path], book: Book, snapshot: Path) -> str:
-    """Why the snapshot at `snapshot` cannot be restored with the pinned Pyodide, as worker.js restores it, or ""."""
-    command = [node, str(CHECK_SCRIPT), str(pyodide_dir), str(snapshot), book.package, *(str(w) for w in wheels)]
+def _restore_problem(node: str, pyodide_dir: Path, snapshot: Path, flags: list[str], arguments: list[str]) -> str:
+    """Why the snapshot at `snapshot` cannot be restored with the pinned Pyodide, as the worker restores it, or ""."""
+    command = [node, str(CHECK_SCRIPT), *flags, str(pyodide_dir), str(snapshot), *arguments]
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=_CHECK_TIMEOUT, check=False)
     except subprocess.TimeoutExpired:
@@ -228,10 +256,94 @@ def provide_snapshot(
     """
     pyodide_dir = node_modules / "pyodide"
     names = [wheel.name for wheel in wheels]
-    name = f"snapshot-{snapshot_key(pyodide_dir, names, book.package)}.bin"
-    snapshot = Snapshot(name=name, made_for=" ".join([pyodide_version(pyodide_dir), *names]))
+    snapshot = Snapshot(
+        name=f"snapshot-{snapshot_key(pyodide_dir, names, book.package)}.bin",
+        made_for=" ".join([pyodide_version(pyodide_dir), *names]),
+    )
+    return _provide(
+        node_modules,
+        out_dir,
+        snapshot,
+        glob=SNAPSHOT_GLOB,
+        create=create,
+        make=lambda node, made: _make(node, pyodide_dir, wheels, book, made, limit),
+        check=([], [book.package, *(str(wheel) for wheel in wheels)]),
+        what="the memory snapshot",
+        hint=(
+            "; a snapshot grows with what the package holds after running each calculator on its defaults, a "
+            "chart's data points among it (see the chart budget's warnings)"
+        ),
+    )
+
+
+def provide_exercise_snapshot(
+    node_modules: Path, calckit_wheel: Path, book: Book, out_dir: Path, *, create: bool = True
+) -> Snapshot | None:
+    """Put the exercise worker's snapshot (calckit's exercise runner alone, see the module's docstring) into `out_dir`,
+    from the cache or made now; None without one. `book`'s package is named only for the check that it is not in it.
+    """
+    pyodide_dir = node_modules / "pyodide"
+    snapshot = Snapshot(
+        name=f"exercise-snapshot-{exercise_snapshot_key(pyodide_dir, calckit_wheel.name)}.bin",
+        made_for=f"{pyodide_version(pyodide_dir)} {calckit_wheel.name}",
+    )
+    return _provide(
+        node_modules,
+        out_dir,
+        snapshot,
+        glob=EXERCISE_SNAPSHOT_GLOB,
+        create=create,
+        make=lambda node, made: _make_exercise(node, pyodide_dir, calckit_wheel, made),
+        check=([EXERCISE], [book.package, str(calckit_wheel)]),
+        what="the exercises' memory snapshot",
+    )
+
+
+def _make_exercise(node: str, pyodide_dir: Path, calckit_wheel: Path, target: Path) -> tuple[int, int] | None:
+    started = time.monotonic()
+    command = [node, str(SCRIPT), EXERCISE, str(pyodide_dir), str(target), str(calckit_wheel)]
+    try:
+        result = _run_node(command, TIMEOUT)  # it runs no calculator: only the boot has a limit, TIMEOUT
+    except OSError as error:
+        result = str(error)
+    if isinstance(result, str):
+        detail = f"Node took over {TIMEOUT} s" if result == "the boot" else result
+    elif result.returncode != 0 or not target.is_file():
+        detail = (result.stderr.strip().splitlines() or [f"node exited with {result.returncode}"])[-1][:LIMIT]
+    else:
+        detail = ""
+    if detail or isinstance(result, str):
+        log.warning(
+            f"calculators: could not make the exercises' memory snapshot ({detail}); readers' exercise code will "
+            "wait for a plain boot of Python"
+        )
+        return None
+    sizes = json.loads(result.stdout)
+    log.info(
+        f"calculators: made a memory snapshot of Python with calckit's exercise runner imported in "
+        f"{time.monotonic() - started:.1f} s ({sizes['raw'] / 1e6:.0f} MB, {sizes['gzipped'] / 1e6:.1f} MB gzipped)"
+    )
+    return int(sizes["raw"]), int(sizes["gzipped"])
+
+
+def _provide(
+    node_modules: Path,
+    out_dir: Path,
+    snapshot: Snapshot,
+    *,
+    glob: str,
+    create: bool,
+    make: Callable[[str, Path], tuple[int, int] | None],
+    check: tuple[list[str], list[str]],
+    what: str,
+    hint: str = "",
+) -> Snapshot | None:
+    """`snapshot` into `out_dir` (and no other of `glob`), from the cache or made (`make`) and checked now (`check`:
+    snapshot_check.mjs's flags, and its arguments after the snapshot's path)."""
+    pyodide_dir = node_modules / "pyodide"
+    name = snapshot.name
     target = out_dir / name
-    for stale in out_dir.glob(SNAPSHOT_GLOB):
+    for stale in out_dir.glob(glob):
         if stale != target:
             stale.unlink()
 
@@ -243,7 +355,7 @@ def provide_snapshot(
             shutil.copyfile(cached, target)
         return snapshot
     if not create:
-        log.info("calculators: no cached memory snapshot for this version of the calculators; they boot plainly")
+        log.info(f"calculators: no cached copy of {what} for these wheels: Python will boot plainly")
         return None
     if _build_failing():
         return None  # strict mode is about to abort the build: not worth seconds of Node
@@ -257,24 +369,23 @@ def provide_snapshot(
 
     with tempfile.TemporaryDirectory(prefix="calculators-snapshot-") as scratch:
         made = Path(scratch) / name
-        sizes = _make(node, pyodide_dir, wheels, book, made, limit)
+        sizes = make(node, made)
         if sizes is None:
             return None
-        reason = _restore_problem(node, pyodide_dir, wheels, book, made)
+        reason = _restore_problem(node, pyodide_dir, made, *check)
         if reason:
             log.error(
-                f"calculators: the memory snapshot this build made ({sizes[0] / 1e6:.0f} MB) cannot be restored: "
+                f"calculators: {what} this build made ({sizes[0] / 1e6:.0f} MB) cannot be restored: "
                 f"{reason} (restored under Node with the pinned Pyodide, as the reader's browser restores it). Every "
-                "page would start Python without it; a snapshot grows with what the package holds after running "
-                "each calculator on its defaults, a chart's data points among it (see the chart budget's warnings). "
-                f"Set 'snapshot: false' to ship a plain boot of Python{_PLAIN_BOOT}"
+                f"reader would start Python without it{hint}. Set 'snapshot: false' to ship a plain boot of "
+                f"Python{_PLAIN_BOOT}"
             )
             return None
         if cache and cached:
             partial = cache / f".{name}.{os.getpid()}.partial"  # builds running at once each write their own
             shutil.copyfile(made, partial)
             partial.replace(cached)
-            _prune(cache, cached)
+            _prune(cache, cached, glob)
         shutil.copyfile(made, target)
     if cache is None:
         log.info(f"calculators: {node_modules / CACHE} is not writable, so the snapshot will be made again next build")

@@ -6,7 +6,12 @@
  * wheels on sys.path as worker.js does, and checks that the restored Python holds this build's package and can run
  * its first calculator on its defaults.
  *
+ * With --exercise, the exercise worker's snapshot, restored as exercise_worker.js does (calckit's wheel alone, `js` an
+ * object of the restorer's): Python's `js` must be the object given now, `calckit.exercise_run` must come from this
+ * build's wheel and run code, and the book's package must be neither imported nor importable.
+ *
  * Usage: node snapshot_check.mjs PYODIDE_DIR SNAPSHOT PACKAGE WHEEL...
+ *        node snapshot_check.mjs --exercise PYODIDE_DIR SNAPSHOT PACKAGE CALCKIT_WHEEL
  * Exit code 0 when restored; otherwise 1, with the reason on stderr (Pyodide's or Python's message, its last line
  * first).
  */
@@ -15,15 +20,21 @@ import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 
-// As in worker.js: where the wheels go, and the first 32-bit word of a Pyodide memory snapshot.
+// As in worker.js: where the wheels go; as in snapshot_bytes.js: the first 32-bit word of a Pyodide memory snapshot.
 const WHEELS = "/lib/wheels";
 const SNAPSHOT_MAGIC = 1886286592;
 
-const [pyodideDir, snapshotPath, packageName, ...wheelPaths] = process.argv.slice(2);
-if (!pyodideDir || !snapshotPath || !packageName || wheelPaths.length === 0) {
-  process.stderr.write("usage: node snapshot_check.mjs PYODIDE_DIR SNAPSHOT PACKAGE WHEEL...\n");
+const exercise = process.argv[2] === "--exercise";
+const [pyodideDir, snapshotPath, packageName, ...wheelPaths] = process.argv.slice(exercise ? 3 : 2);
+if (!pyodideDir || !snapshotPath || !packageName || wheelPaths.length === 0 || (exercise && wheelPaths.length > 1)) {
+  process.stderr.write(
+    "usage: node snapshot_check.mjs PYODIDE_DIR SNAPSHOT PACKAGE WHEEL...\n" +
+      "       node snapshot_check.mjs --exercise PYODIDE_DIR SNAPSHOT PACKAGE CALCKIT_WHEEL\n",
+  );
   process.exit(2);
 }
+// What the exercise worker's Python must see as `js`: this object, not the scope the snapshot was made in.
+const JS_GLOBALS = Object.assign(Object.create(null), { restoredBy: "snapshot_check" });
 
 try {
   const bytes = new Uint8Array(gunzipSync(readFileSync(snapshotPath)));
@@ -31,7 +42,12 @@ try {
     throw new Error("not a Pyodide memory snapshot");
   }
   const { loadPyodide } = await import(pathToFileURL(resolve(pyodideDir, "pyodide.mjs")).href);
-  const pyodide = await loadPyodide({ _loadSnapshot: bytes, stdout: () => {}, stderr: () => {} });
+  const pyodide = await loadPyodide({
+    _loadSnapshot: bytes,
+    ...(exercise ? { jsglobals: JS_GLOBALS } : {}),
+    stdout: () => {},
+    stderr: () => {},
+  });
   pyodide.FS.mkdirTree(WHEELS);
   const paths = wheelPaths.map((wheelPath) => {
     const path = `${WHEELS}/${basename(wheelPath)}`;
@@ -39,7 +55,8 @@ try {
     return path;
   });
   const own = paths[paths.length - 1];
-  pyodide.runPython(`
+  if (exercise) pyodide.runPython(exerciseChecks(own));
+  else pyodide.runPython(`
 import json, sys
 for path in reversed(${JSON.stringify(paths)}):
     if path not in sys.path:
@@ -59,4 +76,31 @@ if "failure" in result:
   const lines = message.split("\n");
   process.stderr.write(`${lines[lines.length - 1].slice(0, 400)}\n`);
   process.exit(1);
+}
+
+/**
+ * Python that fails unless the restored exercise interpreter is as exercise_worker.js needs it.
+ * @param {string} own calckit's wheel, where it was written
+ */
+function exerciseChecks(own) {
+  return `
+import json, sys, importlib.util
+own_path = ${JSON.stringify(own)}
+if own_path not in sys.path:
+    sys.path.insert(0, own_path)
+import js
+if getattr(js, "restoredBy", None) != "snapshot_check":
+    raise RuntimeError("Python's js module is not the object given at restore")
+runner = sys.modules.get("calckit.exercise_run")
+if not getattr(runner, "__file__", "").startswith(own_path + "/"):
+    raise RuntimeError("the restored Python does not hold this build's calckit.exercise_run")
+package = ${JSON.stringify(packageName)}
+if any(name == package or name.startswith(package + ".") for name in sys.modules):
+    raise RuntimeError(f"the exercise snapshot holds the book's package {package}")
+if importlib.util.find_spec(package) is not None:
+    raise RuntimeError(f"the book's package {package} can be imported from the exercise snapshot")
+reply = json.loads(runner.call_json("run", json.dumps({"code": "print(6 * 7)"})))
+if reply.get("stdout") != "42\\n":
+    raise RuntimeError(f"the restored exercise runner did not run code: {reply}")
+`;
 }

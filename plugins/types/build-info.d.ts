@@ -5,6 +5,8 @@ export const wheels: string[];
 export const bookPackage: string;
 export const snapshot: string;
 export const snapshotFor: string;
+export const exerciseSnapshot: string;
+export const exerciseSnapshotFor: string;
 export const cached: Record<string, string>;
 export const missing: string[];
 export const serviceWorker: string;

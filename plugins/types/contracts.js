@@ -84,7 +84,7 @@ export {};
  * @typedef {{ok: boolean, passed: number, total: number, stdout: string, error?: PythonError | null,
  *   failure?: CaseFailure | null}} Checked
  */
-/** From exercise_worker.js (and "alive" from the first line of its worker). @typedef {{type: "alive"} | {type: "ready"} | {type: "failed", error: string} | {type: "done", reply: Ran}} FromExerciseWorker */
+/** From exercise_worker.js (and "alive" from the first line of its worker). @typedef {{type: "alive"} | {type: "ready", boot: "snapshot" | "plain"} | {type: "failed", error: string} | {type: "done", reply: Ran}} FromExerciseWorker */
 
 // The calculators' worker (worker.js): the protocol runtime.js speaks with it. A call's reply carries its id and the
 // page's generation; one for a page the reader has left is dropped.

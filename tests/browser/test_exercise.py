@@ -116,6 +116,43 @@ def failing_case(page: Page, exercise: str) -> dict[str, float]:
     return {present(name): float(present(value)) for name, value in rows}
 
 
+def exercise_boots(page: Page) -> list[str]:
+    """How each exercise interpreter the page started booted, in order: "snapshot" (restored from the build's exercise
+    snapshot) or "plain" (exercise_runtime.js's `boots`, the module the page's exercises use)."""
+    url = page.evaluate(
+        "document.querySelector('script[src*=\"assets/calculators/entry.js\"]').src"
+        ".replace('entry.js', 'exercise_runtime.js')"
+    )
+    boots: list[str] = page.evaluate("async (url) => [...(await import(url)).boots]", url)
+    return boots
+
+
+# From reader code: what Python's `js` module reaches (importlib goes round the refused `import js`). Were it the
+# worker's global scope, as Pyodide's default makes it, `self`, `navigator` and the rest would be there.
+JS_PROBE = (
+    "import importlib\n"
+    "scope = importlib.import_module('js')\n"
+    "names = ('self', 'globalThis', 'navigator', 'location', 'postMessage', 'fetch', 'caches', 'indexedDB', 'Worker')\n"
+    "print('reachable:', [name for name in names if hasattr(scope, name)])\n"
+    "run_js = importlib.import_module('pyodide_js').constructor.constructor\n"
+    "shape = run_js('return (o) => `${Object.getOwnPropertyNames(o).length} ${Object.getPrototypeOf(o) === null}`')()\n"
+    "print('own:', shape(scope))\n"
+)
+JS_PROBED = "reachable: []\nown: 0 true\n"  # no property of its own, nor a prototype to inherit one from
+
+
+def test_a_run_starts_from_the_exercise_snapshot_and_js_reaches_nothing(page: Page, base_url: str) -> None:
+    """The first Run's interpreter is restored from the build's exercise snapshot (not booted plainly), runs the code,
+    and its `js` module is the empty object the worker gave at restore, not the global scope the snapshot was made in
+    or the worker's."""
+    open_exercises(page, base_url + PAGE)
+    type_code(page, ROOFLINE, JS_PROBE)
+    press(page, ROOFLINE, "run")
+    assert "Ran without errors." in result_text(page, ROOFLINE)
+    assert page.text_content(f"{ROOFLINE} .exercise-stdout") == JS_PROBED
+    assert exercise_boots(page)[0] == "snapshot"
+
+
 def exactly(text: str) -> re.Pattern[str]:
     """`text` and nothing else, with its spaces as they are (expect() compares plain strings with spaces collapsed)."""
     return re.compile(f"^{re.escape(text)}$")
@@ -369,7 +406,8 @@ def test_keyboard_only(page: Page, base_url: str) -> None:
 
 
 def test_offline_after_one_visit(browser: Browser, base_url: str, site: Path, network: Network) -> None:
-    """Visited once online, the exercises page reloads with the network off, and Check still runs Python."""
+    """Visited once online, the exercises page reloads with the network off, and Check still runs Python, restored
+    from the exercise snapshot kept offline."""
     context = new_context(browser, network)
     page = context.new_page()
     open_exercises(page, base_url + PAGE)
@@ -386,6 +424,7 @@ def test_offline_after_one_visit(browser: Browser, base_url: str, site: Path, ne
     type_code(page, ROOFLINE, RIGHT)
     press(page, ROOFLINE, "check")
     assert result_text(page, ROOFLINE).startswith("All ")
+    assert exercise_boots(page)[0] == "snapshot"  # the exercise snapshot was kept offline too
     context.close()
 
 

@@ -2,7 +2,8 @@
 
 Each case breaks one file with context-level routing (which also covers the service worker's own requests): the wasm
 missing, blocked or not WebAssembly, or the worker script missing, fail the calculators with a message; a missing,
-corrupt or foreign memory snapshot is only a slower start, since the worker then boots Python plainly.
+corrupt or foreign memory snapshot is only a slower start, since the worker then boots Python plainly; so is one of
+the exercise worker's snapshot, whose interpreter then boots plainly and still runs the reader's code.
 """
 
 from __future__ import annotations
@@ -20,6 +21,17 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 from calckit.api import run
 from tests.browser.calculator_page import expected, follow_instantly, texts, wait_mounted
 from tests.browser.conftest import Network, new_context
+from tests.browser.test_exercise import (
+    JS_PROBE,
+    JS_PROBED,
+    ROOFLINE,
+    exercise_boots,
+    open_exercises,
+    press,
+    result_text,
+    type_code,
+)
+from tests.browser.test_exercise import PAGE as EXERCISE_PAGE
 from tests.browser.test_quiz import CHECK, answer_key, first_index, open_quiz, question, verdict
 
 pytestmark = pytest.mark.browser
@@ -30,6 +42,7 @@ TIMEOUT = 90_000  # a plain boot after a failed restore, on a busy 2-core machin
 WASM = "**/assets/calculators/pyodide/pyodide.asm.wasm"
 WORKER = "**/assets/calculators/worker.js"
 SNAPSHOT = "**/assets/calculators/snapshot-*.bin"
+EXERCISE_SNAPSHOT = "**/assets/calculators/exercise-snapshot-*.bin"
 
 
 def not_found(route: Route) -> None:
@@ -184,9 +197,10 @@ class TestRuntimeUnavailable:
         assert verdict(page, first) == "✓ Correct."
 
 
-def corrupt_snapshot(site: Path) -> bytes:
-    """The build's snapshot with its Pyodide build id changed: a snapshot made for another runtime."""
-    (path,) = (site / "assets/calculators").glob("snapshot-*.bin")
+def corrupt_snapshot(site: Path, glob: str = "snapshot-*.bin") -> bytes:
+    """The build's snapshot (or the one `glob` names) with its Pyodide build id changed: one made for another
+    runtime."""
+    (path,) = (site / "assets/calculators").glob(glob)
     raw = bytearray(gzip.decompress(path.read_bytes()))
     raw[16:48] = bytes(32)  # the 256-bit build id after the 16-byte header (pyodide.asm.mjs, makeSnapshot)
     return gzip.compress(bytes(raw), compresslevel=1)
@@ -216,3 +230,32 @@ class TestSnapshotFallsBack:
 
     def test_snapshot_of_another_pyodide_build(self, broken: Opener, base_url: str, site: Path) -> None:
         self.check_plain_boot(broken(SNAPSHOT, serving(corrupt_snapshot(site))), base_url + PAGE)
+
+
+def exercise_snapshot(site: Path) -> bytes:
+    (path,) = (site / "assets/calculators").glob("exercise-snapshot-*.bin")
+    return path.read_bytes()
+
+
+# The exercise snapshot broken each way the calculators' is above: by name, the handler for its URL.
+EXERCISE_SNAPSHOT_BROKEN: dict[str, Callable[[Path], Callable[[Route], None]]] = {
+    "missing": lambda site: not_found,
+    "not gzip": lambda site: serving(GARBAGE),
+    "truncated": lambda site: serving(exercise_snapshot(site)[:100_000]),
+    "of another Pyodide build": lambda site: serving(corrupt_snapshot(site, "exercise-snapshot-*.bin")),
+}
+
+
+@pytest.mark.parametrize("broken_how", sorted(EXERCISE_SNAPSHOT_BROKEN))
+def test_an_exercise_snapshot_that_cannot_be_restored_costs_a_plain_boot(
+    broken: Opener, base_url: str, site: Path, broken_how: str
+) -> None:
+    """The reader's Run still runs, in an interpreter booted plainly, whose `js` reaches nothing either."""
+    page = broken(EXERCISE_SNAPSHOT, EXERCISE_SNAPSHOT_BROKEN[broken_how](site))
+    open_exercises(page, base_url + EXERCISE_PAGE)
+    type_code(page, ROOFLINE, JS_PROBE)
+    press(page, ROOFLINE, "run")
+    assert "Ran without errors." in result_text(page, ROOFLINE, TIMEOUT)
+    assert page.text_content(f"{ROOFLINE} .exercise-stdout") == JS_PROBED
+    assert exercise_boots(page)[0] == "plain"
+    assert ERRORS[page] == []

@@ -96,12 +96,13 @@ class TestServiceWorker:
         assert pages[f"{ASSETS}/entry.js"] == digest(site / ASSETS / "entry.js")
 
     def test_manifest_lists_the_runtime_with_hashes_and_leaves_it_out_of_install(self, site: Path) -> None:
-        """Pyodide, Vega, the editor, the wheel and the snapshot are runtime files, hashed, not fetched at install."""
+        """Pyodide, Vega, the editor, the wheels and the snapshots are runtime files, hashed, not fetched at install."""
         runtime = entries(site, "runtime")
         wheels = {path.relative_to(site).as_posix() for path in (site / ASSETS).glob("*.whl")}
         assert {Path(wheel).name.split("-")[0] for wheel in wheels} == {"calckit", "calculators"}
-        snapshot = next((site / ASSETS).glob("snapshot-*.bin")).relative_to(site).as_posix()
-        assert set(runtime) == {*RUNTIME, *EDITOR, *wheels, snapshot}
+        snapshots = {path.relative_to(site).as_posix() for path in (site / ASSETS).glob("*snapshot-*.bin")}
+        assert {Path(snapshot).name.split("-")[0] for snapshot in snapshots} == {"snapshot", "exercise"}
+        assert set(runtime) == {*RUNTIME, *EDITOR, *wheels, *snapshots}
         for path, hash_ in runtime.items():
             assert hash_ == digest(site / path), path
         assert not set(runtime) & set(entries(site, "pages"))

@@ -23,6 +23,13 @@ class NotStartedError extends Error {}
 let spare = null;
 
 /**
+ * How each interpreter started so far booted, in order: "snapshot" (restored from the build's exercise snapshot) or
+ * "plain" (it fell back to a plain boot). For tests and measurements; the reader is not told.
+ * @type {("snapshot" | "plain")[]}
+ */
+export const boots = [];
+
+/**
  * The policy the exercise workers run under: scripts from this site only, WebAssembly compiled, requests to this site
  * only. The worker's lockdown takes away every global that reaches further, but `import()` is syntax, not a global:
  * without this policy, reader code could load a script from any host (the worker's own globals would still be locked).
@@ -115,6 +122,7 @@ function start() {
       if (data?.type === "alive") clearTimeout(stuck);
       else if (data?.type === "ready") {
         started = true;
+        boots.push(data.boot);
         resolve(undefined);
       } else if (data?.type === "failed") reject(new NotStartedError(String(data.error)));
       else if (data?.type === "done") answer(data.reply);

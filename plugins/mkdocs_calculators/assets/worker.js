@@ -11,6 +11,7 @@
  * Readers' exercise code never runs here (exercise_worker.js is its own worker).
  */
 import { loadPyodide, version } from "./pyodide/pyodide.mjs";
+import { snapshotBytes } from "./snapshot_bytes.js";
 
 // The build's values (layout.py's BuildInfo): the content-hashed names of the wheels written beside this file
 // (calckit, then the book's package) and the book's package, which calckit is told to use (calckit.book.use); the
@@ -32,7 +33,6 @@ import {
 const RUNTIME_CACHE = `calculators-runtime:${new URL("../../", import.meta.url).href}`; // as in sw.js and layout.py
 const INDEX_URL = new URL("./pyodide/", import.meta.url).href;
 const WHEEL_DIR = "/lib/wheels"; // as in snapshot.mjs: each wheel's file goes here and onto sys.path
-const SNAPSHOT_MAGIC = 1886286592; // the first 32-bit word of a Pyodide memory snapshot
 // Fetched by Pyodide itself: a missing or broken one fails the boot at once instead of leaving it hanging.
 const WASM = "pyodide/pyodide.asm.wasm";
 const PYODIDE_FILES = [WASM, "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"]; // layout.py
@@ -187,35 +187,13 @@ WebAssembly.instantiateStreaming = async (
 };
 
 /**
- * The gzip-compressed snapshot, decompressed as it downloads, and checked. A server may also have decompressed it
- * already (Content-Encoding), hence the look at its first bytes.
+ * The build's snapshot, downloaded with high priority (it is on the boot's critical path), decompressed and checked.
  * @returns {Promise<Uint8Array>}
  */
 async function fetchSnapshot() {
   const response = await fetchRuntime(SNAPSHOT, "high");
-  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-  const reader = response.body.getReader();
-  const first = (await reader.read()).value ?? new Uint8Array();
-  /** @type {ReadableStream<Uint8Array<ArrayBuffer>>} */
-  let body = new ReadableStream({
-    start(controller) {
-      if (first.length) controller.enqueue(first);
-    },
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) {
-        mark("snapshot downloaded");
-        controller.close();
-      } else controller.enqueue(value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  if (first[0] === 0x1f && first[1] === 0x8b) body = body.pipeThrough(new DecompressionStream("gzip"));
-  const bytes = new Uint8Array(await new Response(body).arrayBuffer());
+  const bytes = await snapshotBytes(response, () => mark("snapshot downloaded"));
   mark("snapshot decompressed");
-  if (bytes.length < 64 || new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) !== SNAPSHOT_MAGIC) {
-    throw new Error("not a Pyodide memory snapshot");
-  }
   return bytes;
 }
 
