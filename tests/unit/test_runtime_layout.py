@@ -63,7 +63,7 @@ def test_every_build_value_a_script_imports_is_written_and_each_is_used() -> Non
     for a value to be written into its text."""
     imported = imported_values()
     assert set(imported) == {"worker.js", "exercise_worker.js", "runtime.js", "offline.js", "entry.js"}
-    assert imported["exercise_worker.js"] == {"wheels"}
+    assert imported["exercise_worker.js"] == {"wheels", "exerciseSnapshot", "exerciseSnapshotFor"}
     assert imported["entry.js"] == {"serviceWorker"}
     assert ENTRY_IMPORT in (PLUGIN / "assets/entry.js").read_text(encoding="utf-8")
     assert set().union(*imported.values()) == set(BuildInfo.__annotations__)
