@@ -121,12 +121,12 @@ class Input:
         if self.kind == "integer" and number != int(number):
             raise InputError(self.key, "a whole number", raw, self._advice(raw, "Use a whole number"))
         if self.min is not None and not (number > self.min if self.min_exclusive else number >= self.min):
-            low = format_number(self.min)  # formatted only for the message: a valid value is parsed in microseconds
+            low = _bound_text(self.min)  # formatted only for the message: a valid value is parsed in microseconds
             if self.min_exclusive:
                 raise InputError(self.key, f"> {low}", number, self._advice(raw, f"Use a number more than {low}"))
             raise InputError(self.key, f">= {low}", number, self._advice(raw, f"Use {low} or more"))
         if self.max is not None and not number <= self.max:
-            high = format_number(self.max)
+            high = _bound_text(self.max)
             raise InputError(self.key, f"<= {high}", number, self._advice(raw, f"Use {high} or less"))
         return int(number) if self.kind == "integer" else number
 
@@ -314,10 +314,16 @@ class Calculator:
 
 
 def _bound_text(value: float) -> str:
-    """A range's end as a reader would type it: 0.000001, not 1 × 10⁻⁶; 1 million."""
+    """A range's end exactly, never in a form the field refuses (`numbers.read_number`): 0.000001, not 1 × 10⁻⁶; 65536,
+    not 65,500 (three significant digits would move the bound) nor 65,536 (a lone group of three after a comma is
+    refused as ambiguous: 65.536 in much of the world); 1 million or 1,048,576 from a million on."""
     if 0 < abs(value) < 1e-3:
         return f"{value:.12f}".rstrip("0")
-    return format_number(value)
+    if abs(value) >= 1e6:
+        if float(f"{value:.3g}") == value:
+            return format_number(value)  # exact in words: 1 million, 2.5 billion
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,}"  # two or more groups: not ambiguous
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def number(values: Mapping[str, Value], key: str) -> float:

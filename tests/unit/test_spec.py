@@ -7,6 +7,8 @@ import re
 import pytest
 
 from calckit import Calculator, Input, InputError, Output, Result
+from calckit.errors import shown
+from calckit.numbers import read_number
 from calckit.running import OutputError
 from calckit.spec import Choice
 
@@ -138,10 +140,32 @@ class TestDeclaration:
         """The allowed range in words, as the form's hint and the reference page show it."""
         assert INTENSITY.range_text == "A number from 0.01 to 1 million"
         assert PEAK.range_text == "A number more than 0"
-        assert LAYERS.range_text == "A whole number from 1 to 1,000"
+        assert LAYERS.range_text == "A whole number from 1 to 1000"
         tiny = Input("tokens_t", "Tokens", default=1.0, min=1e-6, max=1e4)
-        assert tiny.range_text == "A number from 0.000001 to 10,000"  # no powers of ten in a hint
+        assert tiny.range_text == "A number from 0.000001 to 10000"  # no powers of ten in a hint
         assert PRECISION.range_text == "one of: fp32, bf16"
+
+    @pytest.mark.parametrize(
+        ("bound", "text"),
+        [
+            (65536, "65536"),  # not 65,500: three significant digits moved the bound
+            (10000, "10000"),  # not 10,000, which the field refuses as ambiguous (10.000 in much of the world)
+            (123456.7, "123456.7"),
+            (1e-6, "0.000001"),
+            (1e6, "1 million"),
+            (2.5e9, "2.5 billion"),
+            (1048576, "1,048,576"),  # two groups: read one way only
+        ],
+    )
+    def test_a_bound_is_exact_and_never_refused_by_the_field(self, bound: float, text: str) -> None:
+        """The range's ends in the hint and in each message are the declared ones, in a form the field takes back."""
+        spec = Input("n", "N", default=0.0, min=0, max=bound)
+        assert spec.range_text == f"A number from 0 to {text}"
+        with pytest.raises(InputError) as caught:
+            spec.parse(bound * 2)
+        assert caught.value.hint == f"Use {text} or less (you typed {shown(bound * 2)})."
+        if not text.endswith(("million", "billion")):
+            assert read_number(text) == bound
 
     @pytest.mark.parametrize(
         ("kwargs", "message"),
