@@ -105,6 +105,7 @@ class Network:
         self.requests: list[str] = []
         self.foreign: list[str] = []
         self.open: dict[Request, str] = {}  # asked for, neither finished nor failed: how a page that waits says why
+        self.asked: list[Request] = []  # every request, for `downloads`
         self.console: list[str] = []  # what the context's pages and workers wrote on the console
         self.routed = False
         self._listeners: dict[BrowserContext, list[tuple[str, Callable[[Any], None]]]] = {}  # by context watched
@@ -139,6 +140,7 @@ class Network:
 
     def _asked(self, request: Request) -> None:
         self.open[request] = request.url
+        self.asked.append(request)
         if not self.routed:
             self._record(request.url)
 
@@ -157,6 +159,19 @@ class Network:
 
     def count(self, suffix: str) -> int:
         return sum(1 for url in self.requests if urlsplit(url).path.endswith(suffix))
+
+    def downloads(self, suffix: str) -> list[str]:
+        """The URLs ending in `suffix` that the network answered: one per download. Counted from the answers, not the
+        requests: when a page's worker asks for a file while the service worker is already downloading it for the
+        offline copy, Chromium reports two requests (the worker's, answered by the service worker, and the service
+        worker's own) for one download."""
+        found = []
+        for request in self.asked:
+            if urlsplit(request.url).path.endswith(suffix):
+                response = request.response()
+                if response is not None and not response.from_service_worker:
+                    found.append(request.url)
+        return found
 
     def assert_stayed_local(self) -> None:
         """R3: no request left 127.0.0.1."""

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Request, expect
+from playwright.sync_api import Browser, Page, expect
 
 from calckit.api import run
 from tests.browser import calculator_page
@@ -235,22 +235,11 @@ class TestNavigation:
         self, fresh_page: Page, network: Network, base_url: str
     ) -> None:
         """Instant navigation roofline -> home -> back -> home -> roofline keeps the tab's single worker, and it still
-        answers; the wasm crosses the network once; inputs changed just before leaving stay in the page's own entry.
-
-        Counted from the answers, not the requests: when the page's worker asks while the service worker is already
-        downloading the wasm for the offline copy, Chromium reports two requests (the worker's, answered by the
-        service worker, and the service worker's own) for one download."""
+        answers; the wasm crosses the network once (Network.downloads); inputs changed just before leaving stay in the
+        page's own entry."""
         page = fresh_page  # a first visit, which downloads the runtime once
         workers: list[str] = []
         page.on("worker", lambda worker: workers.append(worker.url))
-        downloads: list[str] = []  # the wasm's requests that the network answered
-
-        def answered(request: Request) -> None:
-            response = request.response() if request.url.endswith("pyodide.asm.wasm") else None
-            if response is not None and not response.from_service_worker:
-                downloads.append(request.url)
-
-        page.context.on("requestfinished", answered)
         open_page(page, base_url + PAGE)
         page.fill(f"{FIRST}-intensity", "1000")
         wait_for_texts(page, expected(intensity=1000))
@@ -267,7 +256,7 @@ class TestNavigation:
         wait_for_texts(page, expected(intensity=2))
         calculator_workers = [url for url in workers if "assets/calculators/worker.js" in url]
         assert len(calculator_workers) == 1
-        assert len(downloads) == 1, downloads
+        assert len(downloads := network.downloads("pyodide.asm.wasm")) == 1, downloads
         assert 1 <= network.count("pyodide.asm.wasm") <= 2
         assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
 

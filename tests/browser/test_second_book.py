@@ -66,7 +66,7 @@ def recomputes_then_offline(page: Page, context: BrowserContext, served: Served,
     want = expected("ohms-law", volts=9, ohms=300)
     assert want == {"amps": "0.03 A", "watts": "0.27 W"}  # 9 V / 300 Ω; 9 V × 0.03 A
     wait_for_texts(page, want, "#calc-1")
-    wheels = sorted(url.rsplit("/", 1)[1].split("-")[0] for url in network.requests if url.endswith(".whl"))
+    wheels = sorted(url.rsplit("/", 1)[1].split("-")[0] for url in network.downloads(".whl"))
     assert wheels == ["calckit", "circuits"]
 
     wait_until_cached(page, served.site)
