@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 import struct
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from mkdocs_calculators.snapshot import CHECK_SCRIPT, exercise_snapshot_key, pyodide_version
+from mkdocs_calculators.snapshot import CHECK_SCRIPT, exercise_snapshot_key, provide_exercise_snapshot, pyodide_version
 from tests.build.sites import Build, build_fixture
 from tests.build.test_runtime_build import ASSETS, PAGE, SNAPSHOT_MAGIC, build_info, digest, entries
 from tests.support import NODE_MODULES
@@ -140,3 +141,26 @@ def test_without_the_snapshot_option_there_is_no_exercise_snapshot(tmp_path: Pat
     assert build.returncode == 0, build.output
     assert not list((build.site / ASSETS).glob("*.bin"))
     assert (build_info(build.site)["exerciseSnapshot"], build_info(build.site)["exerciseSnapshotFor"]) == ("", "")
+
+
+def test_a_snapshot_node_cannot_make_is_said_and_neither_shipped_nor_cached(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Node fails to make the exercise snapshot (here calckit's wheel is not a zip): the build warns with Node's
+    last line, and ships and caches none, so the exercise worker boots Python plainly."""
+    from calckit.book import load
+
+    wheel = tmp_path / "calckit-0.0.0+broken-py3-none-any.whl"
+    wheel.write_text("not a zip", encoding="utf-8")
+    out = tmp_path / "assets"
+    out.mkdir()
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.calculators"):
+        made = provide_exercise_snapshot(NODE_MODULES, wheel, load("calculators"), out)
+    assert made is None
+    assert list(out.iterdir()) == []
+    said = [record.getMessage() for record in caplog.records if "exercises' memory snapshot" in record.getMessage()]
+    assert len(said) == 1, said
+    assert said[0].startswith("calculators: could not make the exercises' memory snapshot (")
+    assert "()" not in said[0]  # Node's own reason is quoted
+    key = exercise_snapshot_key(PYODIDE, wheel.name)
+    assert not list(NODE_MODULES.glob(f".cache/mkdocs-calculators/*{key}*"))
