@@ -238,12 +238,7 @@ def _make(
             "calculators will boot Python plainly"
         )
         return None
-    sizes = json.loads(result.stdout)
-    log.info(
-        f"calculators: made a memory snapshot of Python with the calculators imported in "
-        f"{time.monotonic() - started:.1f} s ({sizes['raw'] / 1e6:.0f} MB, {sizes['gzipped'] / 1e6:.1f} MB gzipped)"
-    )
-    return int(sizes["raw"]), int(sizes["gzipped"])
+    return _made(result.stdout, started, "the calculators")
 
 
 def provide_snapshot(
@@ -318,9 +313,14 @@ def _make_exercise(node: str, pyodide_dir: Path, calckit_wheel: Path, target: Pa
             "wait for a plain boot of Python"
         )
         return None
-    sizes = json.loads(result.stdout)
+    return _made(result.stdout, started, "calckit's exercise runner")
+
+
+def _made(stdout: str, started: float, holding: str) -> tuple[int, int]:
+    """The sizes snapshot.mjs printed for the snapshot it made, raw and gzipped, said in the build's log."""
+    sizes = json.loads(stdout)
     log.info(
-        f"calculators: made a memory snapshot of Python with calckit's exercise runner imported in "
+        f"calculators: made a memory snapshot of Python with {holding} imported in "
         f"{time.monotonic() - started:.1f} s ({sizes['raw'] / 1e6:.0f} MB, {sizes['gzipped'] / 1e6:.1f} MB gzipped)"
     )
     return int(sizes["raw"]), int(sizes["gzipped"])
