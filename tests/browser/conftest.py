@@ -48,6 +48,10 @@ CHROMIUM_ARGS = [
     # No host name resolves but the test server's address: a request to another host fails in the browser, at once.
     # (The tests still record each one and fail for it: see Network.)
     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+    # Pyodide's WebAssembly runs as V8's baseline compiler (Liftoff) makes it, without recompiling its hot functions
+    # with the optimising one in the background: a test page computes little, and that recompiling was a tenth of a
+    # page load's CPU (measured: 2.25 to 1.92 CPU-s per load of the roofline lesson, its Python booted).
+    "--js-flags=--no-wasm-tier-up",
 ]
 
 

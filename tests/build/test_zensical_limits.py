@@ -29,11 +29,13 @@ HANGS = {
     "a Python loop": ("    while volts == 9: pass\n", 0),
     "arithmetic in C": ("    if volts == 9:\n        return 10**10**8\n", 1),
 }
-# At the top level of ohm.py, in C holding the interpreter: the hardest hang for a host (no exception or signal stops
-# it, and a host that imported the package in its own process would hang beside it). Each hang costs the import's
-# limit of a core, so the other kinds (a Python loop, a sleep and a wait in C) are met once, under MkDocs
-# (test_author_code_limits.py): every host stops the book's code through the one compute process.
-IMPORT_HANG = "x = 10**10**8"
+# At the top level of ohm.py, a sleep in C: a host that imported the package in its own process would hang beside it.
+# Every host stops the book's code through the one compute process, so each kind of hang (a Python loop, C holding
+# the interpreter, a sleep and a wait in C) is met once, under MkDocs (test_author_code_limits.py); here, the hang
+# that waits its limit out without spending a core, which the tests beside it share (a loop cost 11 CPU-s a host).
+IMPORT_HANG = "import time; time.sleep(10**6)"
+# In a data table's rows, the same.
+ROWS_HANG = "    import time; time.sleep(10**6)\n"
 IMPORT_LIMIT = 12  # the import's: six limits, at least ten seconds
 
 
@@ -164,7 +166,7 @@ def test_a_data_table_whose_rows_never_return_is_stopped(tmp_path: Path, host: s
     wires = root / "circuits/wires.py"
     head = "def _rows() -> dict[str, Row]:\n"
     source = wires.read_text(encoding="utf-8")
-    wires.write_text(source.replace(head, head + "    while True: pass\n", 1), encoding="utf-8")
+    wires.write_text(source.replace(head, head + ROWS_HANG, 1), encoding="utf-8")
     line = source[: source.index(head)].count("\n") + 2
     started = time.monotonic()
     if host == "mkdocs build":
