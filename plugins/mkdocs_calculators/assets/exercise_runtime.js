@@ -44,7 +44,8 @@ export const WORKER_POLICY =
 /**
  * How long a new worker (and, for the first, the frame that makes it) may take to run the first line of its script,
  * which needs no download: one that has not by then never will (the browser did not start it), and is replaced as one
- * whose script did not load. Busy CI machines (load 8 on 2 cores) start one in well under a second.
+ * whose script did not load is, each saying which of the three it was. Busy CI machines (load 8 on 2 cores) start one
+ * in well under a second.
  */
 const START_LIMIT_MS = 15_000;
 const NOT_LOADED = "the exercise worker could not be loaded";
@@ -76,7 +77,7 @@ function policedWorker() {
     const policy = WORKER_POLICY.replaceAll("'", "&#39;");
     frame.srcdoc = `<!doctype html><meta http-equiv="Content-Security-Policy" content="${policy}"><title>exercises</title>`;
     // The frame needs no download: one that has not loaded when a worker should have started never will.
-    const stuck = setTimeout(() => fail(NOT_LOADED), START_LIMIT_MS);
+    const stuck = setTimeout(() => fail("the exercise sandbox did not load"), START_LIMIT_MS);
     frame.addEventListener("load", () => {
       clearTimeout(stuck);
       const made = /** @type {(Window & typeof globalThis) | null} */ (frame.contentWindow)?.Worker;
@@ -115,7 +116,7 @@ function start() {
     let started = false; // once it has, an error may come from the reader's code, which is never run twice
     const stuck = setTimeout(() => {
       created.terminate();
-      reject(new NotStartedError(NOT_LOADED));
+      reject(new NotStartedError("the exercise worker did not start"));
     }, START_LIMIT_MS);
     created.addEventListener("message", (event) => {
       const data = /** @type {import("./contracts.js").FromExerciseWorker | null} */ (event.data);
