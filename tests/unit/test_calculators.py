@@ -45,13 +45,18 @@ def _check_result(calculator: Calculator, result: dict[str, Any]) -> None:
 class TestFuzzed:
     @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(data=st.data())
-    def test_valid_inputs_give_finite_results(self, name: str, data: st.DataObject) -> None:
-        """Inputs inside every declared range give finite outputs, or a cross-field rule's named error."""
+    def test_valid_inputs_give_finite_results_and_summaries_that_quote_them(
+        self, name: str, data: st.DataObject
+    ) -> None:
+        """Inputs inside every declared range give finite outputs, or a cross-field rule's named error; and the
+        summary quotes each figure it names as its output's own text (TestOneFigureOneText), from the same run."""
         calculator = CALCULATORS[name]
         result = run(name, data.draw(inputs_for(calculator, valid=True)))
         _check_result(calculator, result)
         if not result["ok"]:
             assert {error["field"] for error in result["errors"]} <= CROSS_FIELD
+            return
+        _check_summary_quotes_outputs(name, result)
 
     @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(data=st.data())
@@ -139,26 +144,22 @@ def _named_in_summary(name: str, result: dict[str, Any]) -> tuple[str, ...]:
     }[name]
 
 
+def _check_summary_quotes_outputs(name: str, result: dict[str, Any]) -> None:
+    texts = {output["key"]: output["text"] for output in result["outputs"]}
+    summary = result["summary"]
+    for key in _named_in_summary(name, result):
+        assert texts[key] == "—" or texts[key] in summary, (key, texts[key], summary)
+
+
 @pytest.mark.parametrize("name", NAMES)
 class TestOneFigureOneText:
-    """One quantity is written one way everywhere on a page: a summary quotes its outputs' own text."""
+    """One quantity is written one way everywhere on a page: a summary quotes its outputs' own text (for drawn
+    inputs, in TestFuzzed's run of them)."""
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(data=st.data())
-    def test_every_figure_in_the_summary_is_its_outputs_text(self, name: str, data: st.DataObject) -> None:
-        calculator = CALCULATORS[name]
-        result = run(name, data.draw(inputs_for(calculator, valid=True)))
-        if not result["ok"]:
-            return
-        texts = {output["key"]: output["text"] for output in result["outputs"]}
-        summary = result["summary"]
-        for key in _named_in_summary(name, result):
-            assert texts[key] == "—" or texts[key] in summary, (key, texts[key], summary)
-
-    def test_the_defaults_too(self, name: str) -> None:
+    def test_at_the_defaults(self, name: str) -> None:
         result = run(name, {})
-        texts = {output["key"]: output["text"] for output in result["outputs"]}
-        assert all(texts[key] in result["summary"] for key in _named_in_summary(name, result) if texts[key] != "—")
+        assert result["ok"], result
+        _check_summary_quotes_outputs(name, result)
 
 
 def _singular(name: str, formula: Any) -> Calculator:
