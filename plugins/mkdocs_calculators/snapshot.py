@@ -13,12 +13,13 @@ another build.
 
 Making one takes several seconds, so snapshots are cached between builds under `node_modules/.cache/` (the usual home
 of tool caches: git-ignored, shared by every site built against the same runtime, and emptied by `npm ci` together
-with the runtime the snapshots were made for). Each snapshot made is restored once under Node before it is cached or
-shipped (`snapshot_check.mjs`, as worker.js restores it): one that cannot be restored (a snapshot grown past what
-Pyodide can restore, "offset is out of bounds", as a chart of 50,000 points made it) would make every reader's
-worker fall back to a plain boot, seconds slower, with nothing said at build. So a plain boot ships only by the
-author's choice (`snapshot: false`): a snapshot that Node cannot make or restore, or no Node at all, is an error,
-and the strict build stops with the reason.
+with the runtime the snapshots were made for), on a shelf per package (the exercises' on one of its own): each keeps
+its few most recent, so books that share a runtime do not evict each other's. Each snapshot made is restored once
+under Node before it is cached or shipped (`snapshot_check.mjs`, as worker.js restores it): one that cannot be
+restored (a snapshot grown past what Pyodide can restore, "offset is out of bounds", as a chart of 50,000 points made
+it) would make every reader's worker fall back to a plain boot, seconds slower, with nothing said at build. So a plain
+boot ships only by the author's choice (`snapshot: false`): a snapshot that Node cannot make or restore, or no Node at
+all, is an error, and the strict build stops with the reason.
 
 The readers' exercise code runs in a Pyodide of its own (exercise_worker.js), which must never reach the book's
 package, so it cannot restore the calculators' snapshot. It gets its own (`provide_exercise_snapshot`): calckit's
@@ -70,7 +71,8 @@ CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules
 SNAPSHOT_GLOB = "snapshot-*.bin"
 EXERCISE_SNAPSHOT_GLOB = "exercise-snapshot-*.bin"  # the readers' exercise worker's
 EXERCISE = "--exercise"  # snapshot.mjs's and snapshot_check.mjs's flag for it
-KEEP = 4  # snapshots kept in the cache, most recently used first
+EXERCISE_SHELF = "exercises"  # its cache's folder (a book's snapshots are on one named for its package)
+KEEP = 4  # snapshots kept on each shelf of the cache, most recently used first
 TIMEOUT = 600  # seconds for it all; a cold boot under Node on a busy 2-core machine takes about ten
 # What snapshot.mjs writes on stderr as it starts each calculator, and once all have run. Each has the time limit,
 # and a little more: Pyodide is slower than CPython.
@@ -120,8 +122,10 @@ def exercise_snapshot_key(pyodide_dir: Path, calckit_wheel: str) -> str:
     return _key(pyodide_dir, [EXERCISE, calckit_wheel])
 
 
-def _cache_dir(node_modules: Path) -> Path | None:
-    cache = node_modules / CACHE
+def _cache_dir(node_modules: Path, shelf: str) -> Path | None:
+    """The cache's folder for one kind of snapshot (`shelf`: a book's package, or the exercises'), made if need be;
+    None where it cannot be written."""
+    cache = node_modules / CACHE / shelf
     try:
         cache.mkdir(parents=True, exist_ok=True)
     except OSError:
@@ -260,6 +264,7 @@ def provide_snapshot(
         out_dir,
         snapshot,
         glob=SNAPSHOT_GLOB,
+        shelf=book.package,
         create=create,
         make=lambda node, made: _make(node, pyodide_dir, wheels, book, made, limit),
         check=([], [book.package, *(str(wheel) for wheel in wheels)]),
@@ -287,6 +292,7 @@ def provide_exercise_snapshot(
         out_dir,
         snapshot,
         glob=EXERCISE_SNAPSHOT_GLOB,
+        shelf=EXERCISE_SHELF,
         create=create,
         make=lambda node, made: _make_exercise(node, pyodide_dir, calckit_wheel, made),
         check=([EXERCISE], [book.package, str(calckit_wheel)]),
@@ -332,14 +338,15 @@ def _provide(
     snapshot: Snapshot,
     *,
     glob: str,
+    shelf: str,
     create: bool,
     make: Callable[[str, Path], tuple[int, int] | None],
     check: tuple[list[str], list[str]],
     what: str,
     hint: str = "",
 ) -> Snapshot | None:
-    """`snapshot` into `out_dir` (and no other of `glob`), from the cache or made (`make`) and checked now (`check`:
-    snapshot_check.mjs's flags, and its arguments after the snapshot's path)."""
+    """`snapshot` into `out_dir` (and no other of `glob`), from the cache's `shelf` or made (`make`) and checked now
+    (`check`: snapshot_check.mjs's flags, and its arguments after the snapshot's path)."""
     pyodide_dir = node_modules / "pyodide"
     name = snapshot.name
     target = out_dir / name
@@ -347,7 +354,7 @@ def _provide(
         if stale != target:
             stale.unlink()
 
-    cache = _cache_dir(node_modules)
+    cache = _cache_dir(node_modules, shelf)
     cached = cache / name if cache else None
     if cached and cached.is_file():
         os.utime(cached)
@@ -388,5 +395,8 @@ def _provide(
             _prune(cache, cached, glob)
         shutil.copyfile(made, target)
     if cache is None:
-        log.info(f"calculators: {node_modules / CACHE} is not writable, so the snapshot will be made again next build")
+        log.info(
+            f"calculators: {node_modules / CACHE / shelf} is not writable, so the snapshot will be made again next "
+            "build"
+        )
     return Snapshot(name=name, made_for=snapshot.made_for, raw=sizes[0], gzipped=sizes[1])

@@ -168,7 +168,7 @@ class TestSnapshot:
         first = build_fixture(tmp_path / "first", {"docs/index.md": PAGE}, plugin=snapshot_from(node_modules))
         assert first.returncode == 0, first.output
         assert "made a memory snapshot" in first.output
-        (cached,) = (node_modules / CACHE).glob("snapshot-*.bin")
+        (cached,) = (node_modules / CACHE / "calculators").glob("snapshot-*.bin")
         second = build_fixture(tmp_path / "second", {"docs/index.md": PAGE}, plugin=snapshot_from(node_modules))
         assert second.returncode == 0, second.output
         assert "made a memory snapshot" not in second.output

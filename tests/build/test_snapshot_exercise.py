@@ -163,4 +163,4 @@ def test_a_snapshot_node_cannot_make_is_said_and_neither_shipped_nor_cached(
     assert said[0].startswith("calculators: could not make the exercises' memory snapshot (")
     assert "()" not in said[0]  # Node's own reason is quoted
     key = exercise_snapshot_key(PYODIDE, wheel.name)
-    assert not list(NODE_MODULES.glob(f".cache/mkdocs-calculators/*{key}*"))
+    assert not list(NODE_MODULES.glob(f".cache/mkdocs-calculators/**/*{key}*"))

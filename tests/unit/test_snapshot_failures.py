@@ -89,3 +89,37 @@ def test_a_check_that_cannot_run_or_hangs_says_why(tmp_path: Path, monkeypatch: 
     assert failing == "RuntimeError: bad snapshot"
     said_nothing = snapshot._restore_problem(_node(tmp_path, "exit 0"), PYODIDE, made, [], [])
     assert said_nothing == "node exited with 0"  # it must print "restored"
+
+
+def test_each_package_keeps_its_own_snapshots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Books that share a runtime (node_modules) do not evict each other's cached snapshots: each package, and the
+    exercises, keep their KEEP most recent on a shelf of their own. (One shelf for all once let a build of a second
+    book evict the first's, which its next build then made again, with other bytes.)"""
+    monkeypatch.setattr(snapshot, "_restore_problem", lambda *arguments: "")  # every snapshot made restores
+    monkeypatch.setattr(snapshot.shutil, "which", lambda name: "/usr/bin/node")
+
+    def provide(package: str, key: int, glob: str = snapshot.SNAPSHOT_GLOB) -> snapshot.Snapshot | None:
+        name = f"{glob.replace('*', f'{package}-{key}')}"
+        out = tmp_path / "site" / package
+        out.mkdir(parents=True, exist_ok=True)
+        return snapshot._provide(
+            tmp_path,
+            out,
+            snapshot.Snapshot(name=name, made_for=""),
+            glob=glob,
+            shelf=package,
+            create=True,
+            make=lambda node, made: (made.write_bytes(b"snapshot"), (8, 8))[1],
+            check=([], []),
+            what="the memory snapshot",
+        )
+
+    assert provide("circuits", 0) is not None
+    assert provide(snapshot.EXERCISE_SHELF, 0, snapshot.EXERCISE_SNAPSHOT_GLOB) is not None
+    for key in range(snapshot.KEEP + 2):
+        assert provide("calculators", key) is not None
+    cache = tmp_path / snapshot.CACHE
+    assert sorted(path.name for path in (cache / "circuits").iterdir()) == ["snapshot-circuits-0.bin"]
+    assert sorted(path.name for path in (cache / "exercises").iterdir()) == ["exercise-snapshot-exercises-0.bin"]
+    kept = sorted(path.name for path in (cache / "calculators").iterdir())
+    assert kept == [f"snapshot-calculators-{key}.bin" for key in range(2, snapshot.KEEP + 2)]
