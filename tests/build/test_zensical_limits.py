@@ -34,8 +34,7 @@ HANGS = {
 # the interpreter, a sleep and a wait in C) is met once, under MkDocs (test_author_code_limits.py); here, the hang
 # that waits its limit out without spending a core, which the tests beside it share (a loop cost 11 CPU-s a host).
 IMPORT_HANG = "import time; time.sleep(10**6)"
-# In a data table's rows, the same.
-ROWS_HANG = "    import time; time.sleep(10**6)\n"
+ROWS_HANG = f"    {IMPORT_HANG}\n"  # the same, first in a data table's rows function
 IMPORT_LIMIT = 12  # the import's: six limits, at least ten seconds
 
 

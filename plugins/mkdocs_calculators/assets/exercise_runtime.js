@@ -43,9 +43,9 @@ export const WORKER_POLICY =
 
 /**
  * How long a new worker (and, for the first, the frame that makes it) may take to run the first line of its script,
- * which needs no download: one that has not by then never will (the browser did not start it), and is replaced as one
- * whose script did not load is, each saying which of the three it was. Busy CI machines (load 8 on 2 cores) start one
- * in well under a second.
+ * which needs no download: one that has not by then never will (the browser did not start it). It is replaced, as one
+ * whose script did not load is; each of the three failures has a reason of its own. Busy CI machines (load 8 on 2
+ * cores) start one in well under a second.
  */
 const START_LIMIT_MS = 15_000;
 const NOT_LOADED = "the exercise worker could not be loaded";
