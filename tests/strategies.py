@@ -14,9 +14,12 @@ from calckit.spec import CUSTOM
 
 # Round numbers, where formulas meet their singular points (a division by n - 1, a ridge at a whole intensity).
 _ROUND_MANTISSAS = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9)
-# Under a picker's entry (a chip: its figures fill other fields), the 1-2-5 series: the entry's figures are one point
+# Under another value of a choice (a precision, an attention kind: another branch of the same formulas), the 1-2-5
+# series: the full series walks the default branch's singular points; another branch needs its round values reached.
+_CHOICE_MANTISSAS = (1, 2, 5)
+# Under a picker's entry (a chip: its figures fill other fields), 1 and 3 a decade: the entry's figures are one point
 # of the space that the picker's "custom" entry walks on the full series, field by field.
-_PICKED_MANTISSAS = (1, 2, 5)
+_PICKED_MANTISSAS = (1, 3)
 
 
 def _in_range(spec: Input, value: float) -> bool:
@@ -110,8 +113,9 @@ def _coincident(draw: st.DrawFn, drawn: st.SearchStrategy[dict[str, Any]], numer
 
 def sweep(calculator: Calculator) -> Iterator[dict[str, Any]]:
     """A deterministic walk through the interior of the calculator's space, where random draws rarely land exactly:
-    every round value of each numeric input (the others at their defaults), under each value of each choice input
-    (under a picker's entries, such as each chip, the 1-2-5 round values), and pairs of numeric inputs set equal."""
+    every round value of each numeric input (the others at their defaults, or a picker's "custom" entry), and under
+    each other value of each choice input a coarser series of them (1-2-5; under a picker's entries, such as each chip,
+    1 and 3 a decade), and pairs of numeric inputs set equal."""
     numeric = [spec for spec in calculator.inputs if spec.kind in ("number", "integer")]
     pickers = {spec.filled_by for spec in calculator.inputs if spec.filled_by}
     contexts: list[dict[str, Any]] = [{}]
@@ -124,12 +128,14 @@ def sweep(calculator: Calculator) -> Iterator[dict[str, Any]]:
     ]
     for context in contexts:
         picked = any(key in pickers and value != CUSTOM for key, value in context.items())
+        custom = any(key in pickers and value == CUSTOM for key, value in context.items())  # walks the picked fields
+        mantissas = _PICKED_MANTISSAS if picked else _ROUND_MANTISSAS if custom or not context else _CHOICE_MANTISSAS
         for spec in numeric:
             if spec.filled_by in context and context[spec.filled_by] != CUSTOM:
                 continue  # the picker's figure replaces the value: the run would repeat the picker's own
             low = spec.min if spec.min is not None else -1e12
             high = spec.max if spec.max is not None else 1e12
-            for value in _round_values(spec, low, high, _PICKED_MANTISSAS if picked else _ROUND_MANTISSAS):
+            for value in _round_values(spec, low, high, mantissas):
                 yield {**context, spec.key: value}
     for first, second in itertools.combinations(numeric, 2):
         for value in (0.0, 1.0, 2.0, 10.0, 100.0):

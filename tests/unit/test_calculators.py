@@ -206,7 +206,8 @@ class TestTheFuzzerFindsSingularPoints:
 
     def test_the_sweep_walks_every_entry_of_a_picker(self) -> None:
         """Under the picker's default entry and its "custom" entry each numeric input takes every round value (7
-        included); under its other entries (each chip, in this book) the 1-2-5 values, the picked figure left out."""
+        included); under another value of a choice the 1-2-5 values; under the picker's other entries (each chip, in
+        this book) 1 and 3 a decade, the picked figure left out."""
         from calckit import Choice, Input, Output, Result
 
         calculator = Calculator(
@@ -221,6 +222,7 @@ class TestTheFuzzerFindsSingularPoints:
                     kind="choice",
                     choices=(Choice("small", "Small"), Choice("big", "Big"), Choice("custom", "Custom")),
                 ),
+                Input("mode", "Mode", "a", kind="choice", choices=(Choice("a", "A"), Choice("b", "B"))),
                 Input("size", "Size", 10.0, min=0.001, max=1e6, filled_by="part"),
                 Input("count", "Count", 20.0, min=0.001, max=1e6),
             ),
@@ -231,8 +233,10 @@ class TestTheFuzzerFindsSingularPoints:
         for context in ({}, {"part": "custom"}):
             assert {**context, "count": 7.0} in runs and {**context, "count": 5.0} in runs
         assert {"part": "custom", "size": 7.0} in runs
-        assert {"part": "big", "count": 5.0} in runs and {"part": "big", "count": 0.2} in runs
-        assert {"part": "big", "count": 7.0} not in runs
+        assert {"mode": "b", "count": 5.0} in runs and {"mode": "b", "count": 0.2} in runs
+        assert {"mode": "b", "count": 7.0} not in runs
+        assert {"part": "big", "count": 3.0} in runs and {"part": "big", "count": 0.1} in runs
+        assert {"part": "big", "count": 5.0} not in runs
         assert not any(run.get("part") == "big" and "size" in run for run in runs)
 
     def test_hypothesis_finds_inputs_that_meet(self, monkeypatch: pytest.MonkeyPatch) -> None:
