@@ -13,7 +13,9 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -134,6 +136,26 @@ def build_with_zensical(
         if result.returncode:
             break
     return results
+
+
+# Runs started together (see started_together): for each, a function that waits for its result and its seconds.
+Together = dict[str, Callable[[], tuple[Any, float]]]
+
+
+@contextmanager
+def started_together(**runs: Callable[[], Any]) -> Iterator[Together]:
+    """Start each of `runs` (blocking calls, such as builds whose book's code hangs until a time limit ends it) at once,
+    each on a thread of its own; yield, for each, a function that waits for its result and says how many seconds it
+    took. Tests that each wait out a limit without spending a core share the wait: a module's fixture starts them all,
+    and each test reads its own. Leaving waits for all of them."""
+    with ThreadPoolExecutor(max_workers=len(runs)) as pool:
+
+        def timed(run: Callable[[], Any]) -> tuple[Any, float]:
+            started = time.monotonic()
+            return run(), time.monotonic() - started
+
+        futures = {name: pool.submit(timed, run) for name, run in runs.items()}
+        yield {name: future.result for name, future in futures.items()}
 
 
 # The types a static host serves these as (the standard handler guesses some from the system's tables).

@@ -6,6 +6,7 @@ Each build runs under a timeout it must beat by far (TIMEOUT, against a limit of
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +22,7 @@ import pytest
 from tests.build.sites import Build
 from tests.build.test_author_code import PACKAGE, ROOFLINE_TEXT, _compute_line, build_with_package
 from tests.build.test_runtime_build import build_info
-from tests.support import NODE_MODULES, build_env, free_port
+from tests.support import NODE_MODULES, Together, build_env, free_port, started_together
 
 LIMIT = 2  # seconds: the fixtures' time_limit
 TIMEOUT = 90  # seconds a build may take before the test fails as hung (a plain one takes about 10 on a busy machine)
@@ -172,17 +174,34 @@ IMPORT_HANGS = {
 }
 
 
-@pytest.mark.parametrize("statement", IMPORT_HANGS.values(), ids=IMPORT_HANGS.keys())
-def test_a_package_whose_import_hangs_is_stopped(tmp_path: Path, statement: str) -> None:
-    """The build stops at that line, within seconds of the import's limit (the bound says it did not hang)."""
+def _import_hang_build(root: Path, statement: str) -> tuple[Build, int]:
+    """A build whose package's training.py runs `statement` at its top level, and that line."""
     training = (PACKAGE / "training.py").read_text(encoding="utf-8")
     hanging = training.replace("\n__all__", f"\n{statement}\n__all__", 1)
     line = hanging[: hanging.index(statement)].count("\n") + 1
-    started = time.monotonic()
     build = build_with_package(
-        tmp_path, {"training.py": hanging}, "# Empty\n", timeout=TIMEOUT, plugin={"time_limit": LIMIT}
+        root, {"training.py": hanging}, "# Empty\n", timeout=TIMEOUT, plugin={"time_limit": LIMIT}
     )
-    assert time.monotonic() - started < 60
+    return build, line
+
+
+@pytest.fixture(scope="module")
+def import_hangs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Together]:
+    """The builds of each import that hangs, started together: each waits out the import's limit (12 s), two of them
+    spending a core meanwhile; each test reads its own."""
+    runs = {
+        name: functools.partial(_import_hang_build, tmp_path_factory.mktemp("import"), statement)
+        for name, statement in IMPORT_HANGS.items()
+    }
+    with started_together(**runs) as results:
+        yield results
+
+
+@pytest.mark.parametrize("hang", IMPORT_HANGS)
+def test_a_package_whose_import_hangs_is_stopped(import_hangs: Together, hang: str) -> None:
+    """The build stops at that line, within seconds of the import's limit (the bound says it did not hang)."""
+    (build, line), took = import_hangs[hang]()
+    assert took < 60
     assert build.returncode != 0, build.output
     # The import may take longer than a compute: six limits, and at least ten seconds.
     assert build.errors() == [

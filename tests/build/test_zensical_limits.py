@@ -8,17 +8,20 @@ the step would hang and the test fail on subprocess.TimeoutExpired.
 
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.build.test_author_code_limits import assert_clean
 from tests.build.test_zensical import copy_of_the_book
-from tests.support import NODE_MODULES, build_env, build_with_zensical
+from tests.support import NODE_MODULES, Together, build_env, build_with_zensical, started_together
 
 LIMIT = 2  # seconds: the extension's time_limit in these books
 TIMEOUT = 90  # seconds a step may take before the test fails as hung (a plain `zensical build` takes a few)
@@ -93,11 +96,54 @@ def test_zensical_stops_a_compute_that_never_returns(tmp_path: Path, statements:
     assert html.count('data-calculator="ohms-law"') == 1  # the block at the defaults, computed
 
 
-def test_zensical_stops_a_package_whose_import_hangs(tmp_path: Path) -> None:
-    root, line = import_hang(tmp_path, IMPORT_HANG)
-    started = time.monotonic()
-    [build] = build_with_zensical(root, ("build",), timeout=TIMEOUT)
-    assert time.monotonic() - started < TIMEOUT * 2 / 3
+def _import_hang_run(parent: Path, step: str) -> tuple[subprocess.CompletedProcess[str], int, Path]:
+    """`step` of a book whose ohm.py sleeps at its top level: its result, the sleeping line and the book."""
+    root, line = import_hang(parent, IMPORT_HANG)
+    if step != "build":  # the site to ship needs only be there: the package is imported before anything in it is read
+        (root / "site").mkdir()
+        (root / "site/index.html").write_text("<!doctype html><title>Circuits</title>", encoding="utf-8")
+    [result] = build_with_zensical(root, (step,), timeout=TIMEOUT)
+    return result, line, root
+
+
+def _rows_hang_run(parent: Path, host: str) -> tuple[subprocess.CompletedProcess[str], int]:
+    """`host` building a book whose data table's rows function sleeps: its result and the sleeping line."""
+    root = book_with(parent, ("", ""))
+    wires = root / "circuits/wires.py"
+    head = "def _rows() -> dict[str, Row]:\n"
+    source = wires.read_text(encoding="utf-8")
+    wires.write_text(source.replace(head, head + ROWS_HANG, 1), encoding="utf-8")
+    line = source[: source.index(head)].count("\n") + 2
+    if host == "mkdocs build":
+        environment = build_env(PYTHONPATH=str(root), CIRCUITS_NODE_MODULES=str(NODE_MODULES))
+        command = [sys.executable, "-m", "mkdocs", "build", "--strict"]
+        result = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=root, timeout=TIMEOUT)
+    else:
+        [result] = build_with_zensical(root, ("build" if host == "zensical build" else "pages",), timeout=TIMEOUT)
+    return result, line
+
+
+HOSTS = ["mkdocs build", "zensical build", "mkdocs-calculators pages"]
+
+
+@pytest.fixture(scope="module")
+def asleep(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Together]:
+    """The module's six runs whose book's code sleeps until the import's limit ends it, started together: each test
+    below reads its own result (and how long it took), and the module waits out one limit instead of six."""
+    runs: dict[str, Callable[[], Any]] = {
+        f"import, {step}": functools.partial(_import_hang_run, tmp_path_factory.mktemp("import"), step)
+        for step in ("build", "pages", "ship")
+    }
+    runs |= {
+        f"rows, {host}": functools.partial(_rows_hang_run, tmp_path_factory.mktemp("rows"), host) for host in HOSTS
+    }
+    with started_together(**runs) as results:
+        yield results
+
+
+def test_zensical_stops_a_package_whose_import_hangs(asleep: Together) -> None:
+    (build, line, _), took = asleep["import, build"]()
+    assert took < TIMEOUT * 2 / 3
     assert build.returncode == 1, build.stderr
     assert errors(build.stderr) == [
         f"circuits/ohm.py:{line}: calculators: importing the package 'circuits' did not finish within {IMPORT_LIMIT} s",
@@ -107,15 +153,11 @@ def test_zensical_stops_a_package_whose_import_hangs(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("step", ["pages", "ship"])
-def test_the_command_stops_a_package_whose_import_hangs(tmp_path: Path, step: str) -> None:
+def test_the_command_stops_a_package_whose_import_hangs(asleep: Together, step: str) -> None:
     """`mkdocs-calculators pages` and `ship` import the package (its reference pages, its wheel): one line, status
     1. The site to ship needs only be there: the package is imported before anything in it is read."""
-    root, line = import_hang(tmp_path, IMPORT_HANG)
-    (root / "site").mkdir()
-    (root / "site/index.html").write_text("<!doctype html><title>Circuits</title>", encoding="utf-8")
-    started = time.monotonic()
-    [command] = build_with_zensical(root, (step,), timeout=TIMEOUT)
-    assert time.monotonic() - started < TIMEOUT * 2 / 3
+    (command, line, root), took = asleep[f"import, {step}"]()
+    assert took < TIMEOUT * 2 / 3
     assert command.returncode == 1, command.stderr
     assert command.stderr == (
         f"mkdocs-calculators: circuits/ohm.py:{line}: calculators: importing the package 'circuits' did not finish "
@@ -157,24 +199,12 @@ def test_the_command_refuses_a_plugin_and_an_extension_whose_limits_differ(tmp_p
     )
 
 
-@pytest.mark.parametrize("host", ["mkdocs build", "zensical build", "mkdocs-calculators pages"])
-def test_a_data_table_whose_rows_never_return_is_stopped(tmp_path: Path, host: str) -> None:
+@pytest.mark.parametrize("host", HOSTS)
+def test_a_data_table_whose_rows_never_return_is_stopped(asleep: Together, host: str) -> None:
     """A table's rows are the book's code too, called as the package is loaded (to check them): the child calls them
     within the import's limit, and every host says where they were stuck."""
-    root = book_with(tmp_path, ("", ""))
-    wires = root / "circuits/wires.py"
-    head = "def _rows() -> dict[str, Row]:\n"
-    source = wires.read_text(encoding="utf-8")
-    wires.write_text(source.replace(head, head + ROWS_HANG, 1), encoding="utf-8")
-    line = source[: source.index(head)].count("\n") + 2
-    started = time.monotonic()
-    if host == "mkdocs build":
-        environment = build_env(PYTHONPATH=str(root), CIRCUITS_NODE_MODULES=str(NODE_MODULES))
-        command = [sys.executable, "-m", "mkdocs", "build", "--strict"]
-        result = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=root, timeout=TIMEOUT)
-    else:
-        [result] = build_with_zensical(root, ("build" if host == "zensical build" else "pages",), timeout=TIMEOUT)
-    assert time.monotonic() - started < TIMEOUT * 2 / 3
+    (result, line), took = asleep[f"rows, {host}"]()
+    assert took < TIMEOUT * 2 / 3
     assert result.returncode == 1, result.stderr
     message = (
         f"circuits/wires.py:{line}: calculators: loading the data table of the package 'circuits' (its rows and "
