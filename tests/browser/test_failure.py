@@ -69,17 +69,20 @@ STALE_MARKS = """() => {
 
 # The errors each page of `broken` raised, by page (a Page has no room of its own for them).
 ERRORS: weakref.WeakKeyDictionary[Page, list[str]] = weakref.WeakKeyDictionary()
-Opener = Callable[[str, Callable[[Route], None]], Page]
+Handler = Callable[[Route], None]
+Opener = Callable[..., Page]  # (URL pattern, its handler, and any more (pattern, handler) pairs) -> a page
 
 
 @pytest.fixture
 def broken(browser: Browser, network: Network) -> Iterator[Opener]:
-    """A fresh page whose context answers one URL pattern with `handler`; every other request goes on as usual."""
+    """A fresh page whose context answers a URL pattern with `handler` (and each further pattern with its own);
+    every other request goes on as usual."""
     contexts: list[BrowserContext] = []
 
-    def open_with(pattern: str, handler: Callable[[Route], None]) -> Page:
+    def open_with(pattern: str, handler: Callable[[Route], None], *more: tuple[str, Handler]) -> Page:
         context = new_context(browser, network)
-        context.route(pattern, handler)  # registered last, so tried first
+        for each, answer in ((pattern, handler), *more):
+            context.route(each, answer)  # registered last, so tried first
         contexts.append(context)
         page = context.new_page()
         errors = ERRORS.setdefault(page, [])
@@ -106,9 +109,9 @@ def runtime_url(page: Page) -> str:
     return url
 
 
-def boot(page: Page) -> dict[str, Any]:
-    """Start the runtime as a first interaction would, and wait for it: {mode, ms} when ready."""
-    page.focus("#calc-1-intensity")
+def boot(page: Page, field: str = "#calc-1-intensity") -> dict[str, Any]:
+    """Start the runtime as a first interaction with `field` would, and wait for it: {mode, ms} when ready."""
+    page.focus(field)
     page.evaluate("async (url) => { await (await import(url)).bootRuntime(); }", runtime_url(page))
     worker = next(worker for worker in page.workers if worker.url.endswith("/assets/calculators/worker.js"))
     started: dict[str, Any] = worker.evaluate("self.calculatorsBoot")
@@ -206,53 +209,35 @@ def corrupt_snapshot(site: Path, glob: str = "snapshot-*.bin") -> bytes:
     return gzip.compress(bytes(raw), compresslevel=1)
 
 
-class TestSnapshotFallsBack:
-    """A snapshot that cannot be restored costs a plain boot, and the calculators still compute CPython's values."""
-
-    def check_plain_boot(self, page: Page, url: str) -> None:
-        open_calculators(page, url)
-        assert boot(page)["mode"] == "plain"
-        result = page.evaluate(
-            "async (url) => (await import(url)).runCalculator('roofline', {intensity: '1000'})", runtime_url(page)
-        )
-        assert result["outputs"] == run("roofline", {"intensity": "1000"})["outputs"]
-        assert ERRORS[page] == []
-
-    def test_missing_snapshot(self, broken: Opener, base_url: str) -> None:
-        self.check_plain_boot(broken(SNAPSHOT, not_found), base_url + PAGE)
-
-    def test_snapshot_that_is_not_gzip(self, broken: Opener, base_url: str) -> None:
-        self.check_plain_boot(broken(SNAPSHOT, serving(GARBAGE)), base_url + PAGE)
-
-    def test_truncated_snapshot(self, broken: Opener, base_url: str, site: Path) -> None:
-        (path,) = (site / "assets/calculators").glob("snapshot-*.bin")
-        self.check_plain_boot(broken(SNAPSHOT, serving(path.read_bytes()[:100_000])), base_url + PAGE)
-
-    def test_snapshot_of_another_pyodide_build(self, broken: Opener, base_url: str, site: Path) -> None:
-        self.check_plain_boot(broken(SNAPSHOT, serving(corrupt_snapshot(site))), base_url + PAGE)
-
-
-def exercise_snapshot(site: Path) -> bytes:
-    (path,) = (site / "assets/calculators").glob("exercise-snapshot-*.bin")
+def snapshot_bytes(site: Path, glob: str) -> bytes:
+    (path,) = (site / "assets/calculators").glob(glob)
     return path.read_bytes()
 
 
-# The exercise snapshot broken each way the calculators' is above: by name, the handler for its URL.
-EXERCISE_SNAPSHOT_BROKEN: dict[str, Callable[[Path], Callable[[Route], None]]] = {
-    "missing": lambda site: not_found,
-    "not gzip": lambda site: serving(GARBAGE),
-    "truncated": lambda site: serving(exercise_snapshot(site)[:100_000]),
-    "of another Pyodide build": lambda site: serving(corrupt_snapshot(site, "exercise-snapshot-*.bin")),
+# A snapshot broken each way, by name: the handler for the URL of the one `glob` names.
+SNAPSHOT_BROKEN: dict[str, Callable[[Path, str], Callable[[Route], None]]] = {
+    "missing": lambda site, glob: not_found,
+    "not gzip": lambda site, glob: serving(GARBAGE),
+    "truncated": lambda site, glob: serving(snapshot_bytes(site, glob)[:100_000]),
+    "of another Pyodide build": lambda site, glob: serving(corrupt_snapshot(site, glob)),
 }
 
 
-@pytest.mark.parametrize("broken_how", sorted(EXERCISE_SNAPSHOT_BROKEN))
-def test_an_exercise_snapshot_that_cannot_be_restored_costs_a_plain_boot(
+@pytest.mark.parametrize("broken_how", sorted(SNAPSHOT_BROKEN))
+def test_a_snapshot_that_cannot_be_restored_costs_a_plain_boot(
     broken: Opener, base_url: str, site: Path, broken_how: str
 ) -> None:
-    """The reader's Run still runs, in an interpreter booted plainly, whose `js` reaches nothing either."""
-    page = broken(EXERCISE_SNAPSHOT, EXERCISE_SNAPSHOT_BROKEN[broken_how](site))
+    """The calculators' snapshot and the exercises' broken the same way, on a page with a calculator and an exercise:
+    each costs a plain boot of its own; the calculators still compute CPython's values, and the reader's Run still
+    runs, in an interpreter whose `js` reaches nothing either."""
+    how = SNAPSHOT_BROKEN[broken_how]
+    page = broken(SNAPSHOT, how(site, "snapshot-*.bin"), (EXERCISE_SNAPSHOT, how(site, "exercise-snapshot-*.bin")))
     open_exercises(page, base_url + EXERCISE_PAGE)
+    assert boot(page, "#calc-2-intensity")["mode"] == "plain"
+    result = page.evaluate(
+        "async (url) => (await import(url)).runCalculator('roofline', {intensity: '1000'})", runtime_url(page)
+    )
+    assert result["outputs"] == run("roofline", {"intensity": "1000"})["outputs"]
     type_code(page, ROOFLINE, JS_PROBE)
     press(page, ROOFLINE, "run")
     assert "Ran without errors." in result_text(page, ROOFLINE, TIMEOUT)
