@@ -91,15 +91,27 @@ def test_the_math_fonts_do_not_lay_the_whole_page_out_again(browser: Browser, ba
     finally:
         trace = json.loads(readers.stop_tracing())
         readers.close()
-    ours = [
-        event["args"]["data"]
-        for event in trace["traceEvents"]
-        if event.get("name") == "LayoutInvalidationTracking" and event["args"]["data"].get("frame") == frame
+    ours = sorted(
+        [
+            (event["ts"], event["args"]["data"])
+            for event in trace["traceEvents"]
+            if event.get("name") == "LayoutInvalidationTracking" and event["args"]["data"].get("frame") == frame
+        ],
+        key=lambda pair: pair[0],
+    )
+    assert len(ours) > 1000, len(ours)  # the trace did record the page's layout
+    # Fonts declared while the document is still an empty shell (#document and its html: on a busy machine the
+    # parser may have it laid out before the head's script runs) relay nothing; once the page's content has been laid
+    # out, a "Fonts changed" on the document lays all of it out again (with @font-face rules in the stylesheet: at
+    # Material's script, 250 ms after the content, and 10,600 invalidations instead of 6,600).
+    shell = ("#document", "HTML", "HEAD", "BODY")
+    content = next(ts for ts, data in ours if not str(data.get("nodeName", "")).startswith(shell))
+    relaid = [
+        (ts - content) / 1000
+        for ts, data in ours
+        if ts > content and data.get("reason") == "Fonts changed" and data.get("nodeName") == "#document"
     ]
-    changed = [data.get("nodeName") for data in ours if data.get("reason") == "Fonts changed"]
-    invalidations = len(ours)
-    assert invalidations > 1000, invalidations  # the trace did record the page's layout
-    assert "#document" not in changed, len(changed)
+    assert relaid == [], f"the document's layout invalidated by fonts {relaid} ms after its content was laid out"
     assert network.foreign == [], network.foreign
 
 
