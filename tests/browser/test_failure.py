@@ -79,7 +79,7 @@ def broken(browser: Browser, network: Network) -> Iterator[Opener]:
     every other request goes on as usual."""
     contexts: list[BrowserContext] = []
 
-    def open_with(pattern: str, handler: Callable[[Route], None], *more: tuple[str, Handler]) -> Page:
+    def open_with(pattern: str, handler: Handler, *more: tuple[str, Handler]) -> Page:
         context = new_context(browser, network)
         for each, answer in ((pattern, handler), *more):
             context.route(each, answer)  # registered last, so tried first
@@ -200,22 +200,21 @@ class TestRuntimeUnavailable:
         assert verdict(page, first) == "✓ Correct."
 
 
-def corrupt_snapshot(site: Path, glob: str = "snapshot-*.bin") -> bytes:
-    """The build's snapshot (or the one `glob` names) with its Pyodide build id changed: one made for another
-    runtime."""
-    (path,) = (site / "assets/calculators").glob(glob)
-    raw = bytearray(gzip.decompress(path.read_bytes()))
-    raw[16:48] = bytes(32)  # the 256-bit build id after the 16-byte header (pyodide.asm.mjs, makeSnapshot)
-    return gzip.compress(bytes(raw), compresslevel=1)
-
-
 def snapshot_bytes(site: Path, glob: str) -> bytes:
+    """The build's snapshot that `glob` names (the calculators' or the exercises'), as the site serves it."""
     (path,) = (site / "assets/calculators").glob(glob)
     return path.read_bytes()
 
 
+def corrupt_snapshot(site: Path, glob: str) -> bytes:
+    """The snapshot `glob` names with its Pyodide build id changed: one made for another runtime."""
+    raw = bytearray(gzip.decompress(snapshot_bytes(site, glob)))
+    raw[16:48] = bytes(32)  # the 256-bit build id after the 16-byte header (pyodide.asm.mjs, makeSnapshot)
+    return gzip.compress(bytes(raw), compresslevel=1)
+
+
 # A snapshot broken each way, by name: the handler for the URL of the one `glob` names.
-SNAPSHOT_BROKEN: dict[str, Callable[[Path, str], Callable[[Route], None]]] = {
+SNAPSHOT_BROKEN: dict[str, Callable[[Path, str], Handler]] = {
     "missing": lambda site, glob: not_found,
     "not gzip": lambda site, glob: serving(GARBAGE),
     "truncated": lambda site, glob: serving(snapshot_bytes(site, glob)[:100_000]),
