@@ -24,7 +24,7 @@ NODE_HOME := $(shell .ci/prerequisites --node-home)
 SYSTEM_PATH := $(PATH)
 export PATH = $(if $(wildcard $(NODE_HOME)/bin/node),$(NODE_HOME)/bin:)$(SYSTEM_PATH)
 
-.PHONY: serve build preview check test test-busy coverage lint bench bench-t7 clean
+.PHONY: serve build preview check test test-busy durations coverage lint bench bench-t7 clean
 
 $(BIN)/python:
 	$(call REQUIRE,python)
@@ -71,8 +71,9 @@ preview: $(VENV)/.site-deps node_modules/.installed
 
 # Two pytest-xdist workers, a test file at a time (its module's fixtures, a warm browser context or a shared build,
 # are made once); each worker makes the session fixtures it needs (the built book, a browser). Not --dist loadgroup:
-# pytest-xdist 3.8 renames a grouped test through an attribute pytest 9 no longer reads, so groups are ignored.
-PARALLEL := -n 2 --dist loadfile
+# pytest-xdist 3.8 renames a grouped test through an attribute pytest 9 no longer reads, so groups are ignored. The
+# files go out longest first, by .test_durations (tests/conftest.py's longest_first), not by their number of tests.
+PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
 
 ## check: the pre-flight for a change to the book (docs/, calculators/), before a pull request: lint, the strict
 ## build with every author check (no memory snapshot: that is the plugin's concern, and CI builds it), and the
@@ -90,6 +91,11 @@ test: lint
 ## TESTS narrows it: make test-busy TESTS=tests/browser
 test-busy: lint
 	$(BIN)/python -m pytest $(PARALLEL) --busy $(TESTS)
+
+## durations: run every test and record how long each took in .test_durations (pytest-split), which orders make test's
+## files and splits GitHub's browser shards; commit it when the suite's shape has changed
+durations: lint
+	$(BIN)/python -m pytest $(PARALLEL) --store-durations --clean-durations
 
 ## coverage: line and branch coverage of the plugin, calckit and the book's package over the Python layers (unit,
 ## conformance, build; the builds' subprocesses included), ending with a TOTAL line; HTML in .cache/coverage/html

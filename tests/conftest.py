@@ -10,11 +10,13 @@ load starts with the session and ends with it, and the run's header and summary 
 Every test carries its layer's marker (`unit`, `conformance`, `build`, `browser`) and what it guards (`plugin` or
 `content`: tests/unit/conftest.py says which for each unit module; the other layers are the plugin's), so that
 `pytest -m content` runs what a change to the book needs and `pytest -m "plugin and not browser"` what a change to the
-plugin needs first. `make test` runs them on two pytest-xdist workers, a file at a time (`--dist loadfile`).
+plugin needs first. `make test` runs them on two pytest-xdist workers, a file at a time (`--dist loadfile`), the
+files that took longest last time first (see `longest_first`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from pathlib import Path
@@ -27,6 +29,9 @@ from tests.unit.conftest import concern
 LAYERS = ("unit", "conformance", "build", "browser")
 TESTS = Path(__file__).parent
 LOAD = pytest.StashKey[Load]()
+# How long each test took in a full run, as pytest-split records it (`make durations`); GitHub's browser shards are
+# split by it too.
+DURATIONS = TESTS.parent / ".test_durations"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -105,6 +110,47 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             continue
         item.add_marker(layer)
         item.add_marker(concern(item.path) if layer == "unit" else "plugin")
+    items[:] = longest_first(items, _recorded_durations())
+
+
+def _recorded_durations() -> dict[str, float]:
+    try:
+        durations: dict[str, float] = json.loads(DURATIONS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return durations
+
+
+def _file_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def longest_first(items: list[pytest.Item], durations: dict[str, float]) -> list[pytest.Item]:
+    """The tests a file at a time, the file whose tests took longest in total first, each file's tests in their own
+    order. pytest-xdist hands files to its workers in this order (`--dist loadfile --no-loadscope-reorder`: its own
+    reorder puts the files with most tests first, which left a browser file of one 24 s test to the end while the
+    other worker idled); longest first, the last files are the shortest, and the workers end within moments of each
+    other. A file with no record (new since `make durations`) counts as the average of its layer's, and every worker
+    orders alike, as pytest-xdist requires, since they all read the same record."""
+    totals: dict[str, float] = {}
+    for nodeid, seconds in durations.items():
+        totals[_file_of(nodeid)] = totals.get(_file_of(nodeid), 0.0) + seconds
+    by_layer: dict[str, list[float]] = {}
+    for file, seconds in totals.items():
+        by_layer.setdefault(_layer(file), []).append(seconds)
+
+    def cost(item: pytest.Item) -> float:
+        file = _file_of(item.nodeid)
+        if file in totals:
+            return totals[file]
+        known = by_layer.get(_layer(item.nodeid), [])
+        return sum(known) / len(known) if known else 0.0
+
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(_file_of(item.nodeid), []).append(item)
+    ordered = sorted(files.values(), key=lambda tests: -cost(tests[0]))  # stable: ties keep pytest's order
+    return [item for tests in ordered for item in tests]
 
 
 def _is_full_run(config: pytest.Config) -> bool:

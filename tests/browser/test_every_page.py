@@ -45,7 +45,10 @@ def page(warm_contexts: WarmContexts, network: Network, base_url: str, scheme: s
 # markup is the same): in light (Material's scheme "default"), every axe rule is run; in dark ("slate"), the rules
 # about colour again.
 COLOUR_RULES: dict[str, list[str] | None] = {"default": None, "slate": ["color-contrast", "link-in-text-block"]}
-AXE = """async rules => (await axe.run(document, rules ? {runOnly: {type: "rule", values: rules}} : {}))
+# Only violations are read, so axe gathers every node of those alone (resultTypes: of the passes it keeps one node a
+# rule, which takes about a quarter of its time off on this book's pages: 44 to 32 CPU-s over all of them).
+AXE = """async rules => (await axe.run(document, {
+      ...(rules ? {runOnly: {type: "rule", values: rules}} : {}), resultTypes: ["violations"] }))
     .violations.filter(v => v.impact === "serious" || v.impact === "critical")
     .map(v => ({id: v.id, nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))"""
 SCHEME = "() => document.body.dataset.mdColorScheme"

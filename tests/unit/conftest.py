@@ -40,6 +40,7 @@ PLUGIN_TESTS = frozenset(
         "test_stand_in_height.py",
         "test_stand_ins.py",
         "test_stylesheets.py",
+        "test_suite_order.py",
         "test_units.py",
         "test_yaml_compose.py",
     }
