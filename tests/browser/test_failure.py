@@ -9,7 +9,9 @@ the exercise worker's snapshot, whose interpreter then boots plainly and still r
 from __future__ import annotations
 
 import gzip
+import json
 import re
+import subprocess
 import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -213,13 +215,65 @@ def corrupt_snapshot(site: Path, glob: str) -> bytes:
     return gzip.compress(bytes(raw), compresslevel=1)
 
 
-# A snapshot broken each way, by name: the handler for the URL of the one `glob` names.
+# A snapshot broken each way, by name: the handler for the URL of the one `glob` names. The two ways here take the two
+# ways a restore can fail in each worker, each then booting plainly: the snapshot's bytes cannot be read
+# (snapshot_bytes.js rejects, as it does for the truncated and the not gzipped: see
+# test_snapshot_bytes_refuses_what_is_not_a_whole_snapshot), or Pyodide refuses bytes read whole.
 SNAPSHOT_BROKEN: dict[str, Callable[[Path, str], Handler]] = {
     "missing": lambda site, glob: not_found,
-    "not gzip": lambda site, glob: serving(GARBAGE),
-    "truncated": lambda site, glob: serving(snapshot_bytes(site, glob)[:100_000]),
     "of another Pyodide build": lambda site, glob: serving(corrupt_snapshot(site, glob)),
 }
+
+# snapshot_bytes.js, in Node (whose Response and DecompressionStream are the browser's standard ones), on each file
+# argv names as `status:path`: what it read (the number of bytes) or why it refused, as JSON, one line a file.
+READ_SNAPSHOTS = """
+import { readFileSync } from "node:fs";
+const { snapshotBytes } = await import(process.argv[1]);
+for (const argument of process.argv.slice(2)) {
+  const [status, path] = argument.split(/:(.*)/s);
+  try {
+    const bytes = await snapshotBytes(new Response(readFileSync(path), { status: Number(status) }));
+    console.log(JSON.stringify(bytes.length));
+  } catch (error) {
+    console.log(JSON.stringify(String(error?.message ?? error)));
+  }
+}
+"""
+
+
+def test_snapshot_bytes_refuses_what_is_not_a_whole_snapshot(site: Path, tmp_path: Path) -> None:
+    """Each worker reads its snapshot through snapshot_bytes.js and boots plainly when that throws, as the test below
+    shows for a missing one: the truncated, the not gzipped and the failed download are thrown out there, and the
+    build's own snapshots read whole, gzipped as the build writes them or already unzipped by a server."""
+    whole = snapshot_bytes(site, "snapshot-*.bin")
+    files = {
+        "truncated": whole[:100_000],
+        "not gzip": GARBAGE,
+        "whole": whole,
+        "unzipped": gzip.decompress(whole),
+        "exercises whole": snapshot_bytes(site, "exercise-snapshot-*.bin"),
+    }
+    for name, body in files.items():
+        (tmp_path / name).write_bytes(body)
+    arguments = [f"200:{tmp_path / name}" for name in files] + [f"404:{tmp_path / 'whole'}"]
+    script = site / "assets/calculators/snapshot_bytes.js"
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", READ_SNAPSHOTS, script.as_uri(), *arguments],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    read = dict(zip([*files, "not found"], map(json.loads, done.stdout.splitlines()), strict=True))
+    assert isinstance(read.pop("truncated"), str)  # Node's words for a gzip stream cut short; the browser has its own
+    assert read == {
+        "not gzip": "not a Pyodide memory snapshot",
+        "whole": len(gzip.decompress(whole)),
+        "unzipped": len(gzip.decompress(whole)),
+        "exercises whole": len(gzip.decompress(files["exercises whole"])),
+        "not found": "HTTP 404",
+    }
 
 
 @pytest.mark.parametrize("broken_how", sorted(SNAPSHOT_BROKEN))
