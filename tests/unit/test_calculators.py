@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -41,6 +42,11 @@ def _check_result(calculator: Calculator, result: dict[str, Any]) -> None:
             assert error["message"].startswith(f"'{error['field']}' must be ")
 
 
+@functools.cache
+def _inputs(name: str, *, valid: bool) -> st.SearchStrategy[dict[str, Any]]:
+    return inputs_for(CALCULATORS[name], valid=valid)
+
+
 @pytest.mark.parametrize("name", NAMES)
 class TestFuzzed:
     @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -51,7 +57,7 @@ class TestFuzzed:
         """Inputs inside every declared range give finite outputs, or a cross-field rule's named error; and the
         summary quotes each figure it names as its output's own text (TestOneFigureOneText), from the same run."""
         calculator = CALCULATORS[name]
-        result = run(name, data.draw(inputs_for(calculator, valid=True)))
+        result = run(name, data.draw(_inputs(name, valid=True)))
         _check_result(calculator, result)
         if not result["ok"]:
             assert {error["field"] for error in result["errors"]} <= CROSS_FIELD
@@ -63,7 +69,7 @@ class TestFuzzed:
     def test_anything_gives_a_result_or_field_named_errors(self, name: str, data: st.DataObject) -> None:
         """Zero, negative, huge, NaN, infinite, wrong types, junk text: never an exception, never a NaN."""
         calculator = CALCULATORS[name]
-        _check_result(calculator, run(name, data.draw(inputs_for(calculator, valid=False))))
+        _check_result(calculator, run(name, data.draw(_inputs(name, valid=False))))
 
     def test_round_values_and_equal_pairs_compute(self, name: str) -> None:
         """Every round value of every numeric input, under every choice, and equal pairs: no compute raises."""
