@@ -141,18 +141,6 @@ JS_PROBE = (
 JS_PROBED = "reachable: []\nown: 0 true\n"  # no property of its own, nor a prototype to inherit one from
 
 
-def test_a_run_starts_from_the_exercise_snapshot_and_js_reaches_nothing(page: Page, base_url: str) -> None:
-    """The first Run's interpreter is restored from the build's exercise snapshot (not booted plainly), runs the code,
-    and its `js` module is the empty object the worker gave at restore, not the global scope the snapshot was made in
-    or the worker's."""
-    open_exercises(page, base_url + PAGE)
-    type_code(page, ROOFLINE, JS_PROBE)
-    press(page, ROOFLINE, "run")
-    assert "Ran without errors." in result_text(page, ROOFLINE)
-    assert page.text_content(f"{ROOFLINE} .exercise-stdout") == JS_PROBED
-    assert exercise_boots(page)[0] == "snapshot"
-
-
 def exactly(text: str) -> re.Pattern[str]:
     """`text` and nothing else, with its spaces as they are (expect() compares plain strings with spaces collapsed)."""
     return re.compile(f"^{re.escape(text)}$")
@@ -232,22 +220,34 @@ def test_what_is_typed_before_the_editor_arrives_is_kept(browser: Browser, base_
     context.close()
 
 
-def test_a_right_answer_passes_and_is_remembered(page: Page, base_url: str) -> None:
-    """Check runs every case and says so; the code and the pass are still there on the next visit."""
+def test_a_readers_runs_and_checks_on_one_visit(page: Page, base_url: str, network: Network) -> None:
+    """What a reader meets on one visit, in turn on one tab (each step was a test and a page of its own, and each
+    page boots the calculators' Python and an exercise interpreter before its first Run; every Run and Check gets a
+    fresh interpreter either way): the first Run, a wrong answer, a syntax error, printed output, code reaching for
+    the page, then the right answer, remembered on the next visit."""
     open_exercises(page, base_url + PAGE)
-    type_code(page, ROOFLINE, RIGHT)
-    press(page, ROOFLINE, "check")
-    assert result_text(page, ROOFLINE) == f"All {case_count(page, ROOFLINE)} cases pass. Well done."
-    page.reload()
-    page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")
-    expect(page.locator(f"{ROOFLINE} .exercise-editor")).to_contain_text("return min(peak_tflops")  # before any editor
-    expect(page.locator(f"{ROOFLINE} .exercise-status")).to_have_text("You passed this exercise on an earlier visit.")
+    the_first_run_starts_from_the_exercise_snapshot_and_js_reaches_nothing(page)
+    a_wrong_answer_shows_its_first_failing_case(page)
+    a_syntax_error_shows_its_line_and_goes_there(page)
+    run_shows_what_the_code_printed(page)
+    the_code_cannot_reach_the_page_or_the_network(page, network)
+    a_right_answer_passes_and_is_remembered(page)  # last: it reloads the page
 
 
-def test_a_wrong_answer_shows_its_first_failing_case(page: Page, base_url: str) -> None:
+def the_first_run_starts_from_the_exercise_snapshot_and_js_reaches_nothing(page: Page) -> None:
+    """The first Run's interpreter is restored from the build's exercise snapshot (not booted plainly), runs the code,
+    and its `js` module is the empty object the worker gave at restore, not the global scope the snapshot was made in
+    or the worker's."""
+    type_code(page, ROOFLINE, JS_PROBE)
+    press(page, ROOFLINE, "run")
+    assert "Ran without errors." in result_text(page, ROOFLINE)
+    assert page.text_content(f"{ROOFLINE} .exercise-stdout") == JS_PROBED
+    assert exercise_boots(page)[0] == "snapshot"
+
+
+def a_wrong_answer_shows_its_first_failing_case(page: Page) -> None:
     """Forgetting the flat roof fails on a case above the ridge: its inputs, the calculator's value and what came
     back are shown, and the cases before it (below the ridge) pass."""
-    open_exercises(page, base_url + PAGE)
     type_code(page, ROOFLINE, WRONG)
     press(page, ROOFLINE, "check")
     text = result_text(page, ROOFLINE)
@@ -257,6 +257,50 @@ def test_a_wrong_answer_shows_its_first_failing_case(page: Page, base_url: str) 
     assert memory_roof > shown["peak_tflops"]
     assert shown["Expected"] == pytest.approx(shown["peak_tflops"], rel=1e-6)
     assert shown["Got"] == pytest.approx(memory_roof, rel=1e-6)
+
+
+def a_syntax_error_shows_its_line_and_goes_there(page: Page) -> None:
+    """Run reports Python's error with the line; the line is a button that puts the cursor on it."""
+    type_code(page, ROOFLINE, "x = 1\n\ndef attainable(peak_tflops, bandwidth_tbs, intensity)\n    return 1\n")
+    press(page, ROOFLINE, "run")
+    assert result_text(page, ROOFLINE) == "Line 3: SyntaxError: expected ':'"
+    page.click(f"{ROOFLINE} .exercise-line")
+    # The editor moves its cursor once it is ready (a promise) and draws the selection in its own update.
+    page.wait_for_function(
+        """() => document.getSelection().anchorNode?.parentElement?.closest('.cm-line')?.textContent
+            .startsWith('def attainable')"""
+    )
+
+
+def run_shows_what_the_code_printed(page: Page) -> None:
+    """stdout comes back; an error raised after it is shown with its own line."""
+    type_code(page, ROOFLINE, "print('ridge', 197 / 0.819)\nprint(1 / 0)\n")
+    press(page, ROOFLINE, "run")
+    text = result_text(page, ROOFLINE)
+    assert page.text_content(f"{ROOFLINE} .exercise-stdout") == f"ridge {197 / 0.819}\n"
+    assert text.endswith("Line 2: ZeroDivisionError: division by zero")
+
+
+def the_code_cannot_reach_the_page_or_the_network(page: Page, network: Network) -> None:
+    """`js` is refused, and the worker itself has no fetch once booted."""
+    type_code(page, ROOFLINE, "import js\n")
+    press(page, ROOFLINE, "run")
+    assert "ImportError: exercises cannot import 'js'" in result_text(page, ROOFLINE)
+    type_code(page, ROOFLINE, "import sys\nsys.modules['js'].fetch('http://example.com/')\nprint('sent')\n")
+    press(page, ROOFLINE, "run")
+    result_text(page, ROOFLINE)
+    assert not [url for url in network.requests if "example.com" in url]
+
+
+def a_right_answer_passes_and_is_remembered(page: Page) -> None:
+    """Check runs every case and says so; the code and the pass are still there on the next visit."""
+    type_code(page, ROOFLINE, RIGHT)
+    press(page, ROOFLINE, "check")
+    assert result_text(page, ROOFLINE) == f"All {case_count(page, ROOFLINE)} cases pass. Well done."
+    page.reload()
+    page.wait_for_selector(f"{ROOFLINE}[data-mounted]", state="attached")
+    expect(page.locator(f"{ROOFLINE} .exercise-editor")).to_contain_text("return min(peak_tflops")  # before any editor
+    expect(page.locator(f"{ROOFLINE} .exercise-status")).to_have_text("You passed this exercise on an earlier visit.")
 
 
 def test_an_exercise_checked_by_a_function_of_the_book(page: Page, base_url: str) -> None:
@@ -275,42 +319,6 @@ def test_an_exercise_checked_by_a_function_of_the_book(page: Page, base_url: str
     shown = failing_case(page, CRITICAL)
     assert shown["Expected"] == pytest.approx(309.651, abs=1e-3)  # the roofline lesson's 309.7
     assert shown["Got"] == pytest.approx(shown["Expected"] / 2, rel=1e-6)
-
-
-def test_a_syntax_error_shows_its_line_and_goes_there(page: Page, base_url: str) -> None:
-    """Run reports Python's error with the line; the line is a button that puts the cursor on it."""
-    open_exercises(page, base_url + PAGE)
-    type_code(page, ROOFLINE, "x = 1\n\ndef attainable(peak_tflops, bandwidth_tbs, intensity)\n    return 1\n")
-    press(page, ROOFLINE, "run")
-    assert result_text(page, ROOFLINE) == "Line 3: SyntaxError: expected ':'"
-    page.click(f"{ROOFLINE} .exercise-line")
-    # The editor moves its cursor once it is ready (a promise) and draws the selection in its own update.
-    page.wait_for_function(
-        """() => document.getSelection().anchorNode?.parentElement?.closest('.cm-line')?.textContent
-            .startsWith('def attainable')"""
-    )
-
-
-def test_run_shows_what_the_code_printed(page: Page, base_url: str) -> None:
-    """stdout comes back; an error raised after it is shown with its own line."""
-    open_exercises(page, base_url + PAGE)
-    type_code(page, ROOFLINE, "print('ridge', 197 / 0.819)\nprint(1 / 0)\n")
-    press(page, ROOFLINE, "run")
-    text = result_text(page, ROOFLINE)
-    assert page.text_content(f"{ROOFLINE} .exercise-stdout") == f"ridge {197 / 0.819}\n"
-    assert text.endswith("Line 2: ZeroDivisionError: division by zero")
-
-
-def test_the_code_cannot_reach_the_page_or_the_network(page: Page, base_url: str, network: Network) -> None:
-    """`js` is refused, and the worker itself has no fetch once booted."""
-    open_exercises(page, base_url + PAGE)
-    type_code(page, ROOFLINE, "import js\n")
-    press(page, ROOFLINE, "run")
-    assert "ImportError: exercises cannot import 'js'" in result_text(page, ROOFLINE)
-    type_code(page, ROOFLINE, "import sys\nsys.modules['js'].fetch('http://example.com/')\nprint('sent')\n")
-    press(page, ROOFLINE, "run")
-    result_text(page, ROOFLINE)
-    assert not [url for url in network.requests if "example.com" in url]
 
 
 def test_an_endless_loop_is_stopped_the_calculators_answer_meanwhile_and_the_next_run_works(
