@@ -75,10 +75,20 @@ def assert_not_passed(page: Page, text: str) -> None:
     assert page.text_content(f"{ROOFLINE} .exercise-status") != "You passed this exercise on an earlier visit."
 
 
-def test_no_global_that_reaches_beyond_the_worker_is_left(page: Page, base_url: str) -> None:
+def test_what_reader_code_reaches_goes_no_further(page: Page, base_url: str) -> None:
+    """What reader code can reach and change, step by step on one page (each Run is a fresh interpreter of its own):
+    no global that leads beyond the worker, nothing of the book's package, builtins patched for that Run alone and
+    never in the calculators, and code nesting deeper than the browser's stack a Python error."""
+    open_exercises(page, base_url + PAGE)
+    no_global_that_reaches_beyond_the_worker_is_left(page)
+    the_books_package_is_not_in_the_readers_python(page)
+    patching_builtins_changes_neither_the_calculators_nor_the_next_run(page)
+    nesting_too_deep_for_the_browser_is_a_python_error(page)
+
+
+def no_global_that_reaches_beyond_the_worker_is_left(page: Page) -> None:
     """Through pyodide_js and the Function constructor, every way out (storage, caches, network, other contexts, the
     worker's own postMessage) is gone, navigator's storage and locks too."""
-    open_exercises(page, base_url + PAGE)
     names = json.dumps(REACHABLE)
     code = (
         f"{GLOBALS}"
@@ -262,7 +272,7 @@ def test_pyodides_own_modules_reach_neither_the_caches_nor_storage(page: Page, b
     assert page.evaluate("localStorage.getItem('trick-probe')") == "kept"
 
 
-def test_the_books_package_is_not_in_the_readers_python(page: Page, base_url: str) -> None:
+def the_books_package_is_not_in_the_readers_python(page: Page) -> None:
     """The function an exercise is checked against (calculators.matmul.critical_batch) cannot be imported or read
     from the reader's own interpreter: it has calckit alone, and no file of the book's package anywhere in its file
     system (the calculators' worker, which has the package, never runs the reader's code)."""
@@ -278,7 +288,6 @@ def test_the_books_package_is_not_in_the_readers_python(page: Page, base_url: st
         "print('files', found)\n"
         "print('wheels', sorted(os.listdir('/lib/wheels')))\n"
     )
-    open_exercises(page, base_url + PAGE)
     run(page, code)
     printed = present(page.text_content(f"{ROOFLINE} .exercise-stdout")).splitlines()
     assert printed[:3] == ["spec None", "ModuleNotFoundError calculators", "files []"], printed
@@ -286,10 +295,9 @@ def test_the_books_package_is_not_in_the_readers_python(page: Page, base_url: st
     assert re.fullmatch(r"wheels \['calckit-[^']+\.whl'\]", wheels), wheels
 
 
-def test_patching_builtins_changes_neither_the_calculators_nor_the_next_run(page: Page, base_url: str) -> None:
+def patching_builtins_changes_neither_the_calculators_nor_the_next_run(page: Page) -> None:
     """builtins.min = lambda ...: 42 in an exercise: the calculator on the page still computes the roofline, and the
     next run has the real min (each run is a fresh interpreter)."""
-    open_exercises(page, base_url + PAGE)
     run(
         page,
         "import builtins\nbuiltins.min = lambda *a, **k: 42.0\nbuiltins.max = builtins.min\n"
@@ -364,9 +372,9 @@ REMEMBERED = """() => Object.entries(localStorage)
 
 
 def test_check_cannot_pass_without_solving(page: Page, base_url: str) -> None:
-    """Each cheat in turn on one page (each Check runs in a fresh interpreter of its own): none passes, none is
-    remembered as a pass in the site's storage, and the page reloaded does not say that the exercise was passed
-    (assert_not_passed)."""
+    """Each cheat in turn on one page (each Check runs in a fresh interpreter of its own), then the tricks that take
+    more than one Check: none passes, none is remembered as a pass in the site's storage, and the page reloaded does
+    not say that the exercise was passed (assert_not_passed). Last, the honest answer does pass."""
     open_exercises(page, base_url + PAGE)
     passed = {}
     for name, cheat in CHEATS.items():
@@ -376,12 +384,21 @@ def test_check_cannot_pass_without_solving(page: Page, base_url: str) -> None:
         if remembered := page.evaluate(REMEMBERED):
             passed[name] = f"{verdict} (remembered as passed: {remembered})"
     assert passed == {}
-    assert_not_passed(page, verdict)
+    a_patched_checker_does_not_carry_over_to_the_next_check(page)
+    a_forged_reply_is_not_taken_as_a_pass(page)
+    text = outputs_written_out_in_advance_fail(page)
+    assert_not_passed(page, text)
+    assert run(page, RIGHT, "check").startswith("All ")
 
 
-def test_a_patched_checker_does_not_carry_over_to_the_next_check(page: Page, base_url: str) -> None:
+def assert_not_passing(page: Page, text: str) -> None:
+    """The Check did not pass (a case fails, or the code does not run), and the site's storage holds no pass."""
+    assert (" fails" in text or text.startswith("Your code does not run")) and not text.startswith("All "), text
+    assert page.evaluate(REMEMBERED) == []
+
+
+def a_patched_checker_does_not_carry_over_to_the_next_check(page: Page) -> None:
     """The issue's trick: replace the comparison in sys.modules with one Run, then Check `return 0`."""
-    open_exercises(page, base_url + PAGE)
     run(
         page,
         "import sys\n"
@@ -390,13 +407,12 @@ def test_a_patched_checker_does_not_carry_over_to_the_next_check(page: Page, bas
         "        if hasattr(module, name):\n"
         "            setattr(module, name, lambda *a, **k: '')\n",
     )
-    assert_not_passed(page, run(page, attainable_returning("return 0"), "check"))
+    assert_not_passing(page, run(page, attainable_returning("return 0"), "check"))
 
 
-def test_a_forged_reply_is_not_taken_as_a_pass(page: Page, base_url: str) -> None:
+def a_forged_reply_is_not_taken_as_a_pass(page: Page) -> None:
     """The worker posting a reply of its own (a pass, for every id the page might be waiting on) is not a verdict:
     the page keeps nothing of it, and does not greet the reader as passed on the next visit."""
-    open_exercises(page, base_url + PAGE)
     forged = (
         "{ok: true, passed: 22, total: 22, stdout: '', error: null, failure: null, "
         "results: Array(40).fill({kind: 'number', value: 0})}"
@@ -410,10 +426,10 @@ def test_a_forged_reply_is_not_taken_as_a_pass(page: Page, base_url: str) -> Non
         "except Exception:\n"
         "    pass\n" + attainable_returning("return 0")
     )
-    assert_not_passed(page, run(page, code, "check"))
+    assert_not_passing(page, run(page, code, "check"))
 
 
-def test_outputs_written_out_in_advance_fail(page: Page, base_url: str) -> None:
+def outputs_written_out_in_advance_fail(page: Page) -> str:
     """A table of the answers to the build's cases (which a reader could read out of the page, or the site's
     source) passes the fixed cases only: each Check draws cases of its own."""
     markdown = (ROOT / "docs/lessons/roofline-exercises.md").read_text(encoding="utf-8")
@@ -421,18 +437,16 @@ def test_outputs_written_out_in_advance_fail(page: Page, base_url: str) -> None:
     exercise = read_exercise(yaml.safe_load(fence.body), CALCULATORS)
     table = {tuple(case.inputs[name] for name in exercise.parameters): case.expected for case in exercise.cases}
     code = f"TABLE = {table!r}\n" + attainable_returning("return TABLE.get((peak_tflops, bandwidth_tbs, intensity), 0)")
-    open_exercises(page, base_url + PAGE)
     text = run(page, code, "check")
     fixed = sum(case.fixed for case in exercise.cases)
     assert f"(the {fixed} before it pass)" in text
-    assert_not_passed(page, text)
-    assert run(page, RIGHT, "check").startswith("All ")  # and the honest answer does pass
+    assert_not_passing(page, text)
+    return text
 
 
-def test_nesting_too_deep_for_the_browser_is_a_python_error(page: Page, base_url: str) -> None:
+def nesting_too_deep_for_the_browser_is_a_python_error(page: Page) -> None:
     """json.dumps of a list nested 100,000 deep exhausts the browser's stack before Python's own check: the reader
     gets a RecursionError, not "Maximum call stack size exceeded", and the next run works."""
-    open_exercises(page, base_url + PAGE)
     text = run(page, "import json\nx = []\nfor _ in range(100000):\n    x = [x]\njson.dumps(x)\n")
     assert "RecursionError: maximum recursion depth exceeded" in text
     assert "Maximum call stack" not in text
