@@ -117,20 +117,19 @@ class TestLabels:
         assert {"ridge 10 FLOP/byte", "ridge 100 FLOP/byte", "ridge 1000 FLOP/byte"} <= set(labels)
         assert {"H100 SXM", "H200 SXM", "Instinct MI300X"} <= set(visible_labels(svg))
 
-    def test_with_every_chip_ticked_no_label_overlaps_another(self, page: Page, base_url: str) -> None:
-        page.goto(base_url + REFERENCE + "?calc-3.chips=" + ALL_CHIPS)
-        svg = drawn(page, "#calc-3", len(ALL_CHIPS.split(",")) - _lacking("bf16"))  # no BF16 peak: no point
-        no_overlaps(page, svg)  # so the labels are placed: drawn over one another, so many would overlap
-        # Most chips keep their label; the rest keep their tooltip and their table row.
-        assert len(visible_labels(svg)) >= 8
-
-    def test_labels_placed_after_a_change_in_place_are_those_of_a_fresh_draw(self, page: Page, base_url: str) -> None:
-        """The labels' places and the plot's layout must not carry over from the previous numbers: after FP8
-        replaces BF16, and BF16 FP8, every label stands where a page opened at that precision puts it (drawn there in
-        one go, or first for its link's default inputs and then changed, as the machine's speed decides)."""
+    def test_with_every_chip_ticked_no_label_overlaps_another_before_or_after_a_change(
+        self, page: Page, base_url: str
+    ) -> None:
+        """With every chip ticked, no label overlaps another (so the labels are placed: drawn over one another, many
+        would), and most chips keep theirs (the rest keep their tooltip and their table row). The labels' places and
+        the plot's layout must not carry over from the previous numbers: after FP8 replaces BF16, and BF16 FP8, every
+        label stands where a page opened at that precision puts it (drawn there in one go, or first for its link's
+        default inputs and then changed, as the machine's speed decides)."""
         context = page.context
         page.goto(base_url + REFERENCE + "?calc-3.chips=" + ALL_CHIPS)
-        drawn(page, "#calc-3", len(ALL_CHIPS.split(",")) - _lacking("bf16"))
+        svg = drawn(page, "#calc-3", len(ALL_CHIPS.split(",")) - _lacking("bf16"))  # no BF16 peak: no point
+        no_overlaps(page, svg)
+        assert len(visible_labels(svg)) >= 8
         for precision in ("fp8", "bf16"):
             draws = int(page.get_attribute("#calc-3 .calc-chart-view", "data-drawn") or 0)
             page.select_option("#calc-3-precision", precision)
