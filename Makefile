@@ -105,9 +105,12 @@ coverage: $(VENV)/.test-deps node_modules/.installed
 
 ## lint: ruff, mypy --strict, and the browser's scripts type-checked from their JSDoc (tsconfig.json: the page's
 ## scripts; tsconfig.workers.json: the workers')
+# mypy keeps what it learnt of the standard library and the packages' types outside the clone, as uv keeps its
+# packages: a fresh clone's type-check takes a fraction of a second instead of six (it checks each file's hash).
+MYPY_CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/course-book/mypy
 lint: $(VENV)/.test-deps node_modules/.installed
 	$(BIN)/ruff check .
-	$(BIN)/mypy
+	$(BIN)/mypy --cache-dir $(MYPY_CACHE)
 	node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.json
 	node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.workers.json
 
