@@ -17,9 +17,10 @@ _ROUND_MANTISSAS = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9)
 # Under another value of a choice (a precision, an attention kind: another branch of the same formulas), the 1-2-5
 # series: the full series walks the default branch's singular points; another branch needs its round values reached.
 _CHOICE_MANTISSAS = (1, 2, 5)
-# Under a picker's entry (a chip: its figures fill other fields), 1 and 3 a decade: the entry's figures are one point
-# of the space that the picker's "custom" entry walks on the full series, field by field.
-_PICKED_MANTISSAS = (1, 3)
+# Under a picker's entry (a chip: its figures fill other fields), each power of ten: the entry's figures are one point
+# of the space that the picker's "custom" entry walks on the full series, field by field, and each entry's own
+# branches (a precision it lacks, a model that does not fit it) are met across every decade of the other fields.
+_PICKED_MANTISSAS = (1,)
 
 
 def _in_range(spec: Input, value: float) -> bool:
@@ -115,7 +116,7 @@ def sweep(calculator: Calculator) -> Iterator[dict[str, Any]]:
     """A deterministic walk through the interior of the calculator's space, where random draws rarely land exactly:
     every round value of each numeric input (the others at their defaults, or a picker's "custom" entry), and under
     each other value of each choice input a coarser series of them (1-2-5; under a picker's entries, such as each chip,
-    1 and 3 a decade), and pairs of numeric inputs set equal."""
+    the powers of ten), and pairs of numeric inputs set equal."""
     numeric = [spec for spec in calculator.inputs if spec.kind in ("number", "integer")]
     pickers = {spec.filled_by for spec in calculator.inputs if spec.filled_by}
     contexts: list[dict[str, Any]] = [{}]

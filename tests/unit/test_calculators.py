@@ -213,7 +213,7 @@ class TestTheFuzzerFindsSingularPoints:
     def test_the_sweep_walks_every_entry_of_a_picker(self) -> None:
         """Under the picker's default entry and its "custom" entry each numeric input takes every round value (7
         included); under another value of a choice the 1-2-5 values; under the picker's other entries (each chip, in
-        this book) 1 and 3 a decade, the picked figure left out."""
+        this book) the powers of ten, the picked figure left out."""
         from calckit import Choice, Input, Output, Result
 
         calculator = Calculator(
@@ -241,8 +241,8 @@ class TestTheFuzzerFindsSingularPoints:
         assert {"part": "custom", "size": 7.0} in runs
         assert {"mode": "b", "count": 5.0} in runs and {"mode": "b", "count": 0.2} in runs
         assert {"mode": "b", "count": 7.0} not in runs
-        assert {"part": "big", "count": 3.0} in runs and {"part": "big", "count": 0.1} in runs
-        assert {"part": "big", "count": 5.0} not in runs
+        assert {"part": "big", "count": 0.1} in runs and {"part": "big", "count": 1000.0} in runs
+        assert {"part": "big", "count": 3.0} not in runs
         assert not any(run.get("part") == "big" and "size" in run for run in runs)
 
     def test_hypothesis_finds_inputs_that_meet(self, monkeypatch: pytest.MonkeyPatch) -> None:
