@@ -245,6 +245,13 @@ class QueueingHTTPServer(http.server.ThreadingHTTPServer):
 
     request_queue_size = 128
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that hangs up while a file is on its way (a tab closed, a page left, a download the service
+        worker cancelled) is not the server's error: socketserver printed its BrokenPipeError's traceback into the
+        test run's output. Any other error is still printed."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
 
 class _Server(QueueingHTTPServer):
     """The server, with what _GzipHandler has compressed so far, and how long a browser may keep a file (max-age)."""

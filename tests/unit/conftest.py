@@ -41,6 +41,7 @@ PLUGIN_TESTS = frozenset(
         "test_stand_ins.py",
         "test_stylesheets.py",
         "test_suite_order.py",
+        "test_test_server.py",
         "test_units.py",
         "test_yaml_compose.py",
     }
