@@ -10,6 +10,7 @@ H200 SXM from the chip database: 4.8 TB/s, 1,979 TFLOP/s dense FP8, 141 GB. Llam
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from typing import Any
@@ -93,6 +94,15 @@ class TestDeepSeekV3:
         assert values["experts_batch"] == 73
         assert 1 - (31 / 32) ** 72 < 0.9 <= 1 - (31 / 32) ** 73
         assert values["compute_bound_batch"] == math.ceil(1979 / 4.8 / 2 * 32) == 6597
+
+    def test_on_a_chip_of_low_ridge_the_experts_turn_before_every_one_is_read(self) -> None:
+        """At 4 FLOP per byte (FP8, one byte a weight), 2 (k/E) B / 4 >= 1 - (1 - k/E)^B first holds at B = 52
+        (0.8125 >= 0.808; at 51, 0.797 < 0.802): below the 4 / 2 x 32 = 64 at which every expert would be read, so
+        the bisection turns on both sides before it lands there."""
+        plan = decode_of(SERVING.check(V3)[0], chips=8)
+        assert plan.model.bytes_per_param == 1 and plan.model.top_k / plan.model.experts == 1 / 32
+        assert [2 * batch / 32 / 4 >= 1 - (31 / 32) ** batch for batch in (51, 52)] == [False, True]
+        assert dataclasses.replace(plan, peak=4 * plan.bandwidth).compute_bound_batch() == 52
 
     def test_the_latency_calculator_agrees(self) -> None:
         for batch in (1, 256):
