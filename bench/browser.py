@@ -28,7 +28,7 @@ from bench.lab import (
 )
 from bench.lighthouse import book_pages, lighthouse
 from bench.page_bytes import measure_bytes
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.conftest import CHROMIUM, READER_CHROMIUM_ARGS
 from tests.support import service_worker_manifest
 
 __all__ = ["ALL", "measure_browser"]
@@ -445,7 +445,7 @@ def _navigation(lab: Lab, raw: dict[str, Any]) -> list[Figure]:
 def _without_snapshot(raw: dict[str, Any]) -> list[Figure]:
     """T2 again on a build with no memory snapshot (CALCULATORS_SNAPSHOT=false): the plain boot it falls back to."""
     with served_book(CALCULATORS_SNAPSHOT="false") as (base_url, _), sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=READER_CHROMIUM_ARGS, headless=True)
         lab = Lab(browser, base_url)
         bare, cold = [], []
         for _ in range(COLD_RUNS):
@@ -476,7 +476,7 @@ def measure_browser(only: frozenset[str] = ALL) -> tuple[list[Figure], dict[str,
 
     def session() -> list[Figure]:
         with served_book() as (base_url, site), sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=READER_CHROMIUM_ARGS, headless=True)
             lab = Lab(browser, base_url)
             raw["chromium"] = browser.version
             t2, t3 = "T2" in only, "T3" in only

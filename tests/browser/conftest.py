@@ -38,7 +38,8 @@ expect.set_options(timeout=30_000)
 # itself lays a page out or builds its accessibility tree launches CHROMIUM (make bench and Lighthouse use it too).
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 TEST_CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium-headless-shell") or CHROMIUM
-CHROMIUM_ARGS = [
+# Chromium as a reader's runs the site, headless and without its own background traffic: what make bench measures.
+READER_CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
@@ -48,11 +49,12 @@ CHROMIUM_ARGS = [
     # No host name resolves but the test server's address: a request to another host fails in the browser, at once.
     # (The tests still record each one and fail for it: see Network.)
     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-    # Pyodide's WebAssembly runs as V8's baseline compiler (Liftoff) makes it, without recompiling its hot functions
-    # with the optimising one in the background: a test page computes little, and that recompiling was a tenth of a
-    # page load's CPU (measured: 2.25 to 1.92 CPU-s per load of the roofline lesson, its Python booted).
-    "--js-flags=--no-wasm-tier-up",
 ]
+# The tests' Chromium: Pyodide's WebAssembly runs as V8's baseline compiler (Liftoff) makes it, without recompiling
+# its hot functions with the optimising one in the background: a test page computes little, and that recompiling was
+# a tenth of a page load's CPU (measured: 2.25 to 1.92 CPU-s per load of the roofline lesson, its Python booted). A
+# reader's browser does recompile them, so make bench, which times Python's calls, leaves this out.
+CHROMIUM_ARGS = [*READER_CHROMIUM_ARGS, "--js-flags=--no-wasm-tier-up"]
 
 
 def _need_chromium() -> None:
