@@ -33,9 +33,9 @@ own bandwidth when bandwidth-bound; it is given so that measured figures can be 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from calckit.charts import decade_domain, layered, log_axis
@@ -181,27 +181,28 @@ def _all_to_all(
     )
 
 
-def _cost(inputs: Mapping[str, Value], size: float) -> CollectiveCost:
+def _costing(inputs: Mapping[str, Value]) -> Callable[[float], CollectiveCost]:
+    """The form's collective as a function of the buffer's size, its inputs read once: the chart prices 58 sizes."""
     share = number(inputs, "efficiency")
-    algorithm = text(inputs, "algorithm") if text(inputs, "op") == "all-reduce" else "ring"
-    return collective_cost(
-        text(inputs, "op"),
+    op = text(inputs, "op")
+    return partial(
+        collective_cost,
+        op,
         text(inputs, "topology"),
-        size,
-        int(number(inputs, "chips")),
-        number(inputs, "link_gbs") * GIGA * share,
-        number(inputs, "latency_us") * MICRO,
+        chips=int(number(inputs, "chips")),
+        link=number(inputs, "link_gbs") * GIGA * share,
+        latency=number(inputs, "latency_us") * MICRO,
         node=int(number(inputs, "node_size")),
         out_link=number(inputs, "scaleout_gbs") * GIGA * share,
         out_latency=number(inputs, "scaleout_latency_us") * MICRO,
-        algorithm=algorithm,
+        algorithm=text(inputs, "algorithm") if op == "all-reduce" else "ring",
     )
 
 
 def _compute(inputs: Mapping[str, Value]) -> Result:
     size = number(inputs, "size_mb") * MEGA
     op, n = text(inputs, "op"), number(inputs, "chips")
-    cost = _cost(inputs, size)
+    cost = _costing(inputs)(size)
     algbw = size / cost.time
     bus = algbw * (2 if op == "all-reduce" else 1) * (n - 1) / n
     per_byte = cost.bandwidth_time / size
@@ -234,8 +235,9 @@ def _chart(inputs: Mapping[str, Value], size: float, time: float, summary: str) 
     sizes = sorted({10.0 ** (3 + i / 8) for i in range(57)} | {size})
     points: list[dict[str, Any]] = []
     times: list[float] = []
+    costing = _costing(inputs)
     for s in sizes:
-        cost = _cost(inputs, s)
+        cost = costing(s)
         times += [cost.time, cost.bandwidth_time]
         points += [
             {"size": s, "time": cost.time, "term": "latency + bandwidth"},
