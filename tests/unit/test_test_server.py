@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 import struct
+import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -26,6 +27,12 @@ def test_a_client_that_hangs_up_mid_file_prints_nothing(tmp_path: Path, capfd: p
         with socket.create_connection((address.hostname, address.port)) as client:  # the server still answers
             client.sendall(b"GET /missing HTTP/1.0\r\n\r\n")
             assert client.recv(64).startswith(b"HTTP/1.0 404")
+    # The server's handler threads are daemons that shutdown does not wait for: read stderr only once each has met
+    # its hangup and ended, else the check could pass before anything was printed.
+    for thread in threading.enumerate():
+        if thread.name.endswith("(process_request_thread)"):
+            thread.join(timeout=30)
+            assert not thread.is_alive(), "a handler thread of the test server did not end"
     err = capfd.readouterr().err
     assert "Traceback" not in err and "Exception occurred" not in err, err
 
