@@ -57,6 +57,12 @@ TOGGLE = "label.md-header__button[for^=__palette]:visible"  # Material's light/d
 # its style until it nears the screen) such a transition waits there at its first colour, which axe would read: the
 # test turns transitions off, so that a toggle gives every element its new colours at once.
 NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; }"
+# The elements the page marks hidden, and of those the ones a stylesheet shows all the same (a `display` of its own
+# outranks the attribute's): a control the build writes hidden until its script makes it work would then be shown,
+# doing nothing, to a reader without scripts. One kept in its place unseen (visibility: hidden) is not shown.
+HIDDEN = """() => { const hidden = [...document.querySelectorAll('[hidden]')];
+    const seen = (e) => getComputedStyle(e).display !== 'none' && getComputedStyle(e).visibility !== 'hidden';
+    return {count: hidden.length, shown: hidden.filter(seen).map(e => `${e.tagName}.${e.className}`)}; }"""
 
 
 def test_every_page_reads_cleanly_in_light_and_dark(
@@ -79,6 +85,8 @@ def read_in_both(page: Page, url: str, axe: str, read: dict[str, int], problems:
     """Load `url`, run axe in the scheme it loads in, toggle, run axe in the other; count each scheme in `read`."""
     page.goto(url)
     page.wait_for_load_state("networkidle", timeout=BOOT_TIMEOUT)  # the exercises page boots Python
+    if shown := page.evaluate(HIDDEN)["shown"]:
+        problems[f"{url}: shown though hidden"] = shown
     page.add_script_tag(content=axe)
     page.add_style_tag(content=NO_TRANSITIONS)
     for toggled in (False, True):
@@ -105,6 +113,27 @@ def test_no_sideways_scrolling_on_a_phone(browser: Browser, network: Network, ba
             wide[path] = width
     context.close()
     assert wide == {}
+    assert network.foreign == []
+
+
+def test_without_scripts_what_is_hidden_stays_hidden(
+    browser: Browser, network: Network, base_url: str, site: Path
+) -> None:
+    """The controls the build writes hidden until their script makes them work (a stepper's Previous, Play and Next,
+    the progress page's buttons, a quiz's Retry) stay hidden to a reader without scripts, on every page."""
+    context = new_context(browser, network, java_script_enabled=False)
+    page = context.new_page()
+    shown: dict[str, list[str]] = {}
+    count = 0
+    for path in pages(site):
+        page.goto(base_url + path)
+        found = page.evaluate(HIDDEN)
+        count += found["count"]
+        if found["shown"]:
+            shown[path] = found["shown"]
+    context.close()
+    assert shown == {}
+    assert count >= 50, count  # the book's pages hold that many: the check read them
     assert network.foreign == []
 
 

@@ -202,6 +202,42 @@ class TestRuntimeUnavailable:
         assert verdict(page, first) == "✓ Correct."
 
 
+# A chapter with a calculator that steps through cycles (player.js) and sortable tables of chips (sortable.js).
+CHAPTER = "/chapters/27-asics-and-accelerators/"
+COMPONENT_SCRIPTS = ("player.js", "sortable.js", "offline.js")
+
+
+def test_component_scripts_that_do_not_arrive_leave_the_page_as_built(broken: Opener, base_url: str) -> None:
+    """A component's module that never arrives (offline and never cached, or the reader left the page while it
+    loaded: a test that moved on too soon met it first) throws nothing into the page: the tables stay as the build
+    sorted them, the stepper's buttons stay hidden, and the calculator still mounts."""
+    aborted: list[str] = []
+
+    def abort(route: Route) -> None:
+        aborted.append(route.request.url.rsplit("/", 1)[1])
+        route.abort()
+
+    patterns = [(f"**/assets/calculators/{script}", abort) for script in COMPONENT_SCRIPTS]
+    page = broken(*patterns[0], *patterns[1:])
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(request.url.rsplit("/", 1)[1]))
+    page.goto(base_url + CHAPTER)
+    wait_mounted(page, "#calc-systolic")
+    for _ in range(TIMEOUT // 50):
+        if set(COMPONENT_SCRIPTS) <= set(failed):
+            break
+        page.wait_for_timeout(50)
+    # An unhandled rejection is reported after the failure's handlers ran: a task later, it would be in ERRORS.
+    page.evaluate("() => new Promise((resolve) => setTimeout(resolve, 100))")
+    assert set(aborted) == set(COMPONENT_SCRIPTS), aborted
+    assert ERRORS[page] == []
+    assert "calculators-static" in page.evaluate("document.documentElement.className").split()
+    assert page.locator("table[data-sortable]").count() >= 2
+    assert page.locator("table[data-sortable-mounted], table[data-sortable] th button").count() == 0
+    assert page.locator("[data-calc-player]").count() == 1
+    expect(page.locator("[data-calc-player]")).to_be_hidden()
+
+
 def snapshot_bytes(site: Path, glob: str) -> bytes:
     """The build's snapshot that `glob` names (the calculators' or the exercises'), as the site serves it."""
     (path,) = (site / "assets/calculators").glob(glob)

@@ -66,14 +66,20 @@
 
   /**
    * Components that need no Python load their module only on pages that have them (not from file://, where module
-   * scripts are blocked): quizzes, graded in plain JS, and sortable tables.
+   * scripts are blocked): quizzes, graded in plain JS, and sortable tables. A module that does not arrive (offline
+   * and never cached, or the reader left the page while it loaded) leaves them as the build wrote them.
    * @param {string} selector @param {string} module @param {string} mount
    */
   function mountComponent(selector, module, mount) {
     const elements = /** @type {HTMLElement[]} */ ([...document.querySelectorAll(selector)]);
     if (elements.length === 0 || location.protocol === "file:") return;
     const current = generation;
-    import(new URL(module, base).href).then((loaded) => loaded[mount](elements, current));
+    import(new URL(module, base).href).then((loaded) => loaded[mount](elements, current), staticPage);
+  }
+
+  /** A component's module did not arrive: the page as the build wrote it (quizzes show every question). */
+  function staticPage() {
+    document.documentElement.classList.add(STATIC);
   }
 
   /** @type {IntersectionObserver[]} */
@@ -106,7 +112,7 @@
             form.requestSubmit();
           }
         },
-        () => document.documentElement.classList.add(STATIC), // offline, never cached: the page as the build wrote it
+        staticPage, // offline and never cached, or the page was left meanwhile
       );
     };
     if (!("IntersectionObserver" in window)) {
@@ -163,7 +169,13 @@
     mountComponent("[data-progress-here]", "progress-view.js", "mountProgressHere"); // the reader's progress here
     mountComponent("[data-progress-book]", "progress-view.js", "mountProgressBook"); // and on the progress page
     const elements = mountNearViewport("[data-calculator]", "calculator.js", "mountCalculators");
-    if (elements.length) import(new URL("offline.js", base).href).then((offline) => offline.keepRuntimeOffline());
+    // The offline copy is kept when it can be: a page that cannot load offline.js (the same cases) goes without.
+    if (elements.length) {
+      import(new URL("offline.js", base).href).then(
+        (offline) => offline.keepRuntimeOffline(),
+        () => {},
+      );
+    }
   }
 
   /**
