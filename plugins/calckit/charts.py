@@ -29,16 +29,23 @@ def layered(description: str, layers: list[Spec], height: int = 280) -> Spec:
     }
 
 
+# Where a log axis's labels are plain numbers: d3-format's `~g` writes 1e+6 and 1e-7 in exponent form beyond.
+PLAIN_FROM, PLAIN_BELOW = 1e-4, 1e6
+
+
 def log_axis(field: str, title: str, domain: tuple[float, float]) -> Spec:
     """A quantitative channel on a log scale, with a fixed domain so the picture does not jump as values move."""
+    low, high = domain
+    # Plain numbers (0.1, not "100m") where they stay short; an axis that reaches further has SI prefixes on every
+    # label (100n, 1µ ... 10G: the title names the unit), never a mixture of 0.000001 and 1e-7.
+    plain = low >= PLAIN_FROM and high < PLAIN_BELOW
     return {
         "field": field,
         "type": "quantitative",
         "title": title,
         "scale": {"type": "log", "domain": list(domain), "nice": False},
-        # Plain numbers (0.1, not "100m"); tick labels that would touch are dropped (on a phone "40" and "50" ran into
-        # "4050").
-        "axis": {"format": ",~g", "grid": True, "labelOverlap": "greedy", "labelSeparation": 8},
+        # Tick labels that would touch are dropped (on a phone "40" and "50" ran into "4050").
+        "axis": {"format": ",~g" if plain else "~s", "grid": True, "labelOverlap": "greedy", "labelSeparation": 8},
     }
 
 
