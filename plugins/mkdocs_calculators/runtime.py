@@ -28,6 +28,7 @@ from mkdocs.exceptions import PluginError
 import calckit
 from calckit.book import Book
 
+from .compute_process import DEFAULT_LIMIT
 from .dependencies import Dependency, dependency_wheel
 from .layout import ASSETS, BUILD_INFO, EDITOR_DIR, ENTRY_SCRIPT, SERVICE_WORKER, STYLESHEET, VENDORED, BuildInfo
 from .service_worker import worker_cached
@@ -142,7 +143,7 @@ def write_runtime(
     *,
     snapshot: bool = True,
     serving: bool = False,
-    time_limit: float = 5.0,
+    time_limit: float = DEFAULT_LIMIT,
     dependencies: tuple[Dependency, ...] = (),
     missing: tuple[str, ...] = (),
 ) -> list[str]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .compute_process import DEFAULT_LIMIT
 from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, progress_page_markdown
 from .reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
 from .runtime import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, write_runtime
@@ -153,7 +154,7 @@ def ship(
     *,
     snapshot: bool = True,
     serving: bool = False,
-    time_limit: float = 5.0,
+    time_limit: float = DEFAULT_LIMIT,
     dependencies: tuple[Dependency, ...] = (),
     missing: tuple[str, ...] = (),
 ) -> list[str]:

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .compute_process import DEFAULT_LIMIT
 from .imports import HOW_TO_SHIP
 from .layout import SNAPSHOT_INPUTS
 from .problems import LIMIT, python_failure
@@ -246,7 +247,13 @@ def _make(
 
 
 def provide_snapshot(
-    node_modules: Path, wheels: list[Path], book: Book, out_dir: Path, *, create: bool = True, limit: float = 5.0
+    node_modules: Path,
+    wheels: list[Path],
+    book: Book,
+    out_dir: Path,
+    *,
+    create: bool = True,
+    limit: float = DEFAULT_LIMIT,
 ) -> Snapshot | None:
     """Put the snapshot for this runtime, `wheels` and `book`'s package into `out_dir`, from the cache or made now;
     None without one.

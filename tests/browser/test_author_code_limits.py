@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, wait_for_texts
 from tests.browser.conftest import Network, new_context
+from tests.browser.test_exercise import press, result_text, type_code
 from tests.build.test_author_code import build_with_package
 from tests.build.test_author_code_limits import RIGHT, roofline_with
 from tests.support import serve
@@ -33,7 +34,29 @@ FAULTS = "\n".join(
         '        return dataclasses.replace(good, chart={**good.chart, "layer": [layer]})',
     ]
 )
-PAGE = "# Two calculators\n\n```calculator\nuse: roofline\n```\n\n```calculator\nuse: roofline\n```\n"
+# Two calculators, then an exercise checked against the roofline at intensities its faults leave alone.
+EXERCISE = """
+```exercise
+id: attainable
+title: Attainable throughput
+prompt: Return the throughput the kernel can reach, in TFLOP/s.
+function: attainable(peak_tflops, bandwidth_tbs, intensity)
+starter: |
+  def attainable(peak_tflops, bandwidth_tbs, intensity):
+      ...
+solution: |
+  def attainable(peak_tflops, bandwidth_tbs, intensity):
+      return min(peak_tflops, bandwidth_tbs * intensity)
+check:
+  calculator: roofline
+  output: attainable
+  unit: TFLOP/s
+  cases: 3
+  vary:
+    intensity: [1, 10, 100, 1000]
+```
+"""
+PAGE = "# Two calculators\n\n```calculator\nuse: roofline\n```\n\n```calculator\nuse: roofline\n```\n" + EXERCISE
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +134,17 @@ def test_a_chart_that_fails_to_draw_says_so_and_is_logged(page: tuple[Any, list[
     message.wait_for(state="detached", timeout=BOOT_TIMEOUT)
     tab.locator("#calc-2-intensity").fill("50")
     wait_for_texts(tab, expected("roofline", intensity=50), "#calc-2")
+
+
+def test_a_readers_endless_loop_stops_at_the_sites_time_limit(page: tuple[Any, list[str]], faulty_site: str) -> None:
+    """A reader's code in an exercise has as long for a Run as the book's code has for a call: the site's
+    time_limit (2 s here, where the book keeps the default 5 and test_exercise reads "5 seconds")."""
+    tab, errors = page
+    tab.goto(faulty_site + "/")
+    tab.wait_for_selector("#exercise-1[data-mounted]", state="attached", timeout=30_000)
+    type_code(tab, "#exercise-1", "while True:\n    pass\n")
+    press(tab, "#exercise-1", "run")
+    assert result_text(tab, "#exercise-1").startswith(
+        f"Stopped after {LIMIT} seconds: your code was still running, perhaps in a loop that never ends."
+    )
+    assert [error for error in errors if "page error" in error] == []

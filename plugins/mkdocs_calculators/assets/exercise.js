@@ -16,7 +16,7 @@
  * Until then the pre-rendered code is itself editable (plain text), Run and Check use it, and the editor takes over
  * what was typed there, with the caret, when it arrives.
  */
-import { bootRuntime, callPython, setPageGeneration, watchRuntime } from "./runtime.js";
+import { TIME_LIMIT_S, bootRuntime, callPython, setPageGeneration, watchRuntime } from "./runtime.js";
 import { TimeLimitError, gradeOutputs, runExercise, warmExercises } from "./exercise_runtime.js";
 import { keepRuntimeOffline } from "./offline.js";
 import { load as loadProgress, save, watch as watchProgress } from "./progress.js";
@@ -24,7 +24,7 @@ import { claim, stageText } from "./status.js";
 import { caretIn, loadEditorModule, makeEditable, whenNearScreen, whenReachedFor } from "./exercise_code.js";
 import { element, showError, showFailure, showOutput } from "./exercise_result.js";
 
-const TIME_LIMIT_MS = 5000;
+const TIME_LIMIT_MS = TIME_LIMIT_S * 1000; // the plugin's time_limit: the book's code has as long
 const HONEST_ATTEMPTS = 3;
 const STYLESHEET = new URL("./exercise.css", import.meta.url).href;
 const KEYS_TEXT =
@@ -189,8 +189,8 @@ function mountExercise(root) {
       if (error instanceof TimeLimitError) {
         result.append(
           element("p", { class: "exercise-error" }, [
-            `Stopped after ${TIME_LIMIT_MS / 1000} seconds: your code was still running, perhaps in a loop that never ` +
-              "ends. Fix the code and run it again.",
+            `Stopped after ${TIME_LIMIT_S} ${TIME_LIMIT_S === 1 ? "second" : "seconds"}: your code was still ` +
+              "running, perhaps in a loop that never ends. Fix the code and run it again.",
           ]),
         );
         setStatus("");
