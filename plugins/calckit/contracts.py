@@ -117,6 +117,7 @@ class VariantData(TypedDict):
     seed: int
     inputs: dict[str, JSONValue]
     text: str
+    values: list[str]  # what stands for each `{input}` of the text, in order: the page puts these in place
     answer: float
     answer_text: str
 

@@ -199,12 +199,14 @@ class Variant:
     text: str
     answer: float
     answer_text: str
+    values: tuple[str, ...] = ()  # what stands for each `{input}` of the text, in order (NumericQuestion.shown_values)
 
     def as_dict(self) -> VariantData:
         return {
             "seed": self.seed,
             "inputs": _plain(self.inputs),
             "text": self.text,
+            "values": list(self.values),
             "answer": self.answer,
             "answer_text": self.answer_text,
         }
@@ -259,14 +261,19 @@ class NumericQuestion:
 
         A value of 1 takes the singular of the plural noun after it: "a batch of 1 sequence", "takes 1 byte".
         """
+        values = iter(self.shown_values(inputs))
+        return PLACEHOLDER_AND_NOUN.sub(lambda _: next(values), self.text)
+
+    def shown_values(self, inputs: Mapping[str, Value]) -> list[str]:
+        """What stands in the text for each `{input}` (and the plural noun after it), in the text's order: a page
+        puts these words in place when a reader asks for new numbers."""
         specs = {spec.key: spec for spec in self._calculator().inputs}
-
-        def value(match: re.Match[str]) -> str:
-            shown = _value_text(specs[match[1]], inputs[match[1]])
+        shown = []
+        for match in PLACEHOLDER_AND_NOUN.finditer(self.text):
+            value = _value_text(specs[match[1]], inputs[match[1]])
             noun = match[2] or ""
-            return shown + (_singular(noun) if shown == "1" and noun else noun)
-
-        return PLACEHOLDER_AND_NOUN.sub(value, self.text)
+            shown.append(value + (_singular(noun) if value == "1" and noun else noun))
+        return shown
 
     def grade(self, given: float, answer: float | None = None) -> bool:
         return self.tolerance.allows(given, self.answer if answer is None else answer)
@@ -285,12 +292,14 @@ class NumericQuestion:
                 answer = self.answer_for(inputs)
             except InputError:
                 continue
-            found = Variant(seed, inputs, self.shown_text(inputs), answer, self.answer_text(answer))
+            found = self._variant(seed, inputs, answer)
             if inputs != author:
                 break
-        if found is None:  # no draw worked: the question as written
-            found = Variant(seed, author, self.shown_text(author), self.answer, self.answer_text(self.answer))
-        return found
+        return found or self._variant(seed, author, self.answer)  # no draw worked: the question as written
+
+    def _variant(self, seed: int, inputs: dict[str, Value], answer: float) -> Variant:
+        shown = tuple(self.shown_values(inputs))
+        return Variant(seed, inputs, self.shown_text(inputs), answer, self.answer_text(answer), shown)
 
     def source(self) -> dict[str, Any]:
         """The question as data that `read_question` reads back: what the browser hands the worker for a variant."""

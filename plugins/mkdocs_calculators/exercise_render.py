@@ -2,7 +2,8 @@
 draw its cases, as data for `exercise.js`, which turns the starter into an editor and runs the reader's code in an
 exercise worker of its own. The page carries no expected value: the calculators' worker computes them for each Check.
 
-Everything an author wrote is escaped; a prompt's `code` spans become <code>. The checking data travels in a `data-`
+The prompt and the hints are Markdown with the page's extensions (authored_text.py: code, emphasis, links, math;
+raw HTML stays text); the title and the code are text. The checking data travels in a `data-`
 attribute holding JSON (Material's instant navigation re-runs a new page's scripts without their type). The class
 names and data attributes here are the contract with `exercise.js`.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -20,21 +20,13 @@ if TYPE_CHECKING:
     from calckit.exercise import Exercise
     from calckit.spec import Calculator
 
-__all__ = ["render_exercise"]
+    from .authored_text import AuthoredText
 
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+__all__ = ["render_exercise"]
 
 
 def _json(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False, sort_keys=True)
-
-
-def _text(text: str) -> str:
-    """Plain text as paragraphs (split at blank lines), escaped, with `code` spans."""
-    paragraphs = [part.strip() for part in re.split(r"\n\s*\n", text) if part.strip()]
-    return "".join(
-        f"<p>{_CODE_SPAN.sub(lambda match: f'<code>{match[1]}</code>', escape(part))}</p>" for part in paragraphs
-    )
 
 
 def _task(exercise: Exercise, calculators_page: str, calculator: Calculator | None) -> str:
@@ -44,9 +36,7 @@ def _task(exercise: Exercise, calculators_page: str, calculator: Calculator | No
 
     unit = f", in {escape(exercise.unit)}" if exercise.unit and exercise.unit != "%" else ""
     if calculator is None:
-        return (
-            f"returning a number{unit}. <strong>Check</strong> compares it with the book's own function"
-        )
+        return f"returning a number{unit}. <strong>Check</strong> compares it with the book's own function"
     output = output_spec(calculator, exercise.output)
     label = output.label if output else exercise.output
     label = escape(label[0].lower() + label[1:] if label[1:2].islower() else label)  # 'attainable compute', 'MBU'
@@ -55,11 +45,11 @@ def _task(exercise: Exercise, calculators_page: str, calculator: Calculator | No
 
 
 def render_exercise(
-    uid: str, exercise: Exercise, key: str, calculators_page: str, calculator: Calculator | None
+    uid: str, exercise: Exercise, key: str, calculators_page: str, calculator: Calculator | None, text: AuthoredText
 ) -> str:
     """The exercise with id `uid` in the page; `key` is where the reader's code is saved; `calculators_page` is the
     address of the calculator reference from this page; `calculator` is the one that checks it (None when a function
-    of the book's package does, `exercise.reference`)."""
+    of the book's package does, `exercise.reference`); `text` renders the prompt and the hints."""
     data: ExercisePageData = {
         "function": exercise.function,
         "parameters": list(exercise.parameters),
@@ -74,7 +64,7 @@ def render_exercise(
     # Saved progress records the version it passed: an edited exercise asks for a new check.
     version = hashlib.sha256(encoded.encode()).hexdigest()[:12]
     hints = "".join(
-        f'<details class="exercise-hint"><summary>Hint {number}</summary>{_text(hint)}</details>'
+        f'<details class="exercise-hint"><summary>Hint {number}</summary>{text.block(hint)}</details>'
         for number, hint in enumerate(exercise.hints, 1)
     )
     count = len(exercise.cases)
@@ -83,7 +73,7 @@ def render_exercise(
         f'data-exercise="{escape(exercise.id)}" data-exercise-key="{escape(key)}" data-exercise-version="{version}" '
         f'data-exercise-data="{escape(encoded)}">'
         f'<p class="exercise-title" id="{uid}-title">Exercise: {escape(exercise.title)}</p>'
-        f'<div class="exercise-prompt">{_text(exercise.prompt)}</div>'
+        f'<div class="exercise-prompt">{text.block(exercise.prompt)}</div>'
         f'<p class="exercise-task">Write <code>{escape(exercise.signature)}</code>, '
         f"{_task(exercise, calculators_page, calculator)} on {count} "
         f"case{'s' if count != 1 else ''}, {escape(exercise.tolerance.text)}.</p>"

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
+from .authored_text import AuthoredText
 from .blocks import PageContext
 from .books import load_book
 from .compute_process import DEFAULT_LIMIT, limit_problem, start_book_code, stop_book_code
@@ -132,6 +133,22 @@ class _BlocksPreprocessor(Preprocessor):
         self.package = package
         self.strict = strict
         self.limit = limit
+        self._text: AuthoredText | None = None
+
+    def text(self) -> AuthoredText:
+        """The Markdown of an author's text in a block: each extension of the page's own Markdown made afresh from its
+        options (an extension's instance holds on to the Markdown it extended), this one left out."""
+        if self._text is None:
+            fresh = []
+            for extension in self.md.registeredExtensions:
+                if isinstance(extension, CalculatorsExtension):
+                    continue
+                try:
+                    fresh.append(type(extension)(**extension.getConfigs()))
+                except (TypeError, ValueError, KeyError):  # one that cannot be made again from its options: left out
+                    continue
+            self._text = AuthoredText(fresh)
+        return self._text
 
     def run(self, lines: list[str]) -> list[str]:
         page = host_page(self.md)
@@ -142,7 +159,7 @@ class _BlocksPreprocessor(Preprocessor):
         file_text = page.file.read_text(encoding="utf-8") if page.file and page.file.is_file() else None
         rendered = render_page(
             markdown,
-            PageContext(page.display_path, book, str(page.file) if page.file else None, page.url),
+            PageContext(page.display_path, book, str(page.file) if page.file else None, page.url, self.text()),
             offset=_lines_before(markdown, file_text),
             file_text=file_text,
             broken=broken,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import mimetypes
 import os
@@ -22,6 +23,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler
 
+from .authored_text import AuthoredText
 from .blocks import PageContext
 from .books import load_book
 from .build_cache import CACHE_DIR, BuildCache, PagePlace, code_digest, kinds_code, loaded_module, running_code
@@ -109,9 +111,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         problem = arithmatex_problem(config.markdown_extensions, config.mdx_configs)
         if problem:
             raise PluginError(problem)
-        if "pymdownx.arithmatex" not in config.markdown_extensions:
-            config.markdown_extensions.append("pymdownx.arithmatex")
-            config.mdx_configs["pymdownx.arithmatex"] = {"generic": True}
+        add_arithmatex(config)
         if self._formulas is None:  # kept across `mkdocs serve` rebuilds: typeset formulas are reused
             self._formulas = Formulas(self._node_modules(config))
 
@@ -176,7 +176,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         for token in self._tokens.pop(page.file.src_uri, []):  # a page built again (mkdocs serve)
             self._blocks.pop(token, None)
             self._searched.discard(token)
-        context = PageContext(_display_path(page, config), self._book, page.file.abs_src_path, page.url)
+        text = _authored_text(page, config, files)
+        context = PageContext(_display_path(page, config), self._book, page.file.abs_src_path, page.url, text)
         offset = _front_matter_lines(page, markdown)
         place = PagePlace(context.path, context.source, context.url, offset, page.file.content_string)
         rendered = None if self._broken else self._cache.page(markdown, place)
@@ -287,7 +288,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         import_problems: list[str] = []
 
         def meanwhile(directory: Path) -> None:
-            self._cache = self._build_cache(root, directory, _hooks(config))
+            self._cache = self._build_cache(root, directory, _hooks(config), _markdown_setup(config))
             import_problems.extend(self._browser_import_problems(node_modules, directory))
 
         self._cache, self._runtime = BuildCache(None, ""), None
@@ -322,11 +323,12 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             missing=self._missing,
         )
 
-    def _build_cache(self, root: Path, directory: Path, hooks: list[ModuleType]) -> BuildCache:
+    def _build_cache(self, root: Path, directory: Path, hooks: list[ModuleType], markdown: str) -> BuildCache:
         """Where this build reuses what an earlier one worked out from the same code (build_cache.py)."""
         if not self.config.cache:
             return BuildCache(None, "")
         versions = [f"time limit {float(self.config.time_limit)}"]  # a lower one may stop code that finished before
+        versions.append(markdown)  # the site's Markdown setup, which an author's text in a block is rendered with
         for name in self.config.browser_dependencies:
             try:
                 versions.append(f"{name} {metadata.version(name)}")
@@ -430,6 +432,36 @@ def _hooks(config: MkDocsConfig) -> list[ModuleType]:
     type says a list)."""
     hooks: Any = config.hooks
     return list(hooks.values()) if isinstance(hooks, dict) else list(hooks)
+
+
+def add_arithmatex(config: MkDocsConfig) -> None:
+    """pymdownx.arithmatex in generic mode (unless the site has it), which finds the formulas formulas.py typesets."""
+    if "pymdownx.arithmatex" not in config.markdown_extensions:
+        config.markdown_extensions.append("pymdownx.arithmatex")
+        config.mdx_configs["pymdownx.arithmatex"] = {"generic": True}
+
+
+def _markdown_setup(config: MkDocsConfig) -> str:
+    """The site's Markdown extensions and their options, as text that changes when they do (an option may be a
+    function: its name stands for it)."""
+    named = [str(extension) for extension in config.markdown_extensions]
+    return "markdown " + json.dumps(
+        [named, config.mdx_configs],
+        sort_keys=True,
+        default=lambda value: getattr(value, "__qualname__", type(value).__qualname__),
+    )
+
+
+def _authored_text(page: Page, config: MkDocsConfig, files: Files) -> AuthoredText:
+    """The Markdown of the page's blocks: the site's extensions, and MkDocs's own rewriting of the page's links
+    (`roofline.md#ridge` to `../roofline/#ridge`, a missing page reported as in the page's own text)."""
+
+    def prepare(md: Any) -> None:
+        from mkdocs.structure.pages import _RelativePathTreeprocessor  # MkDocs 1.6's, which its pages use
+
+        _RelativePathTreeprocessor(page.file, files, config)._register(md)
+
+    return AuthoredText(config.markdown_extensions, config.mdx_configs, prepare)
 
 
 def _slot(token: str) -> str:

@@ -29,18 +29,19 @@ export {};
 /** @typedef {{ok: false, calculator: string, errors: FieldError[], failure?: Failure}} Refused */
 /** @typedef {Computed | Refused} RunResult */
 
-// Quizzes: `data-quiz-data` (quiz_render.py, from calckit.quiz), and a numeric question's "new numbers".
+// Quizzes: `data-quiz-data` (quiz_render.py's page data: calckit.quiz's grading data less the explanations, which the
+// page holds as HTML in <template>s), and a numeric question's "new numbers".
 
-/** @typedef {{id: string, kind: "single" | "multiple", explanation: string, correct: number[], choices: string[], shuffle?: boolean}} ChoiceData */
-/**
- * @typedef {{id: string, kind: "sort", explanation: string, buckets: Record<string, string>,
- *   items: {bucket: string, explanation: string}[], shuffle?: boolean}} SortData
- */
+/** `choices`: how many there are. @typedef {{id: string, kind: "single" | "multiple", correct: number[], choices: number, shuffle?: boolean}} ChoiceData */
+/** @typedef {{id: string, kind: "sort", buckets: Record<string, string>, items: {bucket: string}[], shuffle?: boolean}} SortData */
 /** calckit.quiz.Tolerance.as_dict: the grading rule's, with how the question says it. @typedef {Tolerance & {text: string}} QuizTolerance */
-/** What `calckit.api.quiz_variant` answers (calckit.quiz.Variant.as_dict). @typedef {{seed?: number, inputs: Record<string, unknown>, text: string, answer: number, answer_text: string}} Variant */
+/**
+ * What `calckit.api.quiz_variant` answers (calckit.quiz.Variant.as_dict); `values` stand for the text's `{input}`s.
+ * @typedef {{seed?: number, inputs: Record<string, unknown>, values: string[], answer: number, answer_text: string}} Variant
+ */
 /**
  * A numeric question; `variant` is its source for "new numbers" (sent back as quiz_variant's `question`), or null.
- * @typedef {{id: string, kind: "numeric", explanation: string, text: string, inputs: Record<string, unknown>,
+ * @typedef {{id: string, kind: "numeric", values: string[], inputs: Record<string, unknown>,
  *   answer: number, answer_text: string, unit: string, tolerance: QuizTolerance, variant: Record<string, unknown> | null,
  *   shuffle?: boolean}} NumericData
  */

@@ -56,13 +56,20 @@ def visible_question(page: Page, quiz: str) -> str:
 
 def first_index(key: dict[str, Any], correct: bool) -> int:
     """The first choice that is (or is not) correct."""
-    return next(i for i in range(len(key["choices"])) if (i in key["correct"]) is correct)
+    return next(i for i in range(key["choices"]) if (i in key["correct"]) is correct)
 
 
 def shown_choices(page: Page, box: str) -> list[int]:
     """The indices (in the author's order) of a question's choices, in the order the page shows them."""
     shown: list[int] = page.eval_on_selector_all(f"{box} .quiz-choice", "els => els.map(e => Number(e.dataset.choice))")
     return shown
+
+
+def template_text(page: Page, selector: str) -> str:
+    """The text of an explanation the build left in a <template> (quiz_render.py), as the author wrote it."""
+    text: str = page.eval_on_selector(selector, "t => t.content.textContent")
+    assert text.strip(), f"{selector} is empty"
+    return text
 
 
 def verdict(page: Page, box: str) -> str:
@@ -88,7 +95,9 @@ def target(quiz: str, bucket: str) -> str:
 
 
 def item(quiz: str, text: str) -> str:
-    return f"{quiz} .quiz-item:text-is('{text}')"
+    """The item whose whole text is `text` (an item may hold `code`, which :text-is() would look into instead:
+    this is the exact has-text filter that Playwright's locator.filter writes)."""
+    return f"{quiz} .quiz-item >> internal:has-text={json.dumps(text)}s"
 
 
 def placed(page: Page) -> dict[str, str]:
@@ -113,9 +122,11 @@ class TestByMouse:
         page.click(f"{first} .quiz-check")
         feedback = page.locator(f"{first} .quiz-feedback")
         assert feedback.locator(".quiz-verdict").text_content() == "✗ Not quite."
-        assert feedback.locator(".quiz-explanation").text_content() == key["explanation"]
+        explanation = template_text(page, f"{first} template.quiz-explanation")
+        assert feedback.locator(".quiz-explanation").text_content() == explanation
         mark = page.locator(f"{first} .quiz-choice[data-choice='{wrong}']").locator(".quiz-mark")
-        assert mark.text_content() == "✗ Not a right answer." + key["choices"][wrong]
+        why = template_text(page, f"{first} .quiz-choice[data-choice='{wrong}'] template.quiz-why")
+        assert mark.text_content() == "✗ Not a right answer." + why
         assert score(page, CHECK).startswith("Score: 0 of ")
         assert page.is_disabled(f"{first} .quiz-choice input >> nth=0")
         page.click(f"{first} .quiz-retry")
@@ -320,17 +331,17 @@ class TestSortExercise:
         open_quiz(page, base_url + PAGE)
         items = sort_items(page)
         buckets = sorted({bucket for _, bucket in items})
-        (key,) = answer_key(page, SORT)
         for index, (text, bucket) in enumerate(items):
             other = next(name for name in buckets if name != bucket)
             page.click(item(SORT, text))
             page.click(target(SORT, other if index == 0 else bucket))
         page.click(f"{SORT} .quiz-check")
         assert verdict(page, SORT) == "✗ Not quite."
-        first_mark = page.locator(
-            f"{SORT} .quiz-slot", has=page.locator(f".quiz-item:text-is('{items[0][0]}')")
-        ).locator(".quiz-mark")
-        assert first_mark.text_content() == "✗ Not this bucket." + key["items"][0]["explanation"]
+        first_mark = page.locator(f"{SORT} .quiz-slot", has=page.locator(item("", items[0][0]).lstrip())).locator(
+            ".quiz-mark"
+        )
+        why = template_text(page, f"{SORT} .quiz-slot[data-item='0'] template.quiz-why")
+        assert first_mark.text_content() == "✗ Not this bucket." + why
         assert f"{len(items) - 1} of {len(items)} items" in present(page.text_content(f"{SORT} .quiz-feedback"))
 
     def test_sort_by_keyboard_with_every_move_announced(self, page: Page, base_url: str) -> None:
@@ -422,7 +433,7 @@ class TestOptionOrder:
                     if key["kind"] not in ("single", "multiple"):
                         continue
                     total += 1
-                    chance += len(key["correct"]) / len(key["choices"])
+                    chance += len(key["correct"]) / key["choices"]
                     first_right += orders[question(quiz, number)[1:]][0] in key["correct"]
         context.close()
         assert total >= 20
@@ -528,6 +539,29 @@ def expected_answer(inputs: dict[str, Any], output: str, unit: str) -> float:
     return value / {"TFLOP/s": 1e12, "FLOP/byte": 1.0}[unit]
 
 
+class TestMarkdown:
+    def test_an_explanation_shows_its_formula_typeset_and_code_stays_code(self, page: Page, base_url: str) -> None:
+        """The author wrote `$I^* = P / B$` in an explanation: after a Check it is KaTeX's typeset formula (MathML for
+        a screen reader, drawn glyphs for the eye), not dollars; a sort item written as `code` is code, and a move
+        announces its words once."""
+        open_quiz(page, base_url + PAGE)
+        first = question(CHECK, 1)
+        page.click(f"{first} .quiz-choice[data-choice='{first_index(answer_key(page, CHECK)[0], correct=True)}']")
+        page.click(f"{first} .quiz-check")
+        math = page.locator(f"{first} .quiz-feedback .quiz-explanation .katex")
+        expect(math).to_have_count(1)
+        assert math.locator("annotation").text_content() == "I^* = P / B"
+        assert math.locator(".katex-html").is_visible() and "$" not in present(math.text_content())
+        code = page.locator(f"{SORT} .quiz-item code")
+        expect(code).to_have_count(1)
+        assert code.text_content() == "x + y"
+        written = page.locator(f"{SORT} .quiz-item", has=page.locator("code"))
+        item_text = present(written.text_content())
+        assert item_text == "x + y on two long vectors, element by element"
+        written.press("Enter")
+        expect(page.locator(f"{SORT} .quiz-announce")).to_contain_text(f"Picked up “{item_text}”. Choose its bucket")
+
+
 class TestNewNumbers:
     def test_a_variant_is_graded_against_cpythons_calculator(self, page: Page, base_url: str) -> None:
         """New numbers come from the worker; the right answer for them is what CPython computes, and it sticks."""
@@ -539,6 +573,7 @@ class TestNewNumbers:
             page.click(f"{CHECK} .quiz-next")
         box = question(CHECK, number)
         before = page.get_attribute(box, "data-inputs")
+        values_before = page.locator(f"{box} .quiz-value").all_text_contents()
         page.click(f"{box} .quiz-new")
         page.wait_for_function(
             "([box, before]) => document.querySelector(box).dataset.inputs !== before",
@@ -550,6 +585,9 @@ class TestNewNumbers:
         answer = expected_answer(inputs, output, key["unit"])
         assert inputs != json.loads(present(before))
         expect(page.locator(f"{box} .quiz-text")).to_contain_text(f"{float(inputs['intensity']):,.0f} FLOPs")
+        # Only the varied value changed, in its place in the question's HTML (peak, bandwidth, intensity).
+        values = page.locator(f"{box} .quiz-value").all_text_contents()
+        assert values == [*values_before[:2], f"{float(inputs['intensity']):,.0f}"] != values_before
         expect(page.locator(f"{box} .quiz-feedback")).to_have_text("New numbers: read the question again.")
         page.fill(f"{box} input", f"{answer * 1.5:.4g}")
         page.click(f"{box} .quiz-check")

@@ -133,16 +133,20 @@ def render_problems(root: Path, files: Mapping[str, str], **config: Any) -> list
 
     from mkdocs_calculators.blocks import PageContext
     from mkdocs_calculators.page import render_page
-    from mkdocs_calculators.plugin import _display_path, _front_matter_lines
+    from mkdocs_calculators.plugin import _authored_text, _display_path, _front_matter_lines, add_arithmatex
 
     config_file = write_fixture(root, files, **config)
     mkdocs_config = load_config(str(config_file), plugins=[])
+    if config.get("math", True):
+        add_arithmatex(mkdocs_config)  # as the plugin's on_config does
     problems = []
-    for file in get_files(mkdocs_config).documentation_pages():
+    site_files = get_files(mkdocs_config)
+    for file in site_files.documentation_pages():
         page = Page(None, file, mkdocs_config)
         page.read_source(mkdocs_config)
         markdown = page.markdown or ""
-        context = PageContext(_display_path(page, mkdocs_config), _book(), file.abs_src_path, page.url)
+        text = _authored_text(page, mkdocs_config, site_files)
+        context = PageContext(_display_path(page, mkdocs_config), _book(), file.abs_src_path, page.url, text)
         offset = _front_matter_lines(page, markdown)
         problems += render_page(markdown, context, offset=offset, file_text=file.content_string).problems
     return problems

@@ -7,6 +7,7 @@ contributor builds; so are the good quizzes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from html import unescape
@@ -123,6 +124,27 @@ BROKEN = [
         3,
         "question 'attainable' has no 'tolerance' (give an absolute one, such as 'tolerance: 0.5', or a relative "
         "one, such as 'tolerance: 2%')",
+    ),
+    (
+        "a choice that is more than a line",
+        SINGLE.replace(
+            "      - text: The peak\n", "      - text: |\n          The peak\n\n          - a list under it\n"
+        ),
+        9,
+        "question 'ridge', choice 2 must be one line of Markdown (a code block, a list or a second paragraph goes in "
+        "the question's text or its explanation)",
+    ),
+    (
+        "an input inside a formula",
+        NUMERIC.replace('"{intensity} FLOP/byte', '"$I = {intensity}$ FLOP/byte'),
+        5,
+        "question 'attainable': {intensity} is inside a formula, which is typeset at build: write it outside the $...$",
+    ),
+    (
+        "an input inside a link's address",
+        NUMERIC.replace('"{intensity} FLOP/byte', '"[{intensity}](https://example.org/{intensity}) FLOP/byte'),
+        5,
+        "question 'attainable': {intensity} is inside a link's address, where new numbers cannot go",
     ),
     (
         "unknown calculator",
@@ -290,6 +312,34 @@ questions:
 """
 
 
+MARKDOWN = r"""
+id: written
+intro: "Two questions on **the roofline**; see [the lesson](other.md#ridge)."
+questions:
+  - id: ridge
+    kind: single
+    text: |
+      Which call is *memory-bound*, where $I < I^*$?
+
+      ```python
+      y = x + 1
+      ```
+    explanation: "The ridge is at $I^* = P / B$; `x + 1` reads [more](javascript:alert(3)) than it computes."
+    choices:
+      - text: "`vector_add(x, y)`"
+        correct: true
+        explanation: "One FLOP per **12** bytes."
+      - text: "`matmul(a, b)`"
+  - id: speed
+    kind: numeric
+    text: "At `{intensity}` FLOP/byte and {intensity} FLOP/byte, how many *TFLOP/s*?"
+    inputs: {intensity: 60}
+    answer: {calculator: roofline, output: attainable}
+    unit: TFLOP/s
+    tolerance: 2%
+"""
+
+
 @pytest.fixture(scope="module")
 def good_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One strict build of good quizzes: inline, from a file beside the page, and one full of HTML."""
@@ -298,6 +348,8 @@ def good_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "docs/index.md": page(SINGLE) + "\n```quiz\nfile: numbers.yml\n```\n\n```quiz\n" + HOSTILE.strip() + "\n```\n",
         "docs/numbers.yml": NUMERIC.lstrip("\n"),
         "docs/sort.md": page(SORT),
+        "docs/markdown.md": page(MARKDOWN, fence="````"),
+        "docs/other.md": "# Other\n\n## The ridge {#ridge}\n",
     }
     returncode, errors, site = build(root, files)
     assert (returncode, errors) == (0, [])
@@ -317,16 +369,37 @@ def attribute(tag: str, name: str) -> str:
 
 class TestGoodQuizzes:
     def test_answer_keys_are_the_packages(self, good_site: Path) -> None:
-        """Each quiz's data attribute holds, as JSON, exactly what `grading_data` computes for the author's YAML."""
+        """Each quiz's data attribute holds, as JSON, what `grading_data` computes for the author's YAML, less the
+        explanations (the page holds them as HTML) and a numeric question's text (the page shows it, with its values
+        in place)."""
         html = (good_site / "index.html").read_text(encoding="utf-8")
         inline, from_file, _ = quiz_elements(html)
-        for tag, source in ((inline, SINGLE), (from_file, NUMERIC)):
-            expected = grading_data(read_quiz(yaml.safe_load(source), CALCULATORS))
-            assert json.loads(attribute(tag, "data-quiz-data")) == expected
+        single = dict(grading_data(read_quiz(yaml.safe_load(SINGLE), CALCULATORS))["questions"][0])
+        assert json.loads(attribute(inline, "data-quiz-data")) == {
+            "id": "basics",
+            "questions": [{"id": "ridge", "kind": "single", "correct": [0], "choices": 2, "shuffle": True}],
+        }
+        assert single["correct"] == [0] and single["choices"] == ["", ""]  # the package's key: two, unexplained
         assert attribute(inline, "data-quiz-key") == "quiz:docs/index.md#basics"
         numeric = json.loads(attribute(from_file, "data-quiz-data"))["questions"][0]
+        expected = grading_data(read_quiz(yaml.safe_load(NUMERIC), CALCULATORS))["questions"][0]
+        assert numeric == {
+            **{key: value for key, value in expected.items() if key not in ("explanation", "text")},
+            "values": ["60"],
+        }
         outputs = {output["key"]: output["value"] for output in run("roofline", {"intensity": 60})["outputs"]}
         assert numeric["answer"] == outputs["attainable"] / 1e12
+        # The question shows its value where new numbers will put theirs.
+        assert '<span class="quiz-text"><span class="quiz-value">60</span> FLOP/byte on the default chip' in html
+
+    def test_a_quiz_keeps_its_version_while_its_answer_key_stays(self, good_site: Path) -> None:
+        """Saved progress is kept across builds as long as the answer key (with its explanations) is the same: the
+        version is the key's digest, whatever the page's HTML around it."""
+        html = (good_site / "index.html").read_text(encoding="utf-8")
+        inline = quiz_elements(html)[0]
+        key = grading_data(read_quiz(yaml.safe_load(SINGLE), CALCULATORS))
+        digest = hashlib.sha256(json.dumps(key, separators=(",", ":"), sort_keys=True).encode()).hexdigest()[:12]
+        assert attribute(inline, "data-quiz-version") == digest
 
     def test_questions_are_readable_before_any_script(self, good_site: Path) -> None:
         text = (good_site / "sort/index.html").read_text(encoding="utf-8")
@@ -359,25 +432,70 @@ class TestGoodQuizzes:
         assert (good_site / "assets/calculators/quiz.js").is_file()
 
 
+class TestMarkdown:
+    """What an author writes in a quiz is Markdown, with the page's extensions and its math."""
+
+    def test_code_emphasis_links_and_code_blocks(self, good_site: Path) -> None:
+        html = (good_site / "markdown/index.html").read_text(encoding="utf-8")
+        assert '<div class="quiz-intro"><p>Two questions on <strong>the roofline</strong>; see ' in html
+        assert '<a href="../other/#ridge">the lesson</a>' in html  # the page's own link rewriting
+        legend = re.search(r'<span class="quiz-text">(.*?)</span></legend>', html, re.DOTALL)
+        assert legend and legend[1].startswith("Which call is <em>memory-bound</em>, where ")
+        # The code block, below the legend (this site has MkDocs's own extensions: fenced_code, not superfences).
+        assert '<div class="quiz-text-more"><pre><code class="language-python">y = x + 1\n</code></pre></div>' in html
+        assert '<span class="quiz-choice-text"><code>vector_add(x, y)</code></span>' in html
+        assert (
+            '<template class="quiz-why" data-search-exclude>One FLOP per <strong>12</strong> bytes.</template>' in html
+        )
+
+    def test_math_is_typeset_at_build_in_the_question_and_its_explanation(self, good_site: Path) -> None:
+        html = (good_site / "markdown/index.html").read_text(encoding="utf-8")
+        explanation = html[html.index('<template class="quiz-explanation"') :]
+        explanation = explanation[: explanation.index("</template>")]
+        assert (
+            'class="katex"' in explanation
+            and '<annotation encoding="application/x-tex">I^* = P / B</annotation>' in explanation
+        )
+        legend = html[html.index('<span class="quiz-text">Which call') :]
+        assert '<annotation encoding="application/x-tex">I &lt; I^*</annotation>' in legend[: legend.index("</legend>")]
+        assert 'class="arithmatex"' not in html
+
+    def test_a_script_link_keeps_its_words_and_loses_its_address(self, good_site: Path) -> None:
+        html = (good_site / "markdown/index.html").read_text(encoding="utf-8")
+        assert "javascript:" not in html and "reads <a>more</a> than it computes" in html
+
+    def test_a_numeric_questions_values_are_marked_in_code_and_in_prose(self, good_site: Path) -> None:
+        html = (good_site / "markdown/index.html").read_text(encoding="utf-8")
+        assert (
+            '<span class="quiz-text">At <code><span class="quiz-value">60</span></code> FLOP/byte and '
+            '<span class="quiz-value">60</span> FLOP/byte, how many <em>TFLOP/s</em>?</span>'
+        ) in html
+        quiz = quiz_elements(html)[0]
+        assert json.loads(attribute(quiz, "data-quiz-data"))["questions"][1]["values"] == ["60", "60"]
+
+
 class TestEscaping:
     """R6: HTML in any author text reaches the page as text."""
 
     def test_no_author_markup_survives(self, good_site: Path) -> None:
+        """Markdown, yes; raw HTML, no: it shows as the author typed it, in the question and in its explanations."""
         html = (good_site / "index.html").read_text(encoding="utf-8")
         hostile = quiz_elements(html)[2]
         start = html.index(hostile)
         body = html[start : html.index('<div class="quiz-footer"', start)]
         assert "<script>alert" not in body and "<img src=x" not in body
-        # As text: the title, intro, both questions, the choice, the item, the bucket and the bucket's list label.
+        # As text: the title, intro, both questions, the choice, the item, the bucket and the bucket's list label,
+        # and the three explanations (the question's, the choice's and the item's) in their templates.
         shown = body[len(hostile) :].count("&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(2)&gt;")
-        assert shown == 8
+        assert shown == 11
+        assert body.count('<template class="quiz-why" data-search-exclude>') == 2
+        assert body.count('<template class="quiz-explanation" data-search-exclude><p>&lt;script&gt;alert(1)') == 1
 
-    def test_explanations_travel_as_escaped_data(self, good_site: Path) -> None:
-        """Explanations are in the JSON attribute, escaped there, and come back as the author's exact text."""
+    def test_the_answer_key_holds_no_author_text(self, good_site: Path) -> None:
+        """Explanations are not in the JSON attribute (they are in the page, as HTML); nothing there is markup."""
         html = (good_site / "index.html").read_text(encoding="utf-8")
         hostile = quiz_elements(html)[2]
         assert "<script" not in hostile and "<img" not in hostile
         data = json.loads(attribute(hostile, "data-quiz-data"))
-        assert data["questions"][0]["explanation"] == EVIL
-        assert data["questions"][0]["choices"] == [EVIL, ""]
-        assert data["questions"][1]["items"][0]["explanation"] == EVIL
+        assert "explanation" not in data["questions"][0] and data["questions"][0]["choices"] == 2
+        assert data["questions"][1]["items"] == [{"bucket": "a"}]

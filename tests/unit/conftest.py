@@ -16,6 +16,7 @@ import pytest
 PLUGIN_TESTS = frozenset(
     {
         "test_api.py",
+        "test_authored_text.py",
         "test_bench_editor.py",
         "test_book_contract.py",
         "test_book_names.py",

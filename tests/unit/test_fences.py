@@ -76,7 +76,9 @@ def test_a_longer_outer_fence_holds_fenced_code_as_its_text() -> None:
     rendered = render_page(markdown, PageContext("docs/x.md", load("calculators"), url="x/"))
     assert rendered.problems == []
     assert [block.kind for block in rendered.blocks] == ["quiz"]
-    assert "Run this:\\n\\n```python\\nx = 1\\n```" in rendered.markdown()  # the explanation, in the grading data
+    # The explanation, as Markdown: a paragraph and a code block, waiting in its template for a Check.
+    explanation = '<p>Run this:</p>\n<pre><code class="language-python">x = 1\n</code></pre>'
+    assert f'<template class="quiz-explanation" data-search-exclude>{explanation}</template>' in rendered.markdown()
 
 
 def test_fenced_code_inside_a_three_backtick_block_says_to_use_a_longer_fence() -> None:

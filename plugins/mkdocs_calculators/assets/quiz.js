@@ -12,7 +12,7 @@
  * graded by grading.js, the twin of calckit's rule), quiz_sort.js. quiz_order.js draws the order of options.
  */
 import { choiceKind } from "./quiz_choice.js";
-import { element, verdictLine } from "./quiz_marks.js";
+import { element, explanation, verdictLine } from "./quiz_marks.js";
 import { numericKind } from "./quiz_numeric.js";
 import { shuffleOptions } from "./quiz_order.js";
 import { sortKind } from "./quiz_sort.js";
@@ -207,7 +207,8 @@ function mountQuestion(form, spec, context) {
   function showVerdict({ correct, details }) {
     feedback.replaceChildren(verdictLine(correct, correct ? "Correct." : "Not quite."));
     for (const detail of details) feedback.append(element("p", "quiz-detail", detail));
-    if (spec.explanation) feedback.append(element("p", "quiz-explanation", spec.explanation));
+    const why = explanation(form, "quiz-explanation");
+    if (why) feedback.append(why);
   }
 
   form.addEventListener("submit", (event) => {

@@ -1,6 +1,6 @@
 // @ts-check
 /** A quiz's single-choice (radio buttons) and multiple-choice (checkboxes) questions: reading, marking, grading. */
-import { element, verdictLine } from "./quiz_marks.js";
+import { explanation, verdictLine } from "./quiz_marks.js";
 
 /** @typedef {import("./contracts.js").ChoiceData} ChoiceData */
 /** @typedef {import("./quiz.js").Kind} Kind */
@@ -20,11 +20,13 @@ export function choiceKind(form, spec) {
       const picked = chosen();
       for (const input of inputs) {
         const index = Number(input.value);
-        const mark = /** @type {HTMLElement} */ (input.closest(".quiz-choice")?.querySelector(".quiz-mark"));
         if (!picked.includes(index)) continue;
+        const mark = /** @type {HTMLElement} */ (input.closest(".quiz-choice")?.querySelector(".quiz-mark"));
         const right = spec.correct.includes(index);
+        const choice = /** @type {HTMLElement} */ (input.closest(".quiz-choice"));
         mark.replaceChildren(verdictLine(right, right ? "A right answer." : "Not a right answer."));
-        if (spec.choices[index]) mark.append(element("span", "quiz-why", spec.choices[index]));
+        const why = explanation(choice, "quiz-why");
+        if (why) mark.append(why);
         mark.hidden = false;
       }
       const hits = picked.filter((index) => spec.correct.includes(index)).length;

@@ -23,7 +23,8 @@ import { stageText } from "./status.js";
  */
 export function numericKind(form, spec, context, answer, render) {
   const input = /** @type {HTMLInputElement} */ (form.querySelector(".quiz-numeric input"));
-  const text = /** @type {HTMLElement} */ (form.querySelector(".quiz-text"));
+  // Where the question shows its inputs' values (quiz_render.py), in the text's order: new numbers go there.
+  const values = /** @type {HTMLElement[]} */ ([...form.querySelectorAll(".quiz-value")]);
   const status = /** @type {HTMLElement} */ (form.querySelector(".quiz-status"));
   const feedback = /** @type {HTMLElement} */ (form.querySelector(".quiz-feedback"));
   const newNumbers = /** @type {HTMLButtonElement | null} */ (form.querySelector(".quiz-new"));
@@ -33,7 +34,7 @@ export function numericKind(form, spec, context, answer, render) {
   /** @param {Variant} variant */
   function apply(variant) {
     current = variant;
-    text.textContent = variant.text;
+    values.forEach((node, index) => (node.textContent = variant.values[index] ?? node.textContent));
     form.dataset.inputs = JSON.stringify(variant.inputs);
   }
 

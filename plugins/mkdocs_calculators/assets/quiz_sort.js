@@ -1,6 +1,6 @@
 // @ts-check
 /** A quiz's questions that sort items into buckets, by pointer, by tap or from the keyboard. */
-import { element, verdictLine } from "./quiz_marks.js";
+import { explanation, spokenText, verdictLine } from "./quiz_marks.js";
 
 /** @typedef {import("./contracts.js").SortData} SortData */
 /** @typedef {import("./quiz.js").Kind} Kind */
@@ -34,9 +34,9 @@ export function sortKind(form, spec, changed) {
   let suppressClick = false;
 
   const button = (/** @type {number} */ index) => /** @type {HTMLButtonElement} */ (slots[index].querySelector(".quiz-item"));
-  const label = (/** @type {number} */ index) => button(index).textContent ?? "";
+  const label = (/** @type {number} */ index) => spokenText(button(index));
   const zoneOf = (/** @type {HTMLElement} */ node) => /** @type {HTMLElement} */ (node.closest(".quiz-zone"));
-  const zoneName = (/** @type {HTMLElement} */ zone) => zone.querySelector(".quiz-target")?.textContent ?? "";
+  const zoneName = (/** @type {HTMLElement} */ zone) => spokenText(/** @type {Element} */ (zone.querySelector(".quiz-target")));
   const unsorted = () => /** @type {HTMLElement[]} */ ([...pool.querySelectorAll(".quiz-slot")]);
 
   /** @param {string} message */
@@ -206,7 +206,8 @@ export function sortKind(form, spec, changed) {
         slot.classList.add(ok ? "quiz-slot-right" : "quiz-slot-wrong");
         const mark = /** @type {HTMLElement} */ (slot.querySelector(".quiz-mark"));
         mark.replaceChildren(verdictLine(ok, ok ? "Right bucket." : "Not this bucket."));
-        if (item.explanation) mark.append(element("span", "quiz-why", item.explanation));
+        const why = explanation(slot, "quiz-why");
+        if (why) mark.append(why);
         mark.hidden = false;
       });
       return { correct: right === slots.length, details: [`${right} of ${slots.length} items are in the right bucket.`] };

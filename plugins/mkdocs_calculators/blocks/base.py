@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from ..authored_text import PLAIN_TEXT, AuthoredText
 from ..fences import Fence
 from ..ids import PageIds
 from ..problems import Problem
@@ -36,6 +37,7 @@ class PageContext:
     book: Book | None  # None only when the book's package failed to load: every block then says why, unread
     source: str | None = None  # the page's file on disk (a quiz may name a file beside it); None when generated
     url: str = ""  # the page's address in the site, `lessons/roofline/`: links to generated pages are relative to it
+    text: AuthoredText = PLAIN_TEXT  # the Markdown that an author's text in a block is written in (authored_text.py)
     # The files that the page's blocks read (read_beside), for a host that reuses the page's render (build_cache.py).
     reads: list[str] = field(default_factory=list, compare=False, repr=False)
 

@@ -75,7 +75,9 @@ class ExerciseKind(BlockKind[ExerciseModel]):
     def render(self, model: ExerciseModel, block: Authored) -> str:
         exercise = model.exercise
         calculator = block.book.calculator(exercise.calculator) if exercise.calculator else None
-        return render_exercise(block.anchor, model.exercise, model.key, block.page.link(CALCULATORS_PAGE), calculator)
+        return render_exercise(
+            block.anchor, model.exercise, model.key, block.page.link(CALCULATORS_PAGE), calculator, block.page.text
+        )
 
 
 def _block_scalar(body: str, index: int) -> bool:

@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..problems import Problem
-from ..quiz_render import render_quiz
+from ..quiz_render import QuizHtml, authored_html, render_quiz
 from ..yaml_source import Loaded, YamlProblem, load_yaml
 from .base import Authored, BlockKind, Option, Problems
 
@@ -24,6 +24,7 @@ __all__ = ["KIND", "QuizKind", "QuizModel"]
 @dataclass(frozen=True)
 class QuizModel:
     quiz: Quiz
+    html: QuizHtml  # what the author wrote, as HTML (Markdown with the page's extensions)
     key: str  # where the reader's progress is saved: the page's path and the quiz's id
 
 
@@ -60,10 +61,13 @@ class QuizKind(BlockKind[QuizModel]):
             message = f"duplicate quiz id '{quiz.id}' on this page (each quiz saves progress under its id)"
             raise Problems([Problem(where, id_line, message)])
         block.seen[quiz.id] = id_line
-        return QuizModel(quiz, f"quiz:{block.page.path}#{quiz.id}")
+        html, problems = authored_html(quiz, block.page.text)
+        if problems:
+            raise Problems([Problem(where, loaded.line(at), message) for at, message in problems])
+        return QuizModel(quiz, html, f"quiz:{block.page.path}#{quiz.id}")
 
     def render(self, model: QuizModel, block: Authored) -> str:
-        return render_quiz(block.anchor, model.quiz, model.key)
+        return render_quiz(block.anchor, model.quiz, model.html, model.key)
 
 
 def _referenced(block: Authored, loaded: Loaded) -> tuple[str, str]:
