@@ -15,6 +15,8 @@ import re
 from html import escape
 from typing import TYPE_CHECKING
 
+from .quiz_render import old_anchor_attribute
+
 if TYPE_CHECKING:
     from calckit.contracts import ExercisePageData
     from calckit.exercise import Exercise
@@ -44,9 +46,7 @@ def _task(exercise: Exercise, calculators_page: str, calculator: Calculator | No
 
     unit = f", in {escape(exercise.unit)}" if exercise.unit and exercise.unit != "%" else ""
     if calculator is None:
-        return (
-            f"returning a number{unit}. <strong>Check</strong> compares it with the book's own function"
-        )
+        return f"returning a number{unit}. <strong>Check</strong> compares it with the book's own function"
     output = output_spec(calculator, exercise.output)
     label = output.label if output else exercise.output
     label = escape(label[0].lower() + label[1:] if label[1:2].islower() else label)  # 'attainable compute', 'MBU'
@@ -55,11 +55,12 @@ def _task(exercise: Exercise, calculators_page: str, calculator: Calculator | No
 
 
 def render_exercise(
-    uid: str, exercise: Exercise, key: str, calculators_page: str, calculator: Calculator | None
+    uid: str, exercise: Exercise, key: str, calculators_page: str, calculator: Calculator | None, old_anchor: str = ""
 ) -> str:
     """The exercise with id `uid` in the page; `key` is where the reader's code is saved; `calculators_page` is the
     address of the calculator reference from this page; `calculator` is the one that checks it (None when a function
-    of the book's package does, `exercise.reference`)."""
+    of the book's package does, `exercise.reference`); `old_anchor` is the anchor that links made before anchors
+    followed ids name it by (entry.js sends them on to `uid`)."""
     data: ExercisePageData = {
         "function": exercise.function,
         "parameters": list(exercise.parameters),
@@ -78,8 +79,9 @@ def render_exercise(
         for number, hint in enumerate(exercise.hints, 1)
     )
     count = len(exercise.cases)
+    labelled = f'id="{uid}" role="group" aria-labelledby="{uid}-title"{old_anchor_attribute(old_anchor)}'
     return (
-        f'<div class="exercise" id="{uid}" role="group" aria-labelledby="{uid}-title" '
+        f'<div class="exercise" {labelled} '
         f'data-exercise="{escape(exercise.id)}" data-exercise-key="{escape(key)}" data-exercise-version="{version}" '
         f'data-exercise-data="{escape(encoded)}">'
         f'<p class="exercise-title" id="{uid}-title">Exercise: {escape(exercise.title)}</p>'

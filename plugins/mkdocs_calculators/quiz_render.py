@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from calckit.quiz import ChoiceQuestion, NumericQuestion, Question, Quiz, SortQuestion
 
-__all__ = ["render_quiz"]
+__all__ = ["old_anchor_attribute", "render_quiz"]
 
 
 SORT_HELP = (
@@ -29,8 +29,14 @@ def _json(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False, sort_keys=True)
 
 
-def render_quiz(uid: str, quiz: Quiz, key: str) -> str:
-    """The quiz with id `uid` in the page; `key` is where the reader's progress is saved."""
+def old_anchor_attribute(old_anchor: str) -> str:
+    """The attribute by which entry.js finds a block that a link to its old, numbered anchor means (`#quiz-2`)."""
+    return f' data-old-anchor="{escape(old_anchor)}"' if old_anchor else ""
+
+
+def render_quiz(uid: str, quiz: Quiz, key: str, old_anchor: str = "") -> str:
+    """The quiz with id `uid` in the page; `key` is where the reader's progress is saved; `old_anchor` is the anchor
+    that links made before anchors followed ids name it by (entry.js sends them on to `uid`)."""
     from calckit.quiz import grading_data
 
     data = _json(grading_data(quiz))
@@ -43,7 +49,8 @@ def render_quiz(uid: str, quiz: Quiz, key: str) -> str:
     )
     intro = f'<p class="quiz-intro">{escape(quiz.intro)}</p>' if quiz.intro else ""
     return (
-        f'<div class="quiz" id="{uid}" role="group" aria-labelledby="{uid}-title" data-quiz="{escape(quiz.id)}" '
+        f'<div class="quiz" id="{uid}" role="group" aria-labelledby="{uid}-title"{old_anchor_attribute(old_anchor)} '
+        f'data-quiz="{escape(quiz.id)}" '
         f'data-quiz-key="{escape(key)}" data-quiz-version="{version}" data-quiz-data="{escape(data)}">'
         f'<p class="quiz-title" id="{uid}-title">{escape(quiz.title or "Quiz")}</p>{intro}'
         f'<div class="quiz-questions">{questions}</div>'
