@@ -10,6 +10,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.calculator_page import follow_instantly
 
@@ -32,9 +33,19 @@ def lands_on(page: Page, url: str, block: str) -> None:
     link to its anchor scrolls it."""
     expect(page).to_have_url(re.compile(re.escape(url + block) + "$"))
     expect(page.locator(block)).to_be_in_viewport()
-    header = page.evaluate("document.querySelector('.md-header').getBoundingClientRect().bottom")
-    top = page.evaluate(f"document.querySelector('{block}').getBoundingClientRect().top")
-    assert header <= top < header + 80, (header, top)  # not hidden under the header, nor left far below it
+    # Not hidden under the header, nor left far below it; waited for, as the page may still be settling (a page
+    # Material fetched again is put in place, then scrolled).
+    try:
+        page.wait_for_function(PLACED, arg=block, timeout=10_000)
+    except PlaywrightTimeout:
+        raise AssertionError(f"{block} is not just below the header: {page.evaluate(WHERE, block)}") from None
+
+
+WHERE = """(block) => ({
+    header: document.querySelector(".md-header").getBoundingClientRect().bottom,
+    top: document.querySelector(block).getBoundingClientRect().top,
+})"""
+PLACED = f"(block) => {{ const at = ({WHERE})(block); return at.header <= at.top && at.top < at.header + 80; }}"
 
 
 def test_an_old_link_opened_directly_lands_on_its_quiz(page: Page, base_url: str) -> None:
@@ -58,7 +69,7 @@ def arrive_instantly(page: Page, base_url: str, url: str) -> None:
         base_url + url,
     )
     page.evaluate("window.sameDocument = true")  # gone if the link loaded the page anew
-    follow_instantly(page, f"article a[href='{base_url + url}']", re.compile(".*/roofline-quiz/"))
+    follow_instantly(page, f"article a[href='{base_url + url}']", f"**{QUIZ_PAGE}**")
     assert page.evaluate("window.sameDocument") is True
 
 
