@@ -23,13 +23,14 @@ from typing import Any
 
 from . import grading
 from .answers import function_key
-from .authored import AuthoredError, AuthoredProblem
+from .authored import AuthoredError, AuthoredProblem, Field, field_names
 from .contracts import CalculatorDraw, CaseData, CheckingData, DrawnCases, FunctionDraw, VaryData
 from .quiz import Vary
 from .spec import Calculator, Input, Value
 
 __all__ = [
     "CHECK_FIELDS",
+    "EXERCISE",
     "EXERCISE_FIELDS",
     "Case",
     "Exercise",
@@ -43,7 +44,22 @@ __all__ = [
     "takes_number",
 ]
 
-EXERCISE_FIELDS = ("id", "title", "prompt", "function", "starter", "solution", "hints", "check")
+# An exercise's keys: what the reader checks an author's exercise against, and what the plugin's ```exercise takes.
+EXERCISE = (
+    Field("id", "the exercise's id: the reader's code is saved under it", required=True),
+    Field("title", "its title", required=True),
+    Field("prompt", "what to do, in Markdown", required=True),
+    Field("function", "the function's name and parameters", required=True),
+    Field("starter", "the code the reader starts from", required=True),
+    Field("solution", "a solution, checked at build", required=True),
+    Field("hints", "a list of hints, in Markdown"),
+    Field(
+        "check",
+        "what checks the function: a calculator's output or a function of the book's package, and the cases",
+        required=True,
+    ),
+)
+EXERCISE_FIELDS = field_names(EXERCISE)
 CHECK_FIELDS = ("calculator", "output", "function", "unit", "inputs", "cases", "vary", "fixed", "tolerance")
 DEFAULT_CASES = 20
 MAX_CASES = 200

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from . import running
+from .authored import unknown_key
 from .contracts import UnreachedData
 from .errors import InputError
 from .exercise import (
@@ -87,7 +88,7 @@ class ExerciseReader(CheckReader):
         name = f"exercise '{ident}'" if ident else "exercise"
         for key in values:
             if key not in EXERCISE_FIELDS:
-                self.add((key,), f"{name}: unknown field '{key}' (expected one of: {', '.join(EXERCISE_FIELDS)})")
+                self.add((key,), f"{name}: {unknown_key(key, EXERCISE_FIELDS)}")
         if ident is None and "id" not in values:
             return None
         title = self.text(values, "title", (), name)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .authored import Field, field_names
 from .contracts import VariantData
 from .errors import InputError
 from .quiz import (
@@ -32,9 +33,16 @@ from .quiz import (
 from .reading import Reader, got
 from .spec import Calculator, Output
 
-__all__ = ["FIELDS", "QUIZ_FIELDS", "QuizReader", "quiz_variant", "read_question", "read_quiz"]
+__all__ = ["FIELDS", "QUIZ", "QUIZ_FIELDS", "QuizReader", "quiz_variant", "read_question", "read_quiz"]
 
-QUIZ_FIELDS = ("id", "title", "intro", "questions")
+# A quiz's keys: what the reader checks an author's quiz against, and what the plugin's ```quiz block takes.
+QUIZ = (
+    Field("id", "the quiz's id: the reader's progress is saved under it", required=True),
+    Field("title", "the quiz's title"),
+    Field("intro", "a sentence before the first question, in Markdown"),
+    Field("questions", "the questions", required=True),
+)
+QUIZ_FIELDS = field_names(QUIZ)
 _COMMON = ("id", "kind", "text", "explanation")
 FIELDS: dict[str, tuple[str, ...]] = {
     "single": (*_COMMON, "choices", "shuffle"),

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from .authored import AuthoredProblem, Where
+from .authored import AuthoredProblem, Where, unknown_key
 from .errors import InputError, shown
 from .quiz import Vary, output_spec
 from .spec import Calculator, Input, Output, Value
@@ -81,7 +81,7 @@ class Reader:
         values = {str(key): value for key, value in data.items()}
         for key in values:
             if key not in allowed:
-                self.add((*where, key), f"{name}: unknown field '{key}' (expected one of: {', '.join(allowed)})")
+                self.add((*where, key), f"{name}: {unknown_key(key, allowed)}")
         return values
 
     def text(self, values: Mapping[str, Any], key: str, where: Where, name: str, required: bool = True) -> str:

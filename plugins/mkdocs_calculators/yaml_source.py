@@ -12,11 +12,11 @@ from typing import Any
 
 import yaml
 
+from calckit.authored import Where
+
 from .yaml_errors import Loader, compose, describe_yaml_error
 
 __all__ = ["Loaded", "Where", "YamlProblem", "load_yaml"]
-
-Where = tuple[str | int, ...]  # a path into the author's data: ("questions", 2, "choices", 0, "text")
 
 
 class YamlProblem(Exception):

@@ -23,7 +23,7 @@ WAIT = 30  # seconds for a build of a one-page book on a busy machine
 BROKEN_TERM = "```term\nword: roofline\nmeanign: a model of attainable throughput\n```\n"
 TERM_MISTAKES = [
     "docs/index.md:{fence}: term block needs 'meaning': what it means",
-    "docs/index.md:{key}: term block: unknown key 'meanign' (expected one of: word, meaning)",
+    "docs/index.md:{key}: term block: unknown key 'meanign' (did you mean 'meaning'? expected one of: word, meaning)",
 ]
 
 

@@ -112,7 +112,7 @@ def test_the_guides_block_kind_builds_and_reports_its_mistakes_at_their_line(tmp
     build = build_fixture(tmp_path, pages, strict=False, plugin={"snapshot": False})
     assert build.errors() == [
         "docs/broken.md:3: term block needs 'meaning': what it means",
-        "docs/broken.md:5: term block: unknown key 'meanign' (expected one of: word, meaning)",
+        "docs/broken.md:5: term block: unknown key 'meanign' (did you mean 'meaning'? expected one of: word, meaning)",
     ], build.output
     term = parse_html(build.html()).find("dl", class_="term")
     assert [term.find("dt").text(), term.find("dd").text()] == [

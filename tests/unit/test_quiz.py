@@ -326,8 +326,8 @@ class TestChecks:
                 ("questions", 3, "vary", "intensity", "stepp"),
                 1,
                 ("questions", 3, "vary", "intensity", "stepp"),
-                "question 'attainable': vary 'intensity': unknown field 'stepp' (expected one of: min, max, step, "
-                "choices)",
+                "question 'attainable': vary 'intensity': unknown field 'stepp' (did you mean 'step'? expected one of: "
+                "min, max, step, choices)",
             ),
             (
                 ("questions", 3, "vary", "intensity", "step"),
@@ -387,7 +387,7 @@ class TestChecks:
                 ("titel",),
                 "x",
                 ("titel",),
-                "quiz: unknown field 'titel' (expected one of: id, title, intro, questions)",
+                "quiz: unknown field 'titel' (did you mean 'title'? expected one of: id, title, intro, questions)",
             ),
             (
                 ("questions", 0, "hint"),

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import posixpath
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from calckit.authored import unknown_key
 
 from ..authored_text import PLAIN_TEXT, AuthoredText
 from ..fences import Fence
@@ -22,9 +24,22 @@ from ..problems import Problem
 from ..yaml_source import Loaded, YamlProblem, load_yaml
 
 if TYPE_CHECKING:
+    from calckit.authored import AuthoredError, Field
     from calckit.book import Book
 
-__all__ = ["Authored", "BlockKind", "Named", "NamedKind", "Option", "PageContext", "Problems", "relative_url"]
+__all__ = [
+    "Authored",
+    "BlockKind",
+    "Named",
+    "NamedKind",
+    "Option",
+    "PageContext",
+    "Problems",
+    "authored_problems",
+    "list_of_text",
+    "relative_url",
+    "text",
+]
 
 Model = TypeVar("Model")
 
@@ -97,13 +112,35 @@ class Problems(Exception):
 @dataclass(frozen=True)
 class Option:
     """One key an author may write in a block: what it holds, and a check that returns the value read (or raises
-    ValueError with the rule it breaks). A kind with `open_options` also takes keys it does not list (a
-    calculator's inputs)."""
+    ValueError with the rule it breaks: `text` and `list_of_text` are the usual ones). A kind with
+    `open_options` also takes keys it does not list (a calculator's inputs)."""
 
     holds: str
     check: Callable[[Any], Any] = lambda value: value
     required: bool = False
     default: Any = None
+
+    @classmethod
+    def table(cls, fields: Iterable[Field]) -> dict[str, Option]:
+        """The options of a kind whose keys calckit reads (a quiz's, an exercise's): its table of fields, so that
+        the two can never disagree."""
+        return {field.name: cls(field.holds, required=field.required) for field in fields}
+
+
+def text(value: Any) -> str:
+    """An option's check: text ("'caption' must be text")."""
+    if not isinstance(value, str):
+        raise ValueError("text")
+    return value
+
+
+def list_of_text(value: Any, what: str = "names") -> list[str]:
+    """An option's check: a list of `what`, written as a YAML list or as one line with commas."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return value
+    raise ValueError(f"a list of {what}")
 
 
 class BlockKind(ABC, Generic[Model]):
@@ -120,6 +157,10 @@ class BlockKind(ABC, Generic[Model]):
         """The info strings this kind answers to in `book` (a data table's kind adds the book's table's name)."""
         return frozenset({self.name})
 
+    def label(self, block: Authored) -> str:
+        """How messages name `block`: the kind's title ('quiz'); a kind with several fence names may say which."""
+        return self.title
+
     @abstractmethod
     def read(self, block: Authored) -> Model:
         """The block's model; Problems listing every mistake in it, each at its file line."""
@@ -133,38 +174,49 @@ class BlockKind(ABC, Generic[Model]):
     def mapping(self, block: Authored, loaded: Loaded, expected: str, holds: str = "") -> dict[str, Any]:
         """The body as a mapping, or Problems: an empty body says what was `expected`, a list or a value that it
         must be a mapping of what it `holds` (its options' names by default)."""
+        title = self.label(block)
         if loaded.data is None:
-            raise Problems([block.problem(block.line, f"{self.title} is empty (expected {expected})")])
+            raise Problems([block.problem(block.line, f"{title} is empty (expected {expected})")])
         if not isinstance(loaded.data, dict):
             found = "a list" if isinstance(loaded.data, list) else "a single value"
             holds = holds or " and ".join(f"'{key}'" for key in self.options) or "options"
-            raise Problems([block.problem(block.line, f"{self.title} must be a mapping of {holds}, not {found}")])
+            raise Problems([block.problem(block.line, f"{title} must be a mapping of {holds}, not {found}")])
         return loaded.data
 
     def checked_options(self, block: Authored, loaded: Loaded, values: Mapping[str, Any]) -> dict[str, Any]:
-        """`values` read through `options`: unknown keys, missing required ones and refused values are Problems."""
+        """`values` read through the kind's `options`; Problems listing every mistake (see `read_options`)."""
+        read, problems = self.read_options(block, loaded, values)
+        if problems:
+            raise Problems(problems)
+        return read
+
+    def read_options(
+        self, block: Authored, loaded: Loaded, values: Mapping[str, Any], options: Mapping[str, Option] | None = None
+    ) -> tuple[dict[str, Any], list[Problem]]:
+        """`values` read through `options` (the kind's own by default; a kind whose keys depend on the book passes
+        its own), and the problems, each at its line: unknown keys (with the known one they are closest to), missing
+        required ones, refused values (read as their default, so that a kind can go on to find more)."""
+        options, title = self.options if options is None else options, self.label(block)
         problems: list[Problem] = []
-        known = ", ".join(self.options)
         if not self.open_options:
             problems += [
-                block.problem(loaded.line((key,)), f"{self.title}: unknown key '{key}' (expected one of: {known})")
+                block.problem(loaded.line((key,)), f"{title}: {unknown_key(key, options, 'key')}")
                 for key in values
-                if key not in self.options
+                if key not in options
             ]
         read: dict[str, Any] = {}
-        for key, option in self.options.items():
+        for key, option in options.items():
             if key not in values:
                 if option.required:
-                    problems.append(block.problem(block.line, f"{self.title} needs '{key}': {option.holds}"))
+                    problems.append(block.problem(block.line, f"{title} needs '{key}': {option.holds}"))
                 read[key] = option.default
                 continue
             try:
                 read[key] = option.check(values[key])
             except ValueError as error:
-                problems.append(block.problem(loaded.line((key,)), f"{self.title}: '{key}' must be {error}"))
-        if problems:
-            raise Problems(problems)
-        return read
+                problems.append(block.problem(loaded.line((key,)), f"{title}: '{key}' must be {error}"))
+                read[key] = option.default
+        return read, problems
 
 
 @dataclass(frozen=True)
@@ -175,6 +227,21 @@ class Named:
     old_anchor: str  # the numbered anchor it had before anchors followed ids (`quiz-2`), for links made then; ""
     # when that is its anchor still (`id: 2` on the page's second quiz)
     key: str  # where the reader's progress is saved: `quiz:docs/lessons/roofline.md#roofline-basics`
+
+
+def authored_problems(
+    error: AuthoredError, where: str, loaded: Loaded, code_line: Callable[[int, int], int]
+) -> Problems:
+    """calckit's problems with an author's quiz or exercise (each with its `Where` in the data) at their file lines
+    in `where` (the page, or a quiz's own file); `code_line(line, n)` is the line of a problem found at line n of the
+    code whose key is on `line` (an exercise's starter or solution)."""
+    problems = []
+    for problem in error.problems:
+        line = loaded.line(problem.where)
+        if problem.code_line is not None and problem.where in loaded.lines:
+            line = code_line(line, problem.code_line)
+        problems.append(Problem(where, line, problem.message))
+    return Problems(problems)
 
 
 class NamedKind(BlockKind[Model]):

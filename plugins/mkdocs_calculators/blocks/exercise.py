@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from calckit.exercise import EXERCISE
+
 from ..exercise_render import render_exercise
 from ..reference import CALCULATORS_PAGE
-from .base import Authored, Named, NamedKind, Option, Problems
+from .base import Authored, Named, NamedKind, Option, authored_problems
 
 if TYPE_CHECKING:
     from calckit.exercise import Exercise
@@ -32,20 +34,7 @@ class ExerciseKind(NamedKind[ExerciseModel]):
     title = "exercise"
     anchor = "exercise"
     saves = "saves the reader's code"
-    options: ClassVar = {
-        key: Option(holds)
-        for key, holds in {
-            "id": "the exercise's id: the reader's code is saved under it",
-            "title": "its title",
-            "prompt": "what to do",
-            "function": "the function's name and parameters",
-            "starter": "the code the reader starts from",
-            "solution": "a solution, checked at build",
-            "hints": "a list of hints",
-            "check": "what checks the function: a calculator's output or a function of the book's package, and the "
-            "cases",
-        }.items()
-    }
+    options: ClassVar = Option.table(EXERCISE)  # calckit's table of an exercise's keys, which it reads
 
     def read(self, block: Authored) -> ExerciseModel:
         from calckit.exercise import ExerciseError
@@ -55,14 +44,11 @@ class ExerciseKind(NamedKind[ExerciseModel]):
         try:
             exercise = read_exercise(loaded.data, block.book.calculators, block.book.package)
         except ExerciseError as error:
-            problems = []
-            for problem in error.problems:
-                line = loaded.line(problem.where)
-                code_line = getattr(problem, "code_line", None)
-                if code_line is not None and problem.where in loaded.lines:
-                    line += code_line if _block_scalar(block.fence.body, line - block.line - 1) else code_line - 1
-                problems.append(block.problem(line, problem.message))
-            raise Problems(problems) from None
+
+            def code_line(line: int, number: int) -> int:  # the code's first line: the key's, or the next (`code: |`)
+                return line + (number if _block_scalar(block.fence.body, line - block.line - 1) else number - 1)
+
+            raise authored_problems(error, block.page.path, loaded, code_line) from None
         return ExerciseModel(exercise, self.named(block, exercise.id, block.page.path, loaded.line(("id",))))
 
     def render(self, model: ExerciseModel, block: Authored) -> str:

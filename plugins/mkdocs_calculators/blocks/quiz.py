@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from calckit.quiz_checks import QUIZ
+
 from ..problems import Problem
 from ..quiz_render import QuizHtml, authored_html, render_quiz
 from ..yaml_source import Loaded, YamlProblem, load_yaml
-from .base import Authored, Named, NamedKind, Option, Problems
+from .base import Authored, Named, NamedKind, Option, Problems, authored_problems
 
 if TYPE_CHECKING:
     from calckit.quiz import Quiz
@@ -28,16 +30,13 @@ class QuizModel:
     named: Named  # its anchor, `quiz-ID`, and where the reader's progress is saved: the page's path and the quiz's id
 
 
-class QuizKind(NamedKind[QuizModel]):
+class QuizKind(NamedKind[QuizModel]):  # its keys are calckit's table (calckit.quiz_checks.QUIZ), and `file`
     name = "quiz"
     title = "quiz"
     anchor = "quiz"
     saves = "saves progress"
     options: ClassVar = {
-        "id": Option("the quiz's id: the reader's progress is saved under it", required=True),
-        "title": Option("the quiz's title"),
-        "intro": Option("a sentence before the first question"),
-        "questions": Option("the questions", required=True),
+        **Option.table(QUIZ),
         "file": Option("a YAML file beside the page that holds the quiz instead"),
     }
 
@@ -56,7 +55,7 @@ class QuizKind(NamedKind[QuizModel]):
         try:
             quiz = read_quiz(loaded.data, block.book.calculators)
         except QuizError as error:
-            raise Problems([Problem(where, loaded.line(p.where), p.message) for p in error.problems]) from None
+            raise authored_problems(error, where, loaded, lambda line, _: line) from None
         named = self.named(block, quiz.id, where, loaded.line(("id",)))
         html, problems = authored_html(quiz, block.page.text)
         if problems:

@@ -7,12 +7,11 @@ every book has, so that in a book without a table such a block is reported rathe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..problems import Problem
 from ..reference import table_page_path
 from ..tables import SourceLinks, data_table, source_numbers
-from .base import Authored, BlockKind, Option, Problems
+from .base import Authored, BlockKind, Option, Problems, list_of_text, text
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -31,23 +30,23 @@ class TableModel:
     caption: str
 
 
-def _list_of_text(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [part.strip() for part in value.split(",") if part.strip()]
-    if isinstance(value, list) and all(isinstance(item, str) for item in value):
-        return value
-    raise ValueError("a list of column names")
+def _columns(value: object) -> list[str]:
+    return list_of_text(value, "column names")
 
 
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise ValueError("text")
-    return value
+def _rows(value: object) -> list[str]:
+    try:
+        return list_of_text(value)
+    except ValueError:
+        return []  # `needs` says what it holds
 
 
 class TableKind(BlockKind[TableModel]):
     name = GENERIC_KIND
     title = "table block"
+
+    def label(self, block: Authored) -> str:
+        return f"{block.fence.kind} block"  # named as the author wrote it: 'chips block'
 
     def fence_names(self, book: Book) -> frozenset[str]:
         return frozenset({GENERIC_KIND, book.table.name} if book.table else {GENERIC_KIND})
@@ -64,24 +63,14 @@ class TableKind(BlockKind[TableModel]):
         rows_key = table.name  # ```chips lists its rows under `chips:`
         loaded = block.load(f"{kind} block")
         options = {
-            rows_key: Option(f"a list of {table.row_label} ids"),
-            "columns": Option("the columns to show", _list_of_text, default=list(table.default_columns)),
-            "caption": Option("a caption", _text, default=""),
+            rows_key: Option(f"a list of {table.row_label} ids", _rows, default=[]),
+            "columns": Option("the columns to show", _columns, default=list(table.default_columns)),
+            "caption": Option("a caption", text, default=""),
         }
-        values = _as_mapping(block, loaded.data, kind, rows_key)
-        problems: list[Problem] = [
-            block.problem(
-                loaded.line((key,)), f"{kind} block: unknown key '{key}' (expected one of: {', '.join(options)})"
-            )
-            for key in values
-            if key not in options
-        ]
-        known = table.rows()
-        try:
-            chosen = _list_of_text(values[rows_key]) if rows_key in values else []
-        except ValueError:
-            chosen = []
-        if not chosen:
+        values = self.mapping(block, loaded, f"'{rows_key}: [IDS]'", f"'{rows_key}' and options")
+        read, problems = self.read_options(block, loaded, values, options)
+        chosen, known = read[rows_key], table.rows()
+        if not chosen:  # missing, empty, or not a list: said once, with what it holds
             problems.append(
                 block.problem(loaded.line((rows_key,)), f"{kind} block needs '{rows_key}': {options[rows_key].holds}")
             )
@@ -93,18 +82,12 @@ class TableKind(BlockKind[TableModel]):
             for row in chosen
             if row not in known
         ]
-        read: dict[str, Any] = {}
-        for key in ("columns", "caption"):
-            try:
-                read[key] = options[key].check(values[key]) if key in values else options[key].default
-            except ValueError as error:
-                problems.append(block.problem(loaded.line((key,)), f"{kind} block: '{key}' must be {error}"))
         problems += [
             block.problem(
                 loaded.line(("columns",)),
                 f"{kind} block: unknown column '{column}' (expected one of: {', '.join(table.column_keys)})",
             )
-            for column in read.get("columns") or ()
+            for column in read["columns"]
             if column not in table.column_keys
         ]
         if problems:
@@ -118,17 +101,6 @@ class TableKind(BlockKind[TableModel]):
         rows = [every_row[row] for row in model.rows]
         label = model.caption or f"From the {table.title.lower()}"
         return data_table(table, rows, model.columns, links, label=label, details=False, caption=model.caption)
-
-
-def _as_mapping(block: Authored, data: Any, kind: str, rows_key: str) -> dict[str, Any]:
-    if data is None:
-        raise Problems([block.problem(block.line, f"{kind} block is empty (expected '{rows_key}: [IDS]')")])
-    if not isinstance(data, dict):
-        found = "a list" if isinstance(data, list) else "a single value"
-        raise Problems(
-            [block.problem(block.line, f"{kind} block must be a mapping of '{rows_key}' and options, not {found}")]
-        )
-    return data
 
 
 KIND = TableKind()
