@@ -43,6 +43,7 @@ PLUGIN_TESTS = frozenset(
         "test_stylesheets.py",
         "test_suite_order.py",
         "test_test_server.py",
+        "test_twins.py",
         "test_units.py",
         "test_yaml_compose.py",
     }
