@@ -380,9 +380,12 @@ class ProgressItemData(TypedDict):
 
 
 class Manifest(TypedDict):
-    """Every file the service worker caches, as [path, content hash]; `version` hashes the rest."""
+    """Every file the service worker caches, as [path, content hash], and its caches' names (layout.py's);
+    `version` hashes the files."""
 
     version: str
     pages: list[tuple[str, str]]
     runtime: list[tuple[str, str]]
     onUse: list[tuple[str, str]]  # files a reader fetches only when they use them
+    pagesCache: str  # the pages' cache's name, less the site's address and the version that follow it
+    runtimeCache: str  # the runtime's cache's name, less the site's address that follows it

@@ -83,7 +83,7 @@ def _url_path(relative: str) -> str:
 
 
 def build_manifest(site_dir: Path) -> Manifest:
-    """{"version", "pages", "runtime", "onUse"}: every file that the service worker caches, with its hash."""
+    """Every file that the service worker caches, with its hash, in three groups, and the caches' names (Manifest)."""
     groups: dict[str, list[Entry]] = {"pages": [], "runtime": [], "onUse": []}
     for path in sorted(site_dir.rglob("*")):
         if not path.is_file():
@@ -105,7 +105,14 @@ def build_manifest(site_dir: Path) -> Manifest:
         groups[group].append((_url_path(name), file_digest(path)))
     body = json.dumps(groups, sort_keys=True, separators=(",", ":"))
     version = hashlib.sha256(body.encode()).hexdigest()[:16]
-    return {"version": version, "pages": groups["pages"], "runtime": groups["runtime"], "onUse": groups["onUse"]}
+    return {
+        "version": version,
+        "pages": groups["pages"],
+        "runtime": groups["runtime"],
+        "onUse": groups["onUse"],
+        "pagesCache": PAGES_CACHE_PREFIX,
+        "runtimeCache": RUNTIME_CACHE_PREFIX,
+    }
 
 
 # Under `mkdocs serve`: a service worker that removes itself and its caches. entry.js registers none there, but a

@@ -24,3 +24,7 @@ export const missing: string[];
 export const serviceWorker: string;
 /** seconds for one call of the book's code */
 export const timeLimit: number;
+/** the files Pyodide fetches itself, relative to the scripts, the wasm first (WORKER_FETCHES) */
+export const pyodideFiles: string[];
+/** the runtime cache's name, less the site's address that follows it (RUNTIME_CACHE_PREFIX) */
+export const runtimeCache: string;

@@ -370,11 +370,13 @@ export * from "./contracts-browser.js";
 // The service worker (service_worker.py's build_manifest; service_worker.js)
 
 /**
- * Every file the service worker caches, as [path, content hash]; `version` hashes the rest.
- * (calckit.contracts.Manifest)
+ * Every file the service worker caches, as [path, content hash], and its caches' names (layout.py's); `version`
+ * hashes the files. (calckit.contracts.Manifest)
  * @typedef {object} Manifest
  * @property {string} version
  * @property {[string, string][]} pages
  * @property {[string, string][]} runtime
  * @property {[string, string][]} onUse files a reader fetches only when they use them
+ * @property {string} pagesCache the pages' cache's name, less the site's address and the version that follow it
+ * @property {string} runtimeCache the runtime's cache's name, less the site's address that follows it
  */
