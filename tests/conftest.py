@@ -19,12 +19,17 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.busy import Load, load_average
 from tests.unit.conftest import concern
+
+if TYPE_CHECKING:
+    from calckit.book import Book
 
 LAYERS = ("unit", "conformance", "build", "browser")
 TESTS = Path(__file__).parent
@@ -59,8 +64,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """calckit works for this book's package, as the build and the worker make it: from collection on (parameters
-    are computed through the calculators) and again before each test (see _this_book). With --busy, the load starts
+    """calckit works for this book's package, as the browser's worker makes it: from collection on (parameters are
+    computed through the calculators); a test may switch it for its own time (use_book). With --busy, the load starts
     here, before collection, so that the whole session runs beside it."""
     from calckit import book
 
@@ -88,12 +93,18 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     )
 
 
-@pytest.fixture(autouse=True)
-def _this_book() -> None:
-    """A test that builds another book in this process switches calckit to that book's package; switch back."""
+@pytest.fixture
+def use_book(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], Book]:
+    """calckit working for another book's package for one test, as a browser worker serving that book does (to
+    compute what its pages must show); this book's again after it. Builds never switch it (calckit.session)."""
     from calckit import book
 
-    book.use("calculators")
+    def use(package: str) -> Book:
+        loaded = book.load(package)
+        monkeypatch.setattr(book, "_current", loaded)
+        return loaded
+
+    return use
 
 
 def _layer(nodeid: str) -> str:

@@ -1,9 +1,10 @@
 """Where a book's compute functions run, and what their results must be.
 
 In the browser, in tests and in `python -c`, a calculator's compute runs right here, in this interpreter. The build
-runs it in a process of its own with a time limit (`mkdocs_calculators/compute_process.py`, installed through
-`use_runner`), because a compute that never returns would otherwise hang the build or `mkdocs serve`, and Python
-cannot interrupt one that is stuck in C (`10**10**8`, `time.sleep(10**6)`): only ending its process stops it.
+runs it in a process of its own with a time limit (`mkdocs_calculators/compute_process.py`, an `Executor` that the
+build makes active while it works on its book: `calckit.session.Session`), because a compute that never returns would
+otherwise hang the build or `mkdocs serve`, and Python cannot interrupt one that is stuck in C (`10**10**8`,
+`time.sleep(10**6)`): only ending its process stops it.
 
 Whatever ran it, a result is checked against the calculator's declaration (`calckit.spec.check_result`): a
 `Result`, every output given, a finite real number where a number is declared (not a bool, None, text or a list),
@@ -15,7 +16,10 @@ types aside), so that spec, which runs computes through it, and the exercise che
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -24,13 +28,15 @@ if TYPE_CHECKING:
 __all__ = [
     "CodeFailure",
     "Computes",
+    "Executor",
     "OutputError",
     "RaisedElsewhere",
     "TimeLimitExceeded",
+    "active_executor",
     "call_function",
     "check_code",
     "compute",
-    "use_runner",
+    "running_in",
 ]
 
 
@@ -82,36 +88,58 @@ class RaisedElsewhere(CodeFailure):
 
 CodeRunner = Callable[[str, "Mapping[str, Any]", "str | None"], "CheckResult"]
 FunctionRunner = Callable[[str, "Mapping[str, Any]"], object]  # a function of the book by its dotted name, keywords
-# A runner installed for one package: a function of that package runs there, any other through `here`.
+# A runner of one package: a function of that package runs there, any other through `here`.
 RoutedFunctionRunner = Callable[[str, "Mapping[str, Any]", FunctionRunner], object]
-_runner: Runner | None = None
-_code_runner: CodeRunner | None = None
-_function_runner: RoutedFunctionRunner | None = None
 
 
-def use_runner(
-    runner: Runner | None, code_runner: CodeRunner | None = None, function_runner: RoutedFunctionRunner | None = None
-) -> None:
-    """Run every compute through `runner(calculator, values)`, every exercise solution's check through
-    `code_runner(code, data)`, and every call of a book's function that checks an exercise through
-    `function_runner(path, arguments, here)`, from now on (None: in this interpreter again)."""
-    global _runner, _code_runner, _function_runner
-    _runner, _code_runner, _function_runner = runner, code_runner, function_runner
+@dataclass(frozen=True)
+class Executor:
+    """Where one book's code runs, other than this interpreter (the build's compute process, with a time limit):
+    every compute of its calculators through `compute(calculator, values)`, every exercise solution's check through
+    `check_code(code, data, package)`, and every call of its functions that check an exercise through
+    `call_function(path, arguments, here)`. A host makes it the active one for the work of one book, in one thread,
+    with `running_in` (calckit.session.Session.active): nothing outlives that work, and no other book's code, nor a
+    test's, is sent there."""
+
+    compute: Runner
+    check_code: CodeRunner
+    call_function: RoutedFunctionRunner
+
+
+_active: ContextVar[Executor | None] = ContextVar("calckit_executor", default=None)
+
+
+@contextmanager
+def running_in(executor: Executor | None) -> Iterator[None]:
+    """Run the book's code through `executor` (None: in this interpreter) inside the `with` block, in this thread."""
+    token = _active.set(executor)
+    try:
+        yield
+    finally:
+        _active.reset(token)
+
+
+def active_executor() -> Executor | None:
+    """The executor the code here runs through now; None when the book's code runs in this interpreter."""
+    return _active.get()
 
 
 def check_code(code: str, data: Mapping[str, Any], package: str | None, here: CodeRunner) -> CheckResult:
     """An exercise's solution checked on its cases, the book's `package` kept from it, wherever the book's code runs:
-    `here` (calckit.exercise_run.check_code) unless the build installed a runner with a time limit."""
-    return (_code_runner or here)(code, data, package)
+    `here` (calckit.exercise_run.check_code) unless an executor is active."""
+    executor = _active.get()
+    return (here if executor is None else executor.check_code)(code, data, package)
 
 
 def call_function(path: str, arguments: Mapping[str, Any], here: FunctionRunner) -> object:
     """What the book's function `path` returns for these keyword arguments, wherever the book's code runs: `here`
-    (calckit.answers.call_function for the book in use) unless the build installed a runner with a time limit, which
-    runs its own package's functions and hands any other back to `here`."""
-    return here(path, arguments) if _function_runner is None else _function_runner(path, arguments, here)
+    (calckit.answers.call_function for the book in use) unless an executor is active, which runs its own package's
+    functions and hands any other back to `here`."""
+    executor = _active.get()
+    return here(path, arguments) if executor is None else executor.call_function(path, arguments, here)
 
 
 def compute(calculator: Computes, values: Mapping[str, Any]) -> object:
     """What the calculator's compute function returns for `values`, wherever computes run."""
-    return calculator.compute(values) if _runner is None else _runner(calculator, values)
+    executor = _active.get()
+    return calculator.compute(values) if executor is None else executor.compute(calculator, values)

@@ -33,8 +33,7 @@ def load_book(package: str, root: Path, *, reload: bool) -> Book | str:
                 f"calculators: the plugin's option 'package' names '{package}', which Python cannot import (is it "
                 "installed, e.g. `pip install -e .`, or is the name misspelt?)"
             )
-        # Also the book that calckit's quiz and exercise readers find calculators in, until they are handed it.
-        loaded = book.use(package)
+        loaded = book.load(package)  # the host holds it (calckit.session): calckit keeps none of its own
         if loaded.table:
             check_table(loaded.table)
     except (book.ContractError, TableError) as error:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .books import load_book
-from .compute_process import limit_problem, start_book_code, stop_book_code
+from .compute_process import limit_problem, session, start_book_code, stop_book_code
 from .config import BROWSER_DEPENDENCIES, NAME, NODE_MODULES, PACKAGE, SNAPSHOT, TIME_LIMIT
 from .markdown import EXTENSION_NAMES
 from .progress_page import PROGRESS_PAGE
@@ -128,7 +128,8 @@ def _book(options: BookOptions) -> Iterator[Book]:
         loaded = hung or load_book(options.package, options.root, reload=False)
         if isinstance(loaded, str):
             raise UsageError(loaded)
-        yield loaded
+        with session(loaded, code).active():
+            yield loaded
     finally:
         stop_book_code(code)
 

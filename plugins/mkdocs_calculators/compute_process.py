@@ -4,14 +4,16 @@ build or `mkdocs serve`.
 An exception cannot stop code that is stuck in C (`10**10**8`, `time.sleep(10**6)`), nor can a signal reach a build
 that `mkdocs serve` runs off the main thread: ending a process can. So one persistent child (compute_child.py) imports
 the book's package and runs every compute, each exercise's solution, and each call of a book's function that checks
-an exercise, that the build asks for, through `calckit.running.use_runner`. A call past the limit ends the child,
+an exercise, that the build asks for: the host's `calckit.session.Session` holds it as its executor, active while the
+host renders the book's pages. A call past the limit ends the child,
 raises `TimeLimitExceeded` with the line the code was on (from faulthandler's dump in the child), and the next call
 starts a new child. A few hundred small calls cost tens of milliseconds in all (pickles over a pipe). The build
 imports the package itself only once the child's import has finished within its limit (`imported`): code at a
 module's top level may hang too.
 
-Every host that runs the book's code at build sets it up the same way, through `start_book_code` and
-`stop_book_code`: the MkDocs plugin, the Markdown extension (Zensical), and the `mkdocs-calculators` command.
+Every host that runs the book's code at build sets it up the same way, through `start_book_code` (or its two halves)
+and `stop_book_code`, and puts `session(book, code)` in place: the MkDocs plugin, the Markdown extension (Zensical),
+and the `mkdocs-calculators` command.
 """
 
 from __future__ import annotations
@@ -33,11 +35,12 @@ from typing import IO, TYPE_CHECKING, Any
 
 from calckit.exercise_reach import is_solution_file
 from calckit.exercise_run import FILENAME as EXERCISE_FILENAME
-from calckit.running import CodeFailure, FunctionRunner, RaisedElsewhere, TimeLimitExceeded
+from calckit.running import CodeFailure, Executor, FunctionRunner, RaisedElsewhere, TimeLimitExceeded
 
 if TYPE_CHECKING:
     from calckit.book import Book
     from calckit.contracts import CheckResult
+    from calckit.session import Session
     from calckit.spec import Calculator, Value
 
 __all__ = [
@@ -47,6 +50,7 @@ __all__ = [
     "failure_message",
     "launch_book_code",
     "limit_problem",
+    "session",
     "start_book_code",
     "stop_book_code",
 ]
@@ -129,8 +133,8 @@ class ComputeProcess:
 
     def call_function(self, path: str, arguments: Mapping[str, Any], here: FunctionRunner) -> object:
         """What the book's function `path` returns for these keyword arguments: run in the child when `path` is in
-        this package; any other book's (in a process that a host such as Python-Markdown shares) through `here`, as
-        with no runner, as `runner` does for calculators."""
+        this package; a function of another package (an exercise may be checked by any importable function) through
+        `here`, in this interpreter."""
         if path != self.package and not path.startswith(f"{self.package}."):
             return here(path, arguments)
         return self._call(("call", path, dict(arguments), self.limit))
@@ -150,14 +154,12 @@ class ComputeProcess:
             return self._reply()
 
     def runner(self, calculator: Calculator, values: Mapping[str, Value]) -> object:
-        """For calckit.running.use_runner: a calculator of this package (the very one its CALCULATORS holds, once the
-        build has imported it) runs in the child, which runs its own import of it, found by name; any other (a
-        test's, another book's, in a process that a host such as Python-Markdown shares) runs here, as it would with
-        no runner."""
-        registry = getattr(sys.modules.get(self.package), "CALCULATORS", None)
-        if not isinstance(registry, Mapping) or registry.get(calculator.name) is not calculator:
-            return calculator.compute(values)
+        """The session's compute: the book's calculator runs in the child, which finds its own import of it by
+        name. Only the session's book computes through it (calckit.session), so no other is sent there."""
         return self.compute(calculator.name, values)
+
+    def executor(self) -> Executor:
+        return Executor(self.runner, self.check_code, self.call_function)
 
     def _send(self, request: tuple[Any, ...]) -> None:
         assert self._child is not None and self._child.stdin is not None
@@ -257,8 +259,8 @@ def limit_problem(limit: object) -> str:
 
 
 def start_book_code(package: str, limit: float) -> tuple[ComputeProcess | None, str]:
-    """Start the process that runs the book's package `package`, make it where every compute and exercise check runs
-    (calckit.running.use_runner), and wait for its import of the package: the process (None when `package` is not a
+    """Start the process that runs the book's package `package` (where every compute and exercise check of a
+    `session` made with it runs), and wait for its import of the package: the process (None when `package` is not a
     package, which load_book then says), and why that import hung, or "" (the process is then stopped already).
 
     Only then may the caller import the package itself (books.load_book): code at a module's top level that never
@@ -271,11 +273,9 @@ def start_book_code(package: str, limit: float) -> tuple[ComputeProcess | None, 
 
 
 def launch_book_code(package: str, limit: float) -> ComputeProcess | None:
-    """Start the process that runs the book's package `package` and make it where the book's code runs; not waited
-    for (await_book_code waits). None when `package` is not a package, which load_book then says."""
+    """Start the process that runs the book's package `package`; not waited for (await_book_code waits). None when
+    `package` is not a package, which load_book then says."""
     import importlib.util
-
-    from calckit.running import use_runner
 
     try:
         spec = importlib.util.find_spec(package)
@@ -286,7 +286,6 @@ def launch_book_code(package: str, limit: float) -> ComputeProcess | None:
         return None
     code = ComputeProcess(package, Path(folders[0]), limit)
     code.start()
-    use_runner(code.runner, code.check_code, code.call_function)
     return code
 
 
@@ -318,12 +317,16 @@ def await_book_code(
 
 
 def stop_book_code(code: ComputeProcess | None) -> None:
-    """Run computes in this interpreter again, and end `code`'s process."""
-    from calckit.running import use_runner
-
-    use_runner(None)
+    """End `code`'s process (a session made with it then runs nothing more there)."""
     if code is not None:
         code.close()
+
+
+def session(book: Book, code: ComputeProcess | None) -> Session:
+    """The host's session: `book`, with its code run in `code`'s process (in this interpreter without one)."""
+    from calckit.session import Session
+
+    return Session(book, code.executor() if code is not None else None)
 
 
 _closing: set[subprocess.Popen[bytes]] = set()  # children closed and not yet seen to end

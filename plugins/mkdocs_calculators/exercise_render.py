@@ -15,6 +15,8 @@ import json
 from html import escape
 from typing import TYPE_CHECKING
 
+from .quiz_render import old_anchor_attribute
+
 if TYPE_CHECKING:
     from calckit.contracts import ExercisePageData
     from calckit.exercise import Exercise
@@ -45,11 +47,18 @@ def _task(exercise: Exercise, calculators_page: str, calculator: Calculator | No
 
 
 def render_exercise(
-    uid: str, exercise: Exercise, key: str, calculators_page: str, calculator: Calculator | None, text: AuthoredText
+    uid: str,
+    exercise: Exercise,
+    key: str,
+    calculators_page: str,
+    calculator: Calculator | None,
+    text: AuthoredText,
+    old_anchor: str = "",
 ) -> str:
     """The exercise with id `uid` in the page; `key` is where the reader's code is saved; `calculators_page` is the
     address of the calculator reference from this page; `calculator` is the one that checks it (None when a function
-    of the book's package does, `exercise.reference`); `text` renders the prompt and the hints."""
+    of the book's package does, `exercise.reference`); `text` renders the prompt and the hints; `old_anchor` is the
+    anchor that links made before anchors followed ids name it by (entry.js sends them on to `uid`)."""
     data: ExercisePageData = {
         "function": exercise.function,
         "parameters": list(exercise.parameters),
@@ -68,8 +77,9 @@ def render_exercise(
         for number, hint in enumerate(exercise.hints, 1)
     )
     count = len(exercise.cases)
+    labelled = f'id="{uid}" role="group" aria-labelledby="{uid}-title"{old_anchor_attribute(old_anchor)}'
     return (
-        f'<div class="exercise" id="{uid}" role="group" aria-labelledby="{uid}-title" '
+        f'<div class="exercise" {labelled} '
         f'data-exercise="{escape(exercise.id)}" data-exercise-key="{escape(key)}" data-exercise-version="{version}" '
         f'data-exercise-data="{escape(encoded)}">'
         f'<p class="exercise-title" id="{uid}-title">Exercise: {escape(exercise.title)}</p>'

@@ -3,8 +3,10 @@ reader's saved inputs hang on, so that they must not move when an author edits t
 
 A block is numbered among the page's blocks of its own kind: the third calculator is `calc-3` whatever quizzes, tables
 or exercises stand above it, and a block that fails to build keeps its number. An author who wants an id that survives
-inserting a calculator above it too gives one (`id: h100-decode` makes `calc-h100-decode`). Two blocks of a page with
-one id are a build error at the second one's line.
+inserting a calculator above it too gives one (`id: h100-decode` makes `calc-h100-decode`). A quiz or an exercise has a
+required id, which is its anchor (`quiz-roofline-check`); its number is kept only as the anchor that links made before
+then name it by (blocks/base.py, NamedKind). Two blocks of a page with one id are a build error at the second one's
+line.
 """
 
 from __future__ import annotations

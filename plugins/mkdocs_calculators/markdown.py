@@ -28,6 +28,7 @@ import logging
 import os
 import sys
 import threading
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,12 +38,12 @@ from markdown.preprocessors import Preprocessor
 from .authored_text import AuthoredText
 from .blocks import PageContext
 from .books import load_book
-from .compute_process import limit_problem, start_book_code, stop_book_code
+from .compute_process import limit_problem, session, start_book_code, stop_book_code
 from .config import EXTENSION, NAME, OPTIONS
 from .page import render_page
 
 if TYPE_CHECKING:
-    from calckit.book import Book
+    from calckit.session import Session
 
 __all__ = ["CalculatorsExtension", "HostPage", "host_page", "makeExtension"]
 
@@ -106,25 +107,26 @@ def host_page(md: Markdown) -> HostPage:
     return HostPage(shown, file, context.page.url or "")
 
 
-_books: dict[tuple[str, str, object], Book | str] = {}  # the book loaded for each (package, root, time limit)
+_sessions: dict[tuple[str, str, object], Session | str] = {}  # the book and its code for (package, root, time limit)
 _loading = threading.Lock()  # a host may render pages on several threads
 
 
-def _book(package: str, root: Path, limit: object) -> Book | str:
-    """The book's package, or one line saying why it could not be loaded; loaded once per process, after the
-    process that runs its code (with `limit` seconds for each call) has imported it in time."""
+def _session(package: str, root: Path, limit: object) -> Session | str:
+    """The book's package with the process that runs its code (with `limit` seconds for each call), or one line
+    saying why it could not be loaded; loaded once per process, after that process has imported it in time."""
     with _loading:
         key = (package, str(root), limit)
-        if key not in _books:
-            _books[key] = limit_problem(limit) or _start_and_load(package, root, float(limit))  # type: ignore[arg-type]
-        return _books[key]
+        if key not in _sessions:
+            _sessions[key] = limit_problem(limit) or _start_and_load(package, root, float(limit))  # type: ignore[arg-type]
+        return _sessions[key]
 
 
-def _start_and_load(package: str, root: Path, limit: float) -> Book | str:
+def _start_and_load(package: str, root: Path, limit: float) -> Session | str:
     code, hung = start_book_code(package, limit)
     if code is not None:
         atexit.register(stop_book_code, code)
-    return hung or load_book(package, root, reload=False)
+    loaded = hung or load_book(package, root, reload=False)
+    return loaded if isinstance(loaded, str) else session(loaded, code)
 
 
 class _BlocksPreprocessor(Preprocessor):
@@ -153,17 +155,18 @@ class _BlocksPreprocessor(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         page = host_page(self.md)
         root = Path.cwd() if page.file is None else _project_root(page.file)
-        loaded = _book(self.package, root, self.limit)
-        book, broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
+        loaded = _session(self.package, root, self.limit)
+        book, broken = (None, loaded) if isinstance(loaded, str) else (loaded.book, "")
         markdown = "\n".join(lines)
         file_text = page.file.read_text(encoding="utf-8") if page.file and page.file.is_file() else None
-        rendered = render_page(
-            markdown,
-            PageContext(page.display_path, book, str(page.file) if page.file else None, page.url, self.text()),
-            offset=_lines_before(markdown, file_text),
-            file_text=file_text,
-            broken=broken,
-        )
+        with nullcontext() if isinstance(loaded, str) else loaded.active():
+            rendered = render_page(
+                markdown,
+                PageContext(page.display_path, book, str(page.file) if page.file else None, page.url, self.text()),
+                offset=_lines_before(markdown, file_text),
+                file_text=file_text,
+                broken=broken,
+            )
         # Warnings count too: a strict MkDocs build refuses them as well.
         problems = [*(str(problem) for problem in rendered.problems), *([broken] if broken else [])]
         for problem in rendered.problems:

@@ -21,7 +21,7 @@ from .ids import PageIds
 from .page_checks import footnote_problems, front_matter_problem
 from .problems import Problem
 from .render import render_problems
-from .slips import fence_name_slips
+from .slips import anchor_ids, fence_name_slips
 
 __all__ = ["RenderedBlock", "RenderedPage", "render_page"]
 
@@ -66,18 +66,40 @@ def render_page(
     front_matter = front_matter_problem(file_text, page.path) if file_text is not None else None
     rendered.problems += ([front_matter] if front_matter else []) + footnote_problems(markdown, page.path, offset)
     ids = PageIds()  # anchors, numbered per kind: a block added above one of another kind leaves it be
-    seen: dict[str, dict[str, int]] = {kind.name: {} for kind in kinds()}
+    elements: dict[str, int] = {}  # every element id in the blocks so far -> the line of the block that has it
     for fence in find_fences(markdown, frozenset(by_name)):
         kind = by_name[fence.kind]
         line = fence.line + offset
         # Every block takes its number, a broken one too, so that mending it moves no other.
-        block = Authored(fence, line, page, ids.number(kind.anchor) if kind.anchor else "", ids, seen[kind.name])
-        html = _render(kind, block, rendered.problems, broken)
+        block = Authored(fence, line, page, ids.number(kind.anchor) if kind.anchor else "", ids)
+        html = _unique_elements(
+            kind, block, _render(kind, block, rendered.problems, broken), elements, rendered.problems
+        )
         rendered.problems += block.warnings
         rendered.blocks.append(RenderedBlock(fence, kind.name, html, kind.searchable))
     if over := over_page_budget((block.fence.line + offset, block.html) for block in rendered.blocks):
         rendered.problems.append(Problem(page.path, *over, warning=True))
     return rendered
+
+
+def _unique_elements(
+    kind: BlockKind[Any], block: Authored, html: str, elements: dict[str, int], problems: list[Problem]
+) -> str:
+    """`html`, or the box saying which of its element ids an earlier block of the page has already: an author's ids
+    make anchors (`quiz-basics`) and their parts' ids (`quiz-basics-q1`), so that a quiz with the id `basics-q1`
+    would share one with the quiz `basics`, and a link or a label would reach either."""
+    own = anchor_ids(html)
+    for element in own:
+        if (first := elements.get(element)) is not None:
+            problem = block.problem(
+                block.line,
+                f"{kind.title}: its element id '{element}' is one that the block at line {first} has already (ids "
+                "are made from the blocks' 'id's): give one of them another 'id'",
+            )
+            problems.append(problem)
+            return render_problems([str(problem)], kind.title)
+    elements.update(dict.fromkeys(own, block.line))
+    return html
 
 
 def _render(kind: BlockKind[Any], block: Authored, problems: list[Problem], broken: str) -> str:

@@ -10,6 +10,7 @@ import os
 import re
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
@@ -28,7 +29,14 @@ from .blocks import PageContext
 from .books import load_book
 from .build_cache import CACHE_DIR, BuildCache, PagePlace, code_digest, kinds_code, loaded_module, running_code
 from .chart_check import save_valid_shapes, use_schema
-from .compute_process import ComputeProcess, await_book_code, launch_book_code, limit_problem, stop_book_code
+from .compute_process import (
+    ComputeProcess,
+    await_book_code,
+    launch_book_code,
+    limit_problem,
+    session,
+    stop_book_code,
+)
 from .config import CalculatorsConfig
 from .disabled import add_placeholders
 from .formulas import KATEX_CSS, Formulas, arithmatex_problem
@@ -182,7 +190,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         place = PagePlace(context.path, context.source, context.url, offset, page.file.content_string)
         rendered = None if self._broken else self._cache.page(markdown, place)
         if rendered is None:
-            rendered = render_page(markdown, context, offset=offset, file_text=place.file_text, broken=self._broken)
+            with self._running():
+                rendered = render_page(markdown, context, offset=offset, file_text=place.file_text, broken=self._broken)
             if not self._broken:
                 self._cache.keep_page(rendered, place, context.reads)
         for problem in rendered.problems:
@@ -196,6 +205,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 self._searched.add(token)  # quizzes, exercises, tables: what they say is found by search
         self._tokens[page.file.src_uri] = list(tokens.values())
         return self._lift_html(rendered.markdown(lambda block: tokens[id(block)]), page.file.src_uri)
+
+    def _running(self) -> AbstractContextManager[object]:
+        """The book's code run in its compute process, with its time limit, for the work inside the block (and
+        nothing else: calckit.session)."""
+        return nullcontext() if self._book is None else session(self._book, self._code).active()
 
     def _lift_html(self, markdown: str, source: str) -> str:
         """Each HTML chunk of a generated reference page (reference.HTML_CHUNK) out of the Markdown, put back into the

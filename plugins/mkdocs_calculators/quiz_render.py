@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from .authored_text import AuthoredText
 
-__all__ = ["QuizHtml", "authored_html", "render_quiz"]
+__all__ = ["QuizHtml", "authored_html", "old_anchor_attribute", "render_quiz"]
 
 
 SORT_HELP = (
@@ -157,9 +157,15 @@ def _json(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False, sort_keys=True)
 
 
-def render_quiz(uid: str, quiz: Quiz, html: QuizHtml, key: str) -> str:
+def old_anchor_attribute(old_anchor: str) -> str:
+    """The attribute by which entry.js finds a block that a link to its old, numbered anchor means (`#quiz-2`)."""
+    return f' data-old-anchor="{escape(old_anchor)}"' if old_anchor else ""
+
+
+def render_quiz(uid: str, quiz: Quiz, html: QuizHtml, key: str, old_anchor: str = "") -> str:
     """The quiz with id `uid` in the page, its author's text as `html` (authored_html); `key` is where the reader's
-    progress is saved."""
+    progress is saved; `old_anchor` is the anchor that links made before anchors followed ids name it by (entry.js
+    sends them on to `uid`)."""
     from calckit.quiz import grading_data
 
     # Saved progress is dropped when the answer key changes, so an edited question never shows a stale verdict.
@@ -172,7 +178,8 @@ def render_quiz(uid: str, quiz: Quiz, html: QuizHtml, key: str) -> str:
     )
     intro = f'<div class="quiz-intro">{html.intro}</div>' if html.intro else ""
     return (
-        f'<div class="quiz" id="{uid}" role="group" aria-labelledby="{uid}-title" data-quiz="{escape(quiz.id)}" '
+        f'<div class="quiz" id="{uid}" role="group" aria-labelledby="{uid}-title"{old_anchor_attribute(old_anchor)} '
+        f'data-quiz="{escape(quiz.id)}" '
         f'data-quiz-key="{escape(key)}" data-quiz-version="{version}" data-quiz-data="{escape(data)}">'
         f'<p class="quiz-title" id="{uid}-title">{escape(quiz.title or "Quiz")}</p>{intro}'
         f'<div class="quiz-questions">{questions}</div>'

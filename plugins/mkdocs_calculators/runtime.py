@@ -54,10 +54,14 @@ __all__ = ["ASSETS", "ENTRY_SCRIPT", "LIVE_MARK", "STYLESHEET", "check_node_modu
 # pass. entry.js cannot say it in time: it runs after the parse, and Material's script at the end of the body styles
 # the whole page before that (lesson 102's 20-question quiz put 2,600 elements into that pass). If entry.js never
 # runs (it failed to load), the page says so once parsed, and shows what the build wrote.
+# It also listens to popstate before Material's script does, for entry.js (calculatorsOldAnchor): an address changed
+# on the page to a quiz's old anchor (#quiz-2) is pointed at its new one before Material reads it, which it would
+# otherwise target again a moment later, pushing the old one back into the history.
 LIVE_MARK = (
     "<script>(function(){var h=document.documentElement;if(location.protocol==='file:')return;"
     "h.classList.add('calculators-live');document.addEventListener('DOMContentLoaded',function(){"
-    "if(!h.classList.contains('calculators-entry'))h.classList.add('calculators-static')})})()</script>"
+    "if(!h.classList.contains('calculators-entry'))h.classList.add('calculators-static')});"
+    "addEventListener('popstate',function(){var f=window.calculatorsOldAnchor;if(f)f()})})()</script>"
 )
 # The stylesheets in assets/ that every page needs, written into the site as that one file: each stylesheet a page's
 # head links is one more request before a phone's first paint. Exercises load exercise.css themselves.

@@ -3,8 +3,8 @@ plugin writes a generated one, a block's id that a heading of the page also has.
 
 - ```` ```calcualtor ````, ```` ```Calculator ```` or ```` ```quizz ```` renders as code showing the YAML: a warning
   at its line says "did you mean ```calculator?" (strict builds stop on it).
-- The ids of the plugin's blocks (`calc-1`, `quiz-2`, ...) are added to the page's anchors, so that MkDocs'
-  `validation: anchors` knows them (the blocks' HTML goes in after MkDocs collected the anchors), and one that a
+- The ids of the plugin's blocks (`calc-1`, `quiz-roofline-check`, ...) are added to the page's anchors, so that
+  MkDocs' `validation: anchors` knows them (the blocks' HTML goes in after MkDocs collected the anchors), and one that a
   heading or other element of the page also has is reported: a link to it would reach either.
 """
 

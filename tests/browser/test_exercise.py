@@ -32,14 +32,14 @@ from tests.browser.test_offline import wait_until_cached
 pytestmark = pytest.mark.browser
 
 PAGE = "/lessons/roofline-exercises/"
-ROOFLINE = "#exercise-1"  # attainable(peak_tflops, bandwidth_tbs, intensity)
+ROOFLINE = "#exercise-attainable"  # attainable(peak_tflops, bandwidth_tbs, intensity)
 CALCULATOR = "#calc-2"  # the roofline, on a TPU v5e, right after it
 BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
 RIGHT = (
     "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return min(peak_tflops, bandwidth_tbs * intensity)\n"
 )
 WRONG = "def attainable(peak_tflops, bandwidth_tbs, intensity):\n    return bandwidth_tbs * intensity\n"
-CRITICAL = "#exercise-5"  # critical_batch(...), checked against calculators.matmul.critical_batch
+CRITICAL = "#exercise-critical-batch"  # critical_batch(...), checked against calculators.matmul.critical_batch
 CRITICAL_RIGHT = (
     "def critical_batch(ridge, d, f, weight_bytes, activation_bytes):\n"
     "    denominator = 2 * d * f - ridge * activation_bytes * (d + f)\n"
@@ -189,7 +189,7 @@ def test_the_editor_loads_only_when_a_reader_reaches_for_an_exercise(
     eventually(
         page, lambda: page.evaluate(PLACES), lambda places: places == before, f"the exercise's parts (were {before})"
     )
-    assert page.locator("#exercise-2 .cm-content").count() == 0  # not reached for: not made
+    assert page.locator("#exercise-mbu .cm-content").count() == 0  # not reached for: not made
     context.close()
 
 

@@ -57,16 +57,16 @@ def test_a_quiz_moves_nothing_as_it_mounts(browser: Browser, base_url: str, netw
     context = new_context(browser, network, viewport=viewport)
     page = context.new_page()
     page.goto(base_url + QUIZ_PAGE)
-    wait_mounted(page, "#quiz-1")
+    wait_mounted(page, "#quiz-roofline-check")
     frames(page)  # the mounted quiz has been laid out and painted: any shift it caused is on record
     shifts = page.evaluate(SHIFTS)
     assert shifts["inQuiz"] == []
     # At most the heading after the quiz, rising into view as its other questions fold away (about 0.02; the
     # options' reordering made it 0.27).
     assert shifts["score"] < 0.05
-    expect(page.locator("#quiz-1 .quiz-question:first-of-type .quiz-choice").first).to_be_visible()
-    expect(page.locator("#quiz-1 .quiz-note")).to_be_hidden()
-    expect(page.locator("#quiz-1 .quiz-question:visible")).to_have_count(1)
+    expect(page.locator("#quiz-roofline-check .quiz-question:first-of-type .quiz-choice").first).to_be_visible()
+    expect(page.locator("#quiz-roofline-check .quiz-note")).to_be_hidden()
+    expect(page.locator("#quiz-roofline-check .quiz-question:visible")).to_have_count(1)
     context.close()
 
 
@@ -99,9 +99,9 @@ def test_with_scripts_off_a_quizs_options_still_show(browser: Browser, base_url:
     context = new_context(browser, network, java_script_enabled=False)
     page = context.new_page()
     page.goto(base_url + QUIZ_PAGE)
-    choice = page.locator("#quiz-1 .quiz-question:first-of-type .quiz-choice").first
+    choice = page.locator("#quiz-roofline-check .quiz-question:first-of-type .quiz-choice").first
     expect(choice).to_be_visible(timeout=30_000)  # after the stylesheet's few seconds (quiz.css)
-    expect(page.locator("#quiz-1 .quiz-note")).to_be_visible()
+    expect(page.locator("#quiz-roofline-check .quiz-note")).to_be_visible()
     context.close()
 
 
@@ -154,13 +154,13 @@ def test_a_quiz_checked_before_its_script_arrives_keeps_the_page_and_is_checked(
     page = context.new_page()
     script = Held(page, "**/assets/calculators/quiz.js")  # a slow network
     page.goto(base_url + "/lessons/roofline/")
-    answer = page.locator("#quiz-1 input[type=text]").first
+    answer = page.locator("#quiz-roofline-lesson input[type=text]").first
     answer.fill("49,1")  # scrolls to the quiz and focuses it, which asks for its script
     script.wait_asked(page)
-    page.locator("#quiz-1 .quiz-check").first.click()
-    assert page.get_attribute("#quiz-1", "data-mounted") is None
+    page.locator("#quiz-roofline-lesson .quiz-check").first.click()
+    assert page.get_attribute("#quiz-roofline-lesson", "data-mounted") is None
     script.release()
-    expect(page.locator("#quiz-1 .quiz-verdict").first).to_have_text("\u2713 Correct.")
+    expect(page.locator("#quiz-roofline-lesson .quiz-verdict").first).to_have_text("\u2713 Correct.")
     expect(answer).to_have_value("49,1")
     assert page.url == base_url + "/lessons/roofline/"
     context.close()

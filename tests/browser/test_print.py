@@ -34,7 +34,7 @@ def printed(page: Page, url: str) -> None:
 
 def test_a_quiz_prints_every_question_without_answers_or_buttons(page: Page, base_url: str) -> None:
     printed(page, base_url + "/lessons/roofline-quiz/")
-    quiz = page.locator("#quiz-1")
+    quiz = page.locator("#quiz-roofline-check")
     expect(quiz).to_have_attribute("data-mounted", "true", timeout=30_000)
     questions = quiz.locator(".quiz-question")
     assert questions.count() == 6
@@ -50,8 +50,8 @@ def test_a_quiz_prints_every_question_without_answers_or_buttons(page: Page, bas
 def test_a_quiz_answered_on_screen_prints_without_its_verdict(page: Page, base_url: str) -> None:
     """A reader who checked an answer prints the question, not the tick and explanation (the answer key)."""
     page.goto(base_url + "/lessons/roofline-quiz/")
-    first = page.locator("#quiz-1-q1")
-    expect(page.locator("#quiz-1")).to_have_attribute("data-mounted", "true", timeout=30_000)
+    first = page.locator("#quiz-roofline-check-q1")
+    expect(page.locator("#quiz-roofline-check")).to_have_attribute("data-mounted", "true", timeout=30_000)
     first.locator(".quiz-choice label").first.click()
     first.locator(".quiz-check").click()
     expect(first.locator(".quiz-feedback")).not_to_be_empty(timeout=30_000)
@@ -105,8 +105,8 @@ def test_a_sort_question_prints_every_item_and_bucket_without_its_controls(page:
     """The roofline quiz's second quiz sorts eight kernels into two buckets: on paper every kernel and both buckets'
     names show, and the instructions for picking and dragging, the Check button and the quiz's footer do not."""
     printed(page, base_url + "/lessons/roofline-quiz/")
-    quiz = page.locator("#quiz-2")
-    quiz.scroll_into_view_if_needed()  # a quiz mounts as it nears the screen: this one sits below quiz-1's questions
+    quiz = page.locator("#quiz-roofline-sort")
+    quiz.scroll_into_view_if_needed()  # a quiz mounts as it nears the screen: this one is below the first's
     expect(quiz).to_have_attribute("data-mounted", "true", timeout=30_000)
     question = quiz.locator(".quiz-question[data-kind=sort]")
     assert question.count() == 1
@@ -128,7 +128,7 @@ def test_an_exercise_prints_its_statement_and_code_without_its_buttons(page: Pag
     """The first exercise, its editor loaded as a reader who reached it has it: the title, the prompt, the task and
     the code print, the Run, Check and Reset buttons and the status line do not."""
     printed(page, base_url + "/lessons/roofline-exercises/")
-    exercise = page.locator("#exercise-1")
+    exercise = page.locator("#exercise-attainable")
     expect(exercise).to_have_attribute("data-mounted", "true", timeout=30_000)
     exercise.hover()
     expect(exercise.locator(".cm-content")).to_contain_text("def attainable(peak_tflops, bandwidth_tbs, intensity):")
@@ -144,8 +144,8 @@ def test_an_exercise_prints_its_statement_and_code_without_its_buttons(page: Pag
     ("path", "title"),
     [
         ("/lessons/roofline/", "#calc-1 .calc-title"),
-        ("/lessons/roofline-quiz/", "#quiz-1 .quiz-title"),
-        ("/lessons/roofline-exercises/", "#exercise-1 .exercise-title"),
+        ("/lessons/roofline-quiz/", "#quiz-roofline-check .quiz-title"),
+        ("/lessons/roofline-exercises/", "#exercise-attainable .exercise-title"),
     ],
 )
 def test_a_blocks_title_is_not_left_alone_at_a_page_foot(page: Page, base_url: str, path: str, title: str) -> None:

@@ -21,8 +21,8 @@ from tests.browser.conftest import Network, WarmContexts, new_context, warm_tab
 pytestmark = pytest.mark.browser
 
 PAGE = "/lessons/roofline-quiz/"
-CHECK = "#quiz-1"  # single choice, multiple choice and numeric questions
-SORT = "#quiz-2"  # one sort exercise
+CHECK = "#quiz-roofline-check"  # single choice, multiple choice and numeric questions
+SORT = "#quiz-roofline-sort"  # one sort exercise
 BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine
 
 
@@ -688,18 +688,18 @@ class TestEscaping:
 
             page.on("dialog", dismiss)
             page.goto(url + "/")
-            wait_mounted(page, "#quiz-1")
-            page.click("#quiz-1-q1 .quiz-choice[data-choice='0']")  # the one with an explanation
-            page.click("#quiz-1-q1 .quiz-check")
-            assert page.text_content("#quiz-1-q1 .quiz-explanation") == EVIL
-            assert page.text_content("#quiz-1-q1 .quiz-why") == EVIL
-            page.click("#quiz-1 .quiz-next")
-            page.click("#quiz-1-q2 .quiz-slot[data-item='0'] .quiz-item")
-            page.click("#quiz-1-q2 .quiz-target >> nth=2")  # the pool first, then bucket a, then b
-            page.click("#quiz-1-q2 .quiz-check")
-            assert page.text_content("#quiz-1-q2 .quiz-why") == EVIL
-            assert page.text_content("#quiz-1-q2 .quiz-feedback .quiz-verdict") == "✓ Correct."
-            assert page.locator("#quiz-1 img, #quiz-1 script").count() == 0
+            wait_mounted(page, "#quiz-hostile")
+            page.click("#quiz-hostile-q1 .quiz-choice[data-choice='0']")  # the one with an explanation
+            page.click("#quiz-hostile-q1 .quiz-check")
+            assert page.text_content("#quiz-hostile-q1 .quiz-explanation") == EVIL
+            assert page.text_content("#quiz-hostile-q1 .quiz-why") == EVIL
+            page.click("#quiz-hostile .quiz-next")
+            page.click("#quiz-hostile-q2 .quiz-slot[data-item='0'] .quiz-item")
+            page.click("#quiz-hostile-q2 .quiz-target >> nth=2")  # the pool first, then bucket a, then b
+            page.click("#quiz-hostile-q2 .quiz-check")
+            assert page.text_content("#quiz-hostile-q2 .quiz-why") == EVIL
+            assert page.text_content("#quiz-hostile-q2 .quiz-feedback .quiz-verdict") == "✓ Correct."
+            assert page.locator("#quiz-hostile img, #quiz-hostile script").count() == 0
             assert dialogs == []
             context.close()
             assert network.foreign == [] and not any(request.endswith("/x") for request in network.requests)

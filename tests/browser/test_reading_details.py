@@ -197,8 +197,8 @@ def test_in_forced_colours_a_picked_up_item_and_the_chevrons_show(
     context = new_context(browser, network, forced_colors="active")
     page = context.new_page()
     page.goto(base_url + "/lessons/roofline-quiz/")
-    wait_mounted(page, "#quiz-2")  # below the first screen: it comes alive as a reader scrolls to it
-    items = page.locator("#quiz-2 .quiz-item")
+    wait_mounted(page, "#quiz-roofline-sort")  # below the first screen: it comes alive as a reader scrolls to it
+    items = page.locator("#quiz-roofline-sort .quiz-item")
     items.first.click()
     expect(items.first).to_have_attribute("aria-pressed", "true")
     style = "(node) => { const s = getComputedStyle(node); return [s.backgroundColor, s.borderTopWidth]; }"

@@ -297,11 +297,11 @@ class TestFromFile:
         page.evaluate(
             "window.stayed = true; addEventListener('submit', (event) => { window.sent = !event.defaultPrevented; })"
         )
-        page.click("#quiz-1-q1 .quiz-choice >> nth=1")
-        page.click("#quiz-1-q1 .quiz-check")
+        page.click("#quiz-roofline-check-q1 .quiz-choice >> nth=1")
+        page.click("#quiz-roofline-check-q1 .quiz-check")
         assert page.evaluate("[window.stayed, window.sent]") == [True, False]
-        assert page.is_checked("#quiz-1-q1 .quiz-choice >> nth=1 >> input")
-        note = page.locator("#quiz-1 .quiz-note")
+        assert page.is_checked("#quiz-roofline-check-q1 .quiz-choice >> nth=1 >> input")
+        note = page.locator("#quiz-roofline-check .quiz-note")
         expect(note).to_be_visible()
         expect(note).to_contain_text("needs the site served over http")
         page.close()

@@ -4,14 +4,14 @@ the same offline, with no server at all."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from calckit import book
+from calckit.book import Book
 from tests.browser.calculator_page import expected, texts, wait_for_texts
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_offline import Served, start_calculators, wait_until_cached
@@ -30,10 +30,10 @@ def circuits_site(tmp_path: Path) -> Iterator[Served]:
 
 
 def test_the_second_book_recomputes_through_its_snapshot_and_offline(
-    browser: Browser, circuits_site: Served, monkeypatch: pytest.MonkeyPatch
+    browser: Browser, circuits_site: Served, monkeypatch: pytest.MonkeyPatch, use_book: Callable[[str], Book]
 ) -> None:
     monkeypatch.syspath_prepend(str(SECOND_BOOK))
-    book.use("circuits")  # CPython's answers, from the second book's own package
+    use_book("circuits")  # CPython's answers, from the second book's own package
     network = Network(circuits_site.url)
     context = new_context(browser, network)
     page = context.new_page()
@@ -82,13 +82,13 @@ def recomputes_then_offline(page: Page, context: BrowserContext, served: Served,
 
 
 def test_an_id_in_another_alphabet_is_a_link_that_opens_its_calculator(
-    browser: Browser, circuits_site: Served, monkeypatch: pytest.MonkeyPatch
+    browser: Browser, circuits_site: Served, monkeypatch: pytest.MonkeyPatch, use_book: Callable[[str], Book]
 ) -> None:
     """`id: résistance` on the second book's page: a shared link `?calc-résistance.ohms=600#calc-résistance` (sent
     percent-encoded) scrolls to that calculator and sets its resistance; changing a field writes the key back into
     the address, decodable to the same id."""
     monkeypatch.syspath_prepend(str(SECOND_BOOK))
-    book.use("circuits")
+    use_book("circuits")
     context = new_context(browser, Network(circuits_site.url))
     page = context.new_page()
     page.goto(f"{circuits_site.url}/?calc-résistance.ohms=600#calc-résistance")

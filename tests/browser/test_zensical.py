@@ -4,14 +4,14 @@ visit does the same offline, with no server at all."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
 
-from calckit import book
+from calckit.book import Book
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_offline import Served, start_calculators
 from tests.browser.test_second_book import recomputes_then_offline
@@ -32,10 +32,10 @@ def zensical_site(tmp_path: Path) -> Iterator[Served]:
 
 
 def test_a_zensical_build_recomputes_and_then_offline(
-    browser: Browser, zensical_site: Served, monkeypatch: pytest.MonkeyPatch
+    browser: Browser, zensical_site: Served, monkeypatch: pytest.MonkeyPatch, use_book: Callable[[str], Book]
 ) -> None:
     monkeypatch.syspath_prepend(str(SECOND_BOOK))
-    book.use("circuits")  # CPython's answers, from the second book's own package
+    use_book("circuits")  # CPython's answers, from the second book's own package
     network = Network(zensical_site.url)
     context = new_context(browser, network)
     page = context.new_page()

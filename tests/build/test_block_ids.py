@@ -1,6 +1,8 @@
 """Stable ids: a block's anchor, its shared-link keys and its saved progress stay put when the page is edited around
-it. Blocks are numbered among the page's blocks of their own kind (`calc-2` is the page's second calculator whatever
-stands above it), or take the `id` their author gives them; two blocks with one id stop the build at the second."""
+it. Calculators are numbered among the page's blocks of their own kind (`calc-2` is the page's second calculator
+whatever stands above it), or take the `id` their author gives them; a quiz or an exercise is anchored by its required
+`id` (`quiz-first`), and carries the number it had among its kind (`data-old-anchor="quiz-1"`), which links made
+before still use. Two blocks with one id stop the build at the second."""
 
 from __future__ import annotations
 
@@ -108,16 +110,27 @@ def _anchors(build: Build, page: str) -> dict[str, str]:
     return found
 
 
+def _old_anchors(build: Build, page: str) -> dict[str, str]:
+    """Each quiz's and exercise's old, numbered anchor (its place among its kind) on a built page, keyed as above."""
+    tree = parse_html(build.html(f"{page}/index.html"))
+    return {
+        f"{kind} {block.attrs[f'data-{kind}']}": block.attrs["data-old-anchor"]
+        for kind in ("quiz", "exercise")
+        for block in tree.find_all("div", class_=kind)
+    }
+
+
 def test_blocks_are_numbered_per_kind(edited_site: Build) -> None:
-    """Before the edit: calculators count only calculators, and the named one takes its id (and not a number)."""
+    """Before the edit: calculators count only calculators, and the named one takes its id (and not a number); a quiz
+    and an exercise take theirs."""
     assert edited_site.returncode == 0, edited_site.output
     assert _anchors(edited_site, "before") == {
         "calculator 11": "calc-1",
         "calculator 22": "calc-2",
         "calculator 33": "calc-named",
         "calculator 44": "calc-4",
-        "quiz first": "quiz-1",
-        "exercise ex-a": "exercise-1",
+        "quiz first": "quiz-first",
+        "exercise ex-a": "exercise-ex-a",
     }
 
 
@@ -125,8 +138,20 @@ def test_blocks_of_other_kinds_inserted_moved_or_removed_above_change_no_calcula
     before, after = _anchors(edited_site, "before"), _anchors(edited_site, "edited")
     calculators = {block: anchor for block, anchor in before.items() if block.startswith("calculator")}
     assert {block: after[block] for block in calculators} == calculators
-    assert after["quiz second"] == "quiz-1" and after["quiz first"] == "quiz-2"  # quizzes count quizzes only
-    assert after["exercise ex-b"] == "exercise-1" and after["exercise ex-a"] == "exercise-2"
+    assert after["quiz second"] == "quiz-second" and after["quiz first"] == "quiz-first"  # their ids, not places
+    assert after["exercise ex-b"] == "exercise-ex-b" and after["exercise ex-a"] == "exercise-ex-a"
+
+
+def test_quizzes_and_exercises_carry_their_old_numbered_anchors(edited_site: Build) -> None:
+    """Each quiz and exercise carries the anchor it had when blocks were numbered among their own kind, so that a
+    link made then (`edited/#quiz-2`) lands on the same block: quizzes count quizzes only."""
+    assert _old_anchors(edited_site, "before") == {"quiz first": "quiz-1", "exercise ex-a": "exercise-1"}
+    assert _old_anchors(edited_site, "edited") == {
+        "quiz second": "quiz-1",
+        "quiz first": "quiz-2",
+        "exercise ex-b": "exercise-1",
+        "exercise ex-a": "exercise-2",
+    }
 
 
 def test_a_named_calculator_keeps_its_id_when_a_calculator_is_inserted_above(edited_site: Build) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html import unescape
 from pathlib import Path
 
@@ -21,10 +21,10 @@ IMPORTED = re.compile(r"imported from calculators: (\[.*\])")
 
 
 @pytest.fixture
-def circuits(monkeypatch: pytest.MonkeyPatch) -> Iterator[book.Book]:
+def circuits(monkeypatch: pytest.MonkeyPatch, use_book: Callable[[str], book.Book]) -> Iterator[book.Book]:
     """calckit working for the second book's package in this process, to compute what its pages must show."""
     monkeypatch.syspath_prepend(str(SECOND_BOOK))
-    yield book.use("circuits")
+    yield use_book("circuits")
 
 
 @pytest.fixture(scope="module")

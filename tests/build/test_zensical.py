@@ -178,7 +178,8 @@ def test_the_progress_page_in_the_nav_is_built_and_lists_what_mkdocs_lists(tmp_p
     zensical = (root / "site/progress/index.html").read_text(encoding="utf-8")
     listed = re.search(r'<div class="progress-book".*?<p class="progress-count">[^<]*</p></div>', zensical, re.S)
     assert listed is not None, zensical
-    assert 'href="..#quiz-1">Quiz: Check yourself</a>' in listed[0]  # as MkDocs words the home page's address
+    # As MkDocs words the home page's address, and the quiz's anchor from its id.
+    assert 'href="..#quiz-circuits-basics">Quiz: Check yourself</a>' in listed[0]
     assert "1 quizzes and exercises in all." in listed[0]
     assert "data-progress-list-slot" not in zensical
 

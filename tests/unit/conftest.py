@@ -37,6 +37,7 @@ PLUGIN_TESTS = frozenset(
         "test_quiz.py",
         "test_repository_gates.py",
         "test_runtime_layout.py",
+        "test_session.py",
         "test_snapshot_failures.py",
         "test_spec.py",
         "test_stand_in_height.py",

@@ -4,7 +4,7 @@ must provide, and the one line that says what it got wrong."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -43,9 +43,9 @@ def write_init(package: Path, text: str) -> None:
 
 
 class TestTheContract:
-    def test_a_package_that_keeps_it(self, package: Path) -> None:
+    def test_a_package_that_keeps_it(self, package: Path, use_book: Callable[[str], book.Book]) -> None:
         write_init(package, "from .ohm import OHMS_LAW\nCALCULATORS = {OHMS_LAW.name: OHMS_LAW}\n__version__ = '1.2'\n")
-        loaded = book.use("tinybook")
+        loaded = use_book("tinybook")
         assert (loaded.package, loaded.version, loaded.directory, loaded.table) == ("tinybook", "1.2", package, None)
         assert book.calculator("ohms-law").run({"volts": 12, "ohms": 4}).values["amps"] == 3.0
         with pytest.raises(KeyError, match=r"unknown calculator 'roofline' \(expected one of: ohms-law\)"):

@@ -26,18 +26,21 @@ def test_the_extension_renders_the_second_books_calculator(monkeypatch: pytest.M
 
 
 def test_after_the_extension_another_books_calculator_computes_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The extension leaves its compute process (the second book's) in place for the rest of the process: a
-    calculator of another book, or of none, computes in this interpreter, not in that process (which knows no
-    `roofline`), nor does a calculator merely named as one of its book's."""
+    """The extension's compute process (the second book's) runs that book's code only while the extension renders a
+    page (calckit.session): after it, nothing is sent there. A calculator of another book, or of none, computes in
+    this interpreter, not in that process (which knows no `roofline`), nor does a calculator named as one of its
+    book's."""
     from calckit import book
+    from calckit.running import active_executor
     from calckit.spec import evaluate
 
     monkeypatch.syspath_prepend(str(SECOND_BOOK))
     md = markdown.Markdown(extensions=[CalculatorsExtension(package="circuits")])
     assert "0.02 A" in md.convert("```calculator\nuse: ohms-law\nvolts: 9\nohms: 450\n```\n")
-    roofline = book.use("calculators").calculator("roofline")
+    assert active_executor() is None
+    roofline = book.load("calculators").calculator("roofline")
     assert evaluate(roofline, roofline.defaults).values["attainable"] > 0
-    circuits = book.use("circuits")
+    circuits = book.load("circuits")
     ohms_law = circuits.calculator("ohms-law")
     assert evaluate(ohms_law, {"volts": 9.0, "ohms": 450.0}).values["amps"] == pytest.approx(0.02)
     stand_in = dataclasses.replace(ohms_law, compute=lambda values: ohms_law.compute({**values, "volts": 18.0}))

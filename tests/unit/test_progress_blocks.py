@@ -54,9 +54,9 @@ def test_each_quiz_and_exercise_with_its_title_and_size() -> None:
     blocks, page = page_blocks(markdown)
     items = blocks_in(blocks)
     assert [(item.kind, item.key, item.total, item.title, item.anchor) for item in items] == [
-        ("quiz", "quiz:docs/x.md#first", 2, "The `roofline` in two questions", "quiz-1"),
-        ("exercise", "exercise:docs/x.md#attainable", 1, "Attainable throughput", "exercise-1"),
-        ("quiz", "quiz:docs/x.md#second", 2, "Second", "quiz-2"),
+        ("quiz", "quiz:docs/x.md#first", 2, "The `roofline` in two questions", "quiz-first"),
+        ("exercise", "exercise:docs/x.md#attainable", 1, "Attainable throughput", "exercise-attainable"),
+        ("quiz", "quiz:docs/x.md#second", 2, "Second", "quiz-second"),
     ]
     assert all(len(item.version) == 12 for item in items)
     assert blocks_in(page) == items  # the whole page's content says the same
@@ -69,7 +69,7 @@ def test_a_page_without_them_has_none() -> None:
 
 def test_a_block_whose_title_is_missing_keeps_its_other_fields() -> None:
     html = (
-        '<div class="quiz" id="quiz-1" aria-labelledby="nowhere" data-quiz-key="quiz:docs/x.md#q" '
+        '<div class="quiz" id="quiz-q" aria-labelledby="nowhere" data-quiz-key="quiz:docs/x.md#q" '
         'data-quiz-version="v1">'
     )
-    assert blocks_in(html) == [BlockItem("quiz", "quiz:docs/x.md#q", "v1", 0, "", "quiz-1")]
+    assert blocks_in(html) == [BlockItem("quiz", "quiz:docs/x.md#q", "v1", 0, "", "quiz-q")]

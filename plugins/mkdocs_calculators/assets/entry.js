@@ -153,7 +153,34 @@
     return elements;
   }
 
+  /**
+   * A quiz or an exercise is anchored by its id (#quiz-basics); a link made when they were numbered among their kind
+   * (#quiz-2) still lands. The block carries its old anchor (data-old-anchor, written at build), and the address is
+   * pointed at its new one in place (no history entry, no request) with the block scrolled into view, as the link
+   * would have. An element that has the old id itself keeps it (a quiz whose id is `2` is #quiz-2 now).
+   */
+  function followOldAnchor() {
+    let old = "";
+    try {
+      old = decodeURIComponent(location.hash.slice(1));
+    } catch {
+      return; // not an id this page could have written
+    }
+    if (!old || document.getElementById(old)) return;
+    const block = [...document.querySelectorAll("[data-old-anchor]")].find(
+      (element) => element.getAttribute("data-old-anchor") === old,
+    );
+    if (!block?.id) return;
+    history.replaceState(history.state, "", `#${block.id}`); // Material keeps its scroll offset in the state
+    block.scrollIntoView();
+  }
+  // The page's head calls it on popstate, before Material's script sees the address (runtime.py, LIVE_MARK); on
+  // hashchange, after, where Material's instant navigation is not there to see it (a page opened from a file).
+  /** @type {any} */ (window).calculatorsOldAnchor = followOldAnchor;
+  addEventListener("hashchange", followOldAnchor);
+
   function mountPage() {
+    followOldAnchor(); // first: a quiz that an old link names then mounts at once, as one its new link names
     generation += 1;
     for (const form of heldChecks) if (!form.isConnected) heldChecks.delete(form); // those of the page the reader left
     for (const observer of observers) observer.disconnect();

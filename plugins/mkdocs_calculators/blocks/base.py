@@ -24,7 +24,7 @@ from ..yaml_source import Loaded, YamlProblem, load_yaml
 if TYPE_CHECKING:
     from calckit.book import Book
 
-__all__ = ["Authored", "BlockKind", "Option", "PageContext", "Problems", "relative_url"]
+__all__ = ["Authored", "BlockKind", "Named", "NamedKind", "Option", "PageContext", "Problems", "relative_url"]
 
 Model = TypeVar("Model")
 
@@ -63,7 +63,6 @@ class Authored:
     page: PageContext
     anchor: str  # the anchor the block is numbered with (`calc-3`), "" for a kind without anchors
     ids: PageIds  # the page's ids: a kind claims its author's ids here, so duplicates are found
-    seen: dict[str, int] = field(default_factory=dict)  # for the kind's own use across a page (quiz ids)
     # What is not wrong but over a budget (budgets.py): said as warnings, while the block renders.
     warnings: list[Problem] = field(default_factory=list)
 
@@ -166,6 +165,35 @@ class BlockKind(ABC, Generic[Model]):
         if problems:
             raise Problems(problems)
         return read
+
+
+@dataclass(frozen=True)
+class Named:
+    """Where a block that an author names with its `id` is found: its anchor and the key of what the reader saved."""
+
+    anchor: str  # its element id, `quiz-roofline-basics`: the kind's prefix and the block's id
+    old_anchor: str  # the numbered anchor it had before anchors followed ids (`quiz-2`), for links made then; ""
+    # when that is its anchor still (`id: 2` on the page's second quiz)
+    key: str  # where the reader's progress is saved: `quiz:docs/lessons/roofline.md#roofline-basics`
+
+
+class NamedKind(BlockKind[Model]):
+    """An authored kind whose blocks an author names with a required `id` (quizzes, exercises): the block's anchor is
+    `PREFIX-ID`, so that a link to it follows the block wherever it moves on the page, and the reader's progress is
+    saved under the same id. A link to the numbered anchor the block had before (`#quiz-2`, its place among its kind)
+    still lands: the block carries it (`data-old-anchor`), and entry.js points the address at the new one."""
+
+    saves: ClassVar[str]  # what is saved under the id, as the duplicate's message says it: 'saves progress'
+
+    def named(self, block: Authored, ident: str, where: str, line: int) -> Named:
+        """Claim the anchor of the block whose `id` is `ident` (at `line` of the file `where`: a quiz's own file, or
+        the page); Problems when another block of the page has that id."""
+        anchor = f"{self.anchor}-{ident}"
+        if block.ids.claim(anchor, block.line) is not None:
+            message = f"duplicate {self.title} id '{ident}' on this page (each {self.title} {self.saves} under its id)"
+            raise Problems([Problem(where, line, message)])
+        old = block.anchor if block.anchor != anchor else ""
+        return Named(anchor, old, f"{self.name}:{block.page.path}#{ident}")
 
 
 def relative_url(url: str, other: str) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..exercise_render import render_exercise
 from ..reference import CALCULATORS_PAGE
-from .base import Authored, BlockKind, Option, Problems
+from .base import Authored, Named, NamedKind, Option, Problems
 
 if TYPE_CHECKING:
     from calckit.exercise import Exercise
@@ -24,13 +24,14 @@ __all__ = ["KIND", "ExerciseKind", "ExerciseModel"]
 @dataclass(frozen=True)
 class ExerciseModel:
     exercise: Exercise
-    key: str  # where the reader's code and progress are saved: the page's path and the exercise's id
+    named: Named  # its anchor, `exercise-ID`, and where the reader's code and progress are saved (page path and id)
 
 
-class ExerciseKind(BlockKind[ExerciseModel]):
+class ExerciseKind(NamedKind[ExerciseModel]):
     name = "exercise"
     title = "exercise"
     anchor = "exercise"
+    saves = "saves the reader's code"
     options: ClassVar = {
         key: Option(holds)
         for key, holds in {
@@ -62,21 +63,14 @@ class ExerciseKind(BlockKind[ExerciseModel]):
                     line += code_line if _block_scalar(block.fence.body, line - block.line - 1) else code_line - 1
                 problems.append(block.problem(line, problem.message))
             raise Problems(problems) from None
-        id_line = loaded.line(("id",))
-        if exercise.id in block.seen:
-            message = (
-                f"duplicate exercise id '{exercise.id}' on this page (each exercise saves the reader's code under "
-                "its id)"
-            )
-            raise Problems([block.problem(id_line, message)])
-        block.seen[exercise.id] = id_line
-        return ExerciseModel(exercise, f"exercise:{block.page.path}#{exercise.id}")
+        return ExerciseModel(exercise, self.named(block, exercise.id, block.page.path, loaded.line(("id",))))
 
     def render(self, model: ExerciseModel, block: Authored) -> str:
         exercise = model.exercise
         calculator = block.book.calculator(exercise.calculator) if exercise.calculator else None
+        named, link = model.named, block.page.link(CALCULATORS_PAGE)
         return render_exercise(
-            block.anchor, model.exercise, model.key, block.page.link(CALCULATORS_PAGE), calculator, block.page.text
+            named.anchor, model.exercise, named.key, link, calculator, block.page.text, named.old_anchor
         )
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..problems import Problem
 from ..quiz_render import QuizHtml, authored_html, render_quiz
 from ..yaml_source import Loaded, YamlProblem, load_yaml
-from .base import Authored, BlockKind, Option, Problems
+from .base import Authored, Named, NamedKind, Option, Problems
 
 if TYPE_CHECKING:
     from calckit.quiz import Quiz
@@ -25,13 +25,14 @@ __all__ = ["KIND", "QuizKind", "QuizModel"]
 class QuizModel:
     quiz: Quiz
     html: QuizHtml  # what the author wrote, as HTML (Markdown with the page's extensions)
-    key: str  # where the reader's progress is saved: the page's path and the quiz's id
+    named: Named  # its anchor, `quiz-ID`, and where the reader's progress is saved: the page's path and the quiz's id
 
 
-class QuizKind(BlockKind[QuizModel]):
+class QuizKind(NamedKind[QuizModel]):
     name = "quiz"
     title = "quiz"
     anchor = "quiz"
+    saves = "saves progress"
     options: ClassVar = {
         "id": Option("the quiz's id: the reader's progress is saved under it", required=True),
         "title": Option("the quiz's title"),
@@ -56,18 +57,15 @@ class QuizKind(BlockKind[QuizModel]):
             quiz = read_quiz(loaded.data, block.book.calculators)
         except QuizError as error:
             raise Problems([Problem(where, loaded.line(p.where), p.message) for p in error.problems]) from None
-        id_line = loaded.line(("id",))
-        if quiz.id in block.seen:
-            message = f"duplicate quiz id '{quiz.id}' on this page (each quiz saves progress under its id)"
-            raise Problems([Problem(where, id_line, message)])
-        block.seen[quiz.id] = id_line
+        named = self.named(block, quiz.id, where, loaded.line(("id",)))
         html, problems = authored_html(quiz, block.page.text)
         if problems:
             raise Problems([Problem(where, loaded.line(at), message) for at, message in problems])
-        return QuizModel(quiz, html, f"quiz:{block.page.path}#{quiz.id}")
+        return QuizModel(quiz, html, named)
 
     def render(self, model: QuizModel, block: Authored) -> str:
-        return render_quiz(block.anchor, model.quiz, model.html, model.key)
+        named = model.named
+        return render_quiz(named.anchor, model.quiz, model.html, named.key, named.old_anchor)
 
 
 def _referenced(block: Authored, loaded: Loaded) -> tuple[str, str]:
