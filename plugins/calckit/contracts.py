@@ -1,30 +1,40 @@
 """The JSON that Python hands the browser, typed: what the build writes into pages and what the workers reply.
 
 Each shape is a TypedDict, so that mypy --strict checks every place that builds one, and tests/unit/test_contracts.py
-checks what each holds at run time; the browser's scripts, which read them, declare the same shapes in JSDoc typedefs.
-A key that is not always there is NotRequired. This module imports nothing of calckit's, so that any module may use
-it; it does without `from __future__ import annotations`, which would hide NotRequired from `__required_keys__`.
+checks what each holds at run time; the browser's scripts read them as the JSDoc typedefs that
+`python -m mkdocs_calculators.twins` writes from this module into plugins/types/contracts.js (make lint fails when that
+file is stale). A key that is not always there is NotRequired; a type that the browser knows better than Python can say
+is Annotated with the name of a hand-written typedef of plugins/types/contracts-browser.js (ChartSpec). This module
+imports nothing of calckit's, so that any module may use it; it does without `from __future__ import annotations`,
+which would hide NotRequired from `__required_keys__`.
 """
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 __all__ = [
     "CalculatorDraw",
     "CaseData",
     "CaseFailureData",
+    "ChartSpec",
     "CheckResult",
     "CheckingData",
     "ChoiceGrading",
+    "ChoicePageData",
     "CodeError",
     "DrawnCases",
     "ExercisePageData",
     "FailureData",
     "FieldErrorData",
     "FunctionDraw",
+    "Manifest",
     "NumericGrading",
+    "NumericPageData",
     "OutputData",
+    "ProgressItemData",
     "QuestionGrading",
+    "QuestionPageData",
     "QuizGrading",
+    "QuizPageData",
     "QuizToleranceData",
     "RaisedData",
     "Returned",
@@ -33,6 +43,8 @@ __all__ = [
     "RunReply",
     "SortGrading",
     "SortItemData",
+    "SortItemPageData",
+    "SortPageData",
     "TableData",
     "ToleranceData",
     "UnreachedData",
@@ -109,6 +121,56 @@ QuestionGrading = ChoiceGrading | SortGrading | NumericGrading
 class QuizGrading(TypedDict):
     id: str
     questions: list[QuestionGrading]
+
+
+class ChoicePageData(TypedDict):
+    """A single or multiple choice question in the page's `data-quiz-data` (quiz_render): its grading data less the
+    explanations, which the page holds as HTML in <template>s."""
+
+    id: str
+    kind: Literal["single", "multiple"]
+    correct: list[int]
+    choices: int  # how many there are
+    shuffle: bool
+
+
+class SortItemPageData(TypedDict):
+    bucket: str
+
+
+class SortPageData(TypedDict):
+    """A sort question in the page's `data-quiz-data`."""
+
+    id: str
+    kind: Literal["sort"]
+    buckets: dict[str, str]  # id -> text
+    items: list[SortItemPageData]
+    shuffle: bool
+
+
+class NumericPageData(TypedDict):
+    """A numeric question in the page's `data-quiz-data`; `variant` is its source for "new numbers" (sent back as
+    quiz_variant's `question`), or null."""
+
+    id: str
+    kind: Literal["numeric"]
+    values: list[str]  # what stands for each `{input}` of the question's text, in order: new numbers replace them
+    inputs: dict[str, JSONValue]
+    answer: float
+    answer_text: str
+    unit: str
+    tolerance: QuizToleranceData
+    variant: dict[str, Any] | None
+
+
+QuestionPageData = ChoicePageData | SortPageData | NumericPageData
+
+
+class QuizPageData(TypedDict):
+    """A quiz's `data-quiz-data` (quiz_render): the answer key as the page carries it."""
+
+    id: str
+    questions: list[QuestionPageData]
 
 
 class VariantData(TypedDict):
@@ -281,15 +343,49 @@ class TableData(TypedDict):
     rows: list[list[str]]
 
 
+# A Vega-Lite spec as the book's package wrote it, with the description a screen reader hears.
+ChartSpec = Annotated[dict[str, Any], "Chart"]
+
+
 class RunReply(TypedDict):
-    """The calculators' worker's reply to `run` (and the build's pre-render): outputs, or what is wrong."""
+    """The calculators' worker's reply to `run` (and the build's pre-render): outputs, or what is wrong. The browser
+    reads it as one of two shapes, by `ok` (contracts-browser.js's Computed and Refused)."""
 
     ok: bool
     calculator: str
     errors: NotRequired[list[FieldErrorData]]  # when not ok: every bad field
     failure: NotRequired[FailureData]  # when not ok with no bad field: the calculator itself raised
-    inputs: NotRequired[dict[str, JSONValue]]
+    inputs: NotRequired[dict[str, JSONValue]]  # when ok, each of these
     outputs: NotRequired[list[OutputData]]
     summary: NotRequired[str]
-    chart: NotRequired[dict[str, Any] | None]
+    chart: NotRequired[ChartSpec | None]
     table: NotRequired[TableData | None]
+
+
+# Progress (progress_page.py; progress-view.js)
+
+
+class ProgressItemData(TypedDict):
+    """A quiz or an exercise as the progress views list it (progress_page.py's item data: `data-progress-item`, and a
+    list of them in a page's `data-progress-here`, with its title there)."""
+
+    kind: Literal["quiz", "exercise"]
+    key: str  # its storage key: quiz:docs/page.md#id
+    version: str  # changes when the block does
+    total: int  # questions in a quiz, 1 for an exercise
+    title: NotRequired[str]
+
+
+# The service worker (service_worker.py's build_manifest; service_worker.js)
+
+
+class Manifest(TypedDict):
+    """Every file the service worker caches, as [path, content hash], and its caches' names (layout.py's);
+    `version` hashes the files."""
+
+    version: str
+    pages: list[tuple[str, str]]
+    runtime: list[tuple[str, str]]
+    onUse: list[tuple[str, str]]  # files a reader fetches only when they use them
+    pagesCache: str  # the pages' cache's name, less the site's address and the version that follow it
+    runtimeCache: str  # the runtime's cache's name, less the site's address that follows it

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .books import load_book
-from .compute_process import DEFAULT_LIMIT, limit_problem, session, start_book_code, stop_book_code
-from .config import DEFAULT_PACKAGE, NAME
+from .compute_process import limit_problem, session, start_book_code, stop_book_code
+from .config import BROWSER_DEPENDENCIES, NAME, NODE_MODULES, PACKAGE, SNAPSHOT, TIME_LIMIT
 from .markdown import EXTENSION_NAMES
 from .progress_page import PROGRESS_PAGE
 from .ship import BuiltPage, fill_progress, finish_pages, generated_pages, ship, write_pages
@@ -78,21 +78,21 @@ def read_options(config_file: Path) -> BookOptions:
         raise UsageError(
             f"{config_file}: names neither the `calculators` plugin nor the `calculators` Markdown extension"
         )
-    package = (plugin or {}).get("package") or (extension or {}).get("package") or DEFAULT_PACKAGE
-    if plugin and extension and extension.get("package", package) != plugin.get("package", DEFAULT_PACKAGE):
+    package = (plugin or {}).get(PACKAGE.name) or (extension or {}).get(PACKAGE.name) or PACKAGE.default
+    if plugin and extension and extension.get(PACKAGE.name, package) != PACKAGE.given(plugin):
         raise UsageError(
-            f"{config_file}: the `{NAME}` plugin names the package '{plugin.get('package', DEFAULT_PACKAGE)}' "
-            f"and the extension '{extension.get('package', DEFAULT_PACKAGE)}': give both the same"
+            f"{config_file}: the `{NAME}` plugin names the package '{PACKAGE.given(plugin)}' "
+            f"and the extension '{PACKAGE.given(extension)}': give both the same"
         )
     # Zensical's build runs the extension with its own; the snapshot and the browser run with this one.
-    limits = [entry.get("time_limit", DEFAULT_LIMIT) for entry in (plugin, extension) if entry is not None]
+    limits = [TIME_LIMIT.given(entry) for entry in (plugin, extension) if entry is not None]
     problem = next(filter(None, map(limit_problem, limits)), "")
     if problem:
         raise UsageError(f"{config_file}: {problem}")
     if len(set(limits)) > 1:
         raise UsageError(
             f"{config_file}: the `{NAME}` plugin's time_limit is {limits[0]:g} and the extension's {limits[1]:g} "
-            f"({DEFAULT_LIMIT:g} where none is given): give both the same"
+            f"({TIME_LIMIT.default:g} where none is given): give both the same"
         )
     limit = limits[0]
     root = config_file.resolve().parent
@@ -100,10 +100,10 @@ def read_options(config_file: Path) -> BookOptions:
         root=root,
         docs_dir=root / str(config.get("docs_dir", "docs")),
         package=str(package),
-        node_modules=root / str((plugin or {}).get("node_modules", "node_modules")),
-        snapshot=bool((plugin or {}).get("snapshot", True)),
+        node_modules=root / str(NODE_MODULES.given(plugin)),
+        snapshot=bool(SNAPSHOT.given(plugin)),
         time_limit=float(limit),
-        browser_dependencies=tuple(str(name) for name in (plugin or {}).get("browser_dependencies", [])),
+        browser_dependencies=tuple(str(name) for name in BROWSER_DEPENDENCIES.given(plugin)),
         site_name=str(config.get("site_name", "")),
         nav=tuple(_nav_pages(config.get("nav"), "The book")),
     )

@@ -1,37 +1,153 @@
-"""The plugin's options, as written under `plugins: - calculators:` in mkdocs.yml."""
+"""The plugin's options, declared once in OPTIONS: each one's name, type, default, what it does and which hosts read
+it. The MkDocs plugin's configuration (CalculatorsConfig, under `plugins: - calculators:` in mkdocs.yml), the
+Markdown extension's (markdown.py, under `markdown_extensions: - calculators:`, for Zensical) and the command line's
+reading of mkdocs.yml (cli.read_options) take them from here, and docs/own-book.md's table of the plugin's options
+says the same (tests/unit/test_options.py holds it to OPTIONS, `help` word for word).
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 
 from .compute_process import DEFAULT_LIMIT
 
+__all__ = ["DEFAULT_PACKAGE", "EXTENSION", "NAME", "OPTIONS", "PLUGIN", "CalculatorsConfig", "Option"]
+
 # The book's package when the options name none (this book's; any other book names its own).
 DEFAULT_PACKAGE = "calculators"
 # The name the plugin and the Markdown extension go by in mkdocs.yml (their entry points in plugins/pyproject.toml).
 NAME = "calculators"
 
+PLUGIN = "plugin"  # the MkDocs plugin (plugin.py)
+EXTENSION = "extension"  # the Markdown extension (markdown.py), which Zensical runs
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Option(Generic[T]):
+    """One option: `types` are what a value may be (MkDocs' message names them when a value is none of them); a
+    list's `types` are its items'. `help` is what docs/own-book.md's table says it does."""
+
+    name: str
+    types: tuple[type, ...]
+    default: T
+    help: str
+    hosts: tuple[str, ...] = (PLUGIN,)
+
+    def mkdocs(self) -> c.Type[T]:
+        """The MkDocs plugin's option."""
+        return c.Type(self.types if len(self.types) > 1 else self.types[0], default=self.default)
+
+    def mkdocs_list(self: Option[tuple[str, ...]]) -> c.ListOfItems[str]:
+        """The MkDocs plugin's option, for a list of texts."""
+        return c.ListOfItems(c.Type(self.types[0]), default=list(self.default))
+
+    def given(self, options: dict[str, Any] | None) -> T:
+        """Its value in a host's options as mkdocs.yml writes them (none: the host is not named there)."""
+        return (options or {}).get(self.name, self.default)  # type: ignore[no-any-return]
+
+
+ENABLED = Option(
+    "enabled",
+    (bool,),
+    True,
+    "`false` builds the book without the plugin: blocks show as the code they are written in, and "
+    "`reference/calculators.md` and `progress.md` are placeholders saying the plugin is off, so a `nav` that lists "
+    "them still builds (a data table's page is not written: take it out of `nav` meanwhile)",
+)
+PACKAGE = Option(
+    "package",
+    (str,),
+    DEFAULT_PACKAGE,
+    "the importable package that holds your calculators",  # and keeps calckit's contract (calckit/book.py)
+    (PLUGIN, EXTENSION),
+)
+NODE_MODULES = Option(
+    "node_modules",
+    (str,),
+    "node_modules",
+    "where `npm ci` put the pinned browser runtime, from `mkdocs.yml`'s folder",
+)
+SNAPSHOT = Option(
+    "snapshot",
+    (bool,),
+    True,
+    "ship a memory snapshot of Python with your package imported, and one with only the exercise runner for readers' "
+    "exercise code (needs Node at build)",  # snapshot.py
+)
+MATH = Option(
+    "math",
+    (bool,),
+    True,
+    "typeset `$...$` and `$$...$$` formulas at build with KaTeX (found by `pymdownx.arithmatex` in generic mode, which "
+    "the plugin adds if your `markdown_extensions` lack it); `false` leaves them as written",  # formulas.py
+)
+TIME_LIMIT = Option[float](
+    "time_limit",
+    (int, float),
+    DEFAULT_LIMIT,
+    "seconds one call of your code may take (a calculator's compute, an exercise's solution), at build, under `mkdocs"
+    " serve`, under `zensical build` and in the `mkdocs-calculators` command (see [Build it with "
+    "Zensical](#build-it-with-zensical)), in the memory snapshot and in the reader's browser, where a reader's own "
+    "code in an exercise has as long for each Run or Check; past it the build names the page, the calculator, its "
+    "inputs and the line the code was on, and the browser says so beside the calculator; importing your package (and "
+    "loading its data table's rows and sources) may take six times as long (at least 10 s), past which the build "
+    "stops at the line the import was on",
+    (PLUGIN, EXTENSION),
+)
+BROWSER_DEPENDENCIES = Option[tuple[str, ...]](
+    "browser_dependencies",
+    (str,),
+    (),
+    "pure-Python distributions that your package imports, shipped to the browser",  # dependencies.py
+)
+CACHE = Option(
+    "cache",
+    (bool,),
+    True,
+    "reuse what the last build worked out, kept in `.cache/mkdocs-calculators/` beside `mkdocs.yml`: a page's blocks "
+    "are rendered again only when the page, a file its blocks read (a quiz file), a file in your package's folder, the "
+    "plugin as the build runs it, a `hooks:` file, the Python or the `time_limit` changed (a `mkdocs serve` started "
+    "before an edit to the plugin keeps rendering with the plugin it loaded, and the next build, which runs the edited "
+    "one, renders again), and a page with a problem is rendered on every build; set `false` if your code reads files "
+    "from outside its package's folder",  # build_cache.py
+)
+STRICT = Option(
+    "strict",
+    (bool,),
+    True,
+    "end the process with exit status 1 when a page's blocks have problems",
+    (EXTENSION,),
+)
+
+# In the order MkDocs checks them (and reports their problems).
+OPTIONS: tuple[Option[Any], ...] = (
+    ENABLED,
+    PACKAGE,
+    NODE_MODULES,
+    SNAPSHOT,
+    MATH,
+    TIME_LIMIT,
+    BROWSER_DEPENDENCIES,
+    CACHE,
+    STRICT,
+)
+
 
 class CalculatorsConfig(Config):
-    enabled = c.Type(bool, default=True)
-    # The importable package that holds the book's calculators, which keeps calckit's contract (calckit/book.py).
-    package = c.Type(str, default=DEFAULT_PACKAGE)
-    # Where `npm ci` put the pinned browser runtime (Pyodide, Vega), relative to mkdocs.yml.
-    node_modules = c.Type(str, default="node_modules")
-    # Ship a memory snapshot of Python with the calculators imported (made with Node at build; see snapshot.py).
-    snapshot = c.Type(bool, default=True)
-    # Typeset `$...$` and `$$...$$` at build with KaTeX (pymdownx.arithmatex finds them; formulas.py).
-    math = c.Type(bool, default=True)
-    # Seconds that the book's code may take for one call (a calculator's compute, an exercise's solution checked on
-    # its cases), at build, under `mkdocs serve`, in the memory snapshot and in the reader's browser, where a reader's
-    # own code in an exercise has as long for each Run or Check. Past it, the build says which calculator, on which
-    # inputs and at which line; the browser says so beside the calculator, or the exercise.
-    time_limit = c.Type((int, float), default=DEFAULT_LIMIT)
-    # Pure-Python distributions installed here that the book's package imports, shipped to the browser in a wheel of
-    # their own (dependencies.py); the browser has the standard library, calckit and the book's package otherwise.
-    browser_dependencies = c.ListOfItems(c.Type(str), default=[])
-    # Reuse what an earlier build worked out from the same code and pages: each page's rendered blocks, the import
-    # check (kept in .cache/mkdocs-calculators/ beside mkdocs.yml; build_cache.py says what a result depends on).
-    # Turn it off for a book whose code reads files from outside its package folder.
-    cache = c.Type(bool, default=True)
+    """The MkDocs plugin's options: OPTIONS for the plugin, each under its name (which tests/unit/test_options.py
+    checks), so that mypy knows each one's type."""
+
+    enabled = ENABLED.mkdocs()
+    package = PACKAGE.mkdocs()
+    node_modules = NODE_MODULES.mkdocs()
+    snapshot = SNAPSHOT.mkdocs()
+    math = MATH.mkdocs()
+    time_limit = TIME_LIMIT.mkdocs()
+    browser_dependencies = BROWSER_DEPENDENCIES.mkdocs_list()
+    cache = CACHE.mkdocs()

@@ -3,8 +3,8 @@ are vendored, which the worker fetches itself, what the snapshot's key covers, t
 that the browser scripts import (BuildInfo, written as the module BUILD_INFO).
 
 runtime.py writes the files, service_worker.py lists them for sw.js, snapshot.py keys the memory snapshot on them.
-The browser scripts repeat a few of these names (worker.js's PYODIDE_FILES, the caches' prefixes in worker.js and
-service_worker.js); each such line says "as in layout.py", and tests/unit/test_runtime_layout.py checks that they agree.
+The browser scripts repeat none of these names: the files Pyodide fetches and the caches' names reach worker.js through
+BUILD_INFO, and service_worker.js through the manifest written into sw.js (service_worker.py).
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ VENDORED = {
     "pyodide": ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"),
     "vega": ("vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js", "vega-embed/build/vega-embed.min.js"),
 }
-# The ones Pyodide fetches itself in the worker (paths under ASSETS): worker.js checks and caches them.
+# The ones Pyodide fetches itself in the worker (paths under ASSETS), the wasm first: worker.js checks and caches them,
+# and compiles the wasm while the rest downloads.
 WORKER_FETCHES = tuple(f"pyodide/{name}" for name in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"))
 # The Pyodide files whose identity a snapshot's key covers besides the version and build id (cheap: their sizes).
 SNAPSHOT_INPUTS = ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "pyodide.mjs")
@@ -66,3 +67,7 @@ class BuildInfo(TypedDict):
     missing: list[str]  # modules the package imports that the browser lacks (a build that is not strict)
     serviceWorker: str  # sw.js's path from the site's root, or "" (mkdocs serve: none)
     timeLimit: float  # seconds for one call of the book's code
+    pyodideFiles: list[
+        str
+    ]  # the files Pyodide fetches itself, relative to the scripts, the wasm first (WORKER_FETCHES)
+    runtimeCache: str  # the runtime cache's name, less the site's address that follows it (RUNTIME_CACHE_PREFIX)

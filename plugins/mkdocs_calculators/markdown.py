@@ -38,8 +38,8 @@ from markdown.preprocessors import Preprocessor
 from .authored_text import AuthoredText
 from .blocks import PageContext
 from .books import load_book
-from .compute_process import DEFAULT_LIMIT, limit_problem, session, start_book_code, stop_book_code
-from .config import DEFAULT_PACKAGE, NAME
+from .compute_process import limit_problem, session, start_book_code, stop_book_code
+from .config import EXTENSION, NAME, OPTIONS
 from .page import render_page
 
 if TYPE_CHECKING:
@@ -204,11 +204,7 @@ def _lines_before(markdown: str, file_text: str | None) -> int:
 
 class CalculatorsExtension(Extension):
     def __init__(self, **kwargs: Any) -> None:
-        self.config = {
-            "package": [DEFAULT_PACKAGE, "the importable package that holds the book's calculators"],
-            "strict": [True, "end the process with exit status 1 when a page's blocks have problems"],
-            "time_limit": [DEFAULT_LIMIT, "seconds that one call of the book's code may take at build"],
-        }
+        self.config = {option.name: [option.default, option.help] for option in OPTIONS if EXTENSION in option.hosts}
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:

@@ -15,6 +15,10 @@ from collections import Counter
 from dataclasses import dataclass
 from html import escape
 from html.parser import HTMLParser
+from typing import TYPE_CHECKING, Literal, cast
+
+if TYPE_CHECKING:
+    from calckit.contracts import ProgressItemData
 
 __all__ = ["PROGRESS_PAGE", "BlockItem", "ProgressBook", "blocks_in", "progress_page_markdown"]
 
@@ -36,8 +40,9 @@ class BlockItem:
     title: str
     anchor: str  # the block's element id in its page
 
-    def data(self) -> dict[str, object]:
-        return {"kind": self.kind, "key": self.key, "version": self.version, "total": self.total}
+    def data(self) -> ProgressItemData:
+        kind = cast('Literal["quiz", "exercise"]', self.kind)
+        return {"kind": kind, "key": self.key, "version": self.version, "total": self.total}
 
 
 class _BlockFinder(HTMLParser):

@@ -15,11 +15,12 @@ import json
 import re
 from dataclasses import dataclass
 from html import escape, unescape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .authored_text import is_line
 
 if TYPE_CHECKING:
+    from calckit.contracts import QuizPageData
     from calckit.quiz import ChoiceQuestion, NumericQuestion, Question, Quiz, SortQuestion, Where
 
     from .authored_text import AuthoredText
@@ -132,7 +133,7 @@ def _plain(html: str) -> str:
     return " ".join(unescape(_TAG.sub("", html)).split())
 
 
-def _page_data(quiz: Quiz) -> dict[str, Any]:
+def _page_data(quiz: Quiz) -> QuizPageData:
     """The answer key as the page carries it: `grading_data`, less the explanations (the page has them as HTML, in
     templates), with each numeric question's values in place of its `{input}`s (what new numbers replace)."""
     from calckit.quiz import grading_data
@@ -149,7 +150,7 @@ def _page_data(quiz: Quiz) -> dict[str, Any]:
         else:
             shown["choices"] = len(shown["choices"])
         questions.append(shown)
-    return data | {"questions": questions}
+    return cast("QuizPageData", data | {"questions": questions})  # tests/unit/test_contracts.py checks its keys
 
 
 def _json(data: object) -> str:

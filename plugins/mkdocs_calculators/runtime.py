@@ -30,7 +30,18 @@ from calckit.book import Book
 
 from .compute_process import DEFAULT_LIMIT
 from .dependencies import Dependency, dependency_wheel
-from .layout import ASSETS, BUILD_INFO, EDITOR_DIR, ENTRY_SCRIPT, SERVICE_WORKER, STYLESHEET, VENDORED, BuildInfo
+from .layout import (
+    ASSETS,
+    BUILD_INFO,
+    EDITOR_DIR,
+    ENTRY_SCRIPT,
+    RUNTIME_CACHE_PREFIX,
+    SERVICE_WORKER,
+    STYLESHEET,
+    VENDORED,
+    WORKER_FETCHES,
+    BuildInfo,
+)
 from .service_worker import worker_cached
 from .snapshot import EXERCISE_SNAPSHOT_GLOB, SNAPSHOT_GLOB, provide_exercise_snapshot, provide_snapshot
 from .stylesheets import compact_css
@@ -173,9 +184,7 @@ def write_runtime(
         if stale not in wheels:
             stale.unlink()
     made = provide_snapshot(node_modules, wheels, book, out, create=not serving, limit=time_limit) if snapshot else None
-    exercise = (
-        provide_exercise_snapshot(node_modules, wheels[0], book, out, create=not serving) if snapshot else None
-    )
+    exercise = provide_exercise_snapshot(node_modules, wheels[0], book, out, create=not serving) if snapshot else None
     for glob, provided in ((SNAPSHOT_GLOB, made), (EXERCISE_SNAPSHOT_GLOB, exercise)):
         if provided is None:
             for stale_snapshot in out.glob(glob):
@@ -191,6 +200,8 @@ def write_runtime(
         missing=list(missing),
         serviceWorker="" if serving else SERVICE_WORKER,
         timeLimit=time_limit,
+        pyodideFiles=list(WORKER_FETCHES),
+        runtimeCache=RUNTIME_CACHE_PREFIX,
     )
     _write_if_changed(out / BUILD_INFO, build_info_module(info))
     assets = resources.files(__package__).joinpath("assets")

@@ -22,9 +22,9 @@ const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self
 
 const SCOPE = sw.registration.scope; // the site's root, ending with "/"
 const SCOPE_PATH = new URL(SCOPE).pathname;
-const PAGES_PREFIX = `calculators-pages:${SCOPE}:`; // the caches' names: as in layout.py
+const PAGES_PREFIX = `${MANIFEST.pagesCache}${SCOPE}:`; // the caches' names (layout.py's)
 const PAGES_CACHE = PAGES_PREFIX + MANIFEST.version;
-const RUNTIME_CACHE = `calculators-runtime:${SCOPE}`; // worker.js writes here too, under the same keys
+const RUNTIME_CACHE = MANIFEST.runtimeCache + SCOPE; // worker.js writes here too, under the same keys
 
 /** A manifest path (relative to the root, as on disk) as it appears in a request's URL, percent-encoded. @param {string} path */
 const encoded = (path) => new URL(path, SCOPE).pathname.slice(SCOPE_PATH.length);

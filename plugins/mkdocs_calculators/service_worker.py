@@ -29,6 +29,7 @@ import hashlib
 import json
 from importlib import resources
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from .layout import (
     ASSETS,
@@ -39,6 +40,9 @@ from .layout import (
     WORKER_FETCHES,
 )
 from .snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from calckit.contracts import Manifest
 
 __all__ = [
     "SERVICE_WORKER",
@@ -78,8 +82,8 @@ def _url_path(relative: str) -> str:
     return relative
 
 
-def build_manifest(site_dir: Path) -> dict[str, object]:
-    """{"version", "pages", "runtime", "onUse"}: every file that the service worker caches, with its hash."""
+def build_manifest(site_dir: Path) -> Manifest:
+    """Every file that the service worker caches, with its hash, in three groups, and the caches' names (Manifest)."""
     groups: dict[str, list[Entry]] = {"pages": [], "runtime": [], "onUse": []}
     for path in sorted(site_dir.rglob("*")):
         if not path.is_file():
@@ -100,7 +104,15 @@ def build_manifest(site_dir: Path) -> dict[str, object]:
             group = "pages"
         groups[group].append((_url_path(name), file_digest(path)))
     body = json.dumps(groups, sort_keys=True, separators=(",", ":"))
-    return {"version": hashlib.sha256(body.encode()).hexdigest()[:16], **groups}
+    version = hashlib.sha256(body.encode()).hexdigest()[:16]
+    return {
+        "version": version,
+        "pages": groups["pages"],
+        "runtime": groups["runtime"],
+        "onUse": groups["onUse"],
+        "pagesCache": PAGES_CACHE_PREFIX,
+        "runtimeCache": RUNTIME_CACHE_PREFIX,
+    }
 
 
 # Under `mkdocs serve`: a service worker that removes itself and its caches. entry.js registers none there, but a
@@ -122,7 +134,7 @@ self.addEventListener("activate", (event) => {{
 """
 
 
-def write_service_worker(site_dir: Path, *, serving: bool = False) -> dict[str, object] | None:
+def write_service_worker(site_dir: Path, *, serving: bool = False) -> Manifest | None:
     """Write sw.js for the site as built and return its manifest; under `mkdocs serve`, the retiring worker."""
     if serving:
         (site_dir / SERVICE_WORKER).write_text(RETIRED, encoding="utf-8")

@@ -1,141 +1,382 @@
 // @ts-check
-/**
- * The JSON between the build (Python) and the browser, typed once for the type check (tsconfig.json): what the blocks
- * write into their pages, what the book's package answers through the calculators' worker, the messages to and from
- * the workers, and the progress kept in localStorage. Each type names its Python side. The scripts name these types
- * as `import("./contracts.js").Name` (tsconfig's rootDirs put this folder beside assets/); nothing imports this file
- * at run time, and it is not written into the site.
- *
- * The build's own values for the scripts are build-info.d.ts (layout.BuildInfo); the service worker's manifest is
- * Manifest below.
- */
-export {};
+// Written by `python -m mkdocs_calculators.twins` from calckit/contracts.py: do not edit (make lint fails when it is
+// stale). The JSON between the build (Python) and the browser, typed for the type check (tsconfig.json): what the
+// blocks write into their pages and what the book's package answers through the workers. The scripts name these types
+// as `import("./contracts.js").Name` (tsconfig's rootDirs put this folder beside assets/); nothing imports this file at
+// run time, and it is not written into the site. The shapes only the browser makes (the workers' messages, the progress
+// in localStorage) are hand-written in contracts-browser.js, re-exported here.
+export * from "./contracts-browser.js";
 
-// Grading (calckit.grading; grading.js).
-
-/** A tolerance: `amount` in the answer's unit or, when `relative`, a fraction of the answer. @typedef {{amount: number, relative: boolean}} Tolerance */
-
-// Calculators: what `calckit.api.run` answers, the worker's "run" (calculator.js shows it).
-
-/** A refused input, beside its field (calckit.errors.InputError.as_dict). @typedef {{field: string, rule: string, message: string, hint: string}} FieldError */
-/** @typedef {{key: string, label: string, value: unknown, text: string, note: string}} Output */
-/** A calculator's table (calckit.table's as_dict), built as render.py's render_table does. @typedef {{caption: string, columns: string[], rows: string[][]}} Table */
-/** A Vega-Lite spec as the book's package wrote it, with the description a screen reader hears. @typedef {{description: string} & Record<string, unknown>} Chart */
-/** The calculator's own defect for inputs it accepted (calckit.api.describe_failure). @typedef {{error: string, where: string, message: string}} Failure */
-/**
- * @typedef {{ok: true, calculator: string, inputs: Record<string, unknown>, outputs: Output[], summary: string,
- *   chart: Chart | null, table: Table | null}} Computed
- */
-/** @typedef {{ok: false, calculator: string, errors: FieldError[], failure?: Failure}} Refused */
-/** @typedef {Computed | Refused} RunResult */
-
-// Quizzes: `data-quiz-data` (quiz_render.py's page data: calckit.quiz's grading data less the explanations, which the
-// page holds as HTML in <template>s), and a numeric question's "new numbers".
-
-/** `choices`: how many there are. @typedef {{id: string, kind: "single" | "multiple", correct: number[], choices: number, shuffle?: boolean}} ChoiceData */
-/** @typedef {{id: string, kind: "sort", buckets: Record<string, string>, items: {bucket: string}[], shuffle?: boolean}} SortData */
-/** calckit.quiz.Tolerance.as_dict: the grading rule's, with how the question says it. @typedef {Tolerance & {text: string}} QuizTolerance */
-/**
- * What `calckit.api.quiz_variant` answers (calckit.quiz.Variant.as_dict); `values` stand for the text's `{input}`s.
- * @typedef {{seed?: number, inputs: Record<string, unknown>, values: string[], answer: number, answer_text: string}} Variant
- */
-/**
- * A numeric question; `variant` is its source for "new numbers" (sent back as quiz_variant's `question`), or null.
- * @typedef {{id: string, kind: "numeric", values: string[], inputs: Record<string, unknown>,
- *   answer: number, answer_text: string, unit: string, tolerance: QuizTolerance, variant: Record<string, unknown> | null,
- *   shuffle?: boolean}} NumericData
- */
-/** @typedef {ChoiceData | SortData | NumericData} QuestionData */
-/** @typedef {{questions: QuestionData[]}} QuizData */
-
-// Exercises: `data-exercise-data` (exercise_render.py, from calckit.exercise), a Check's cases, and the exercise
-// worker's jobs and replies (calckit.exercise_run).
+// Grading (calckit.grading, grading.js)
 
 /**
- * `draw` goes back to the calculators' worker as exercise_cases's arguments (calckit.exercise.Exercise.drawing_data).
- * @typedef {{id: string, title: string, function: string, parameters: string[], draw: Record<string, unknown>,
- *   tolerance: Tolerance, starter: string, solution: string}} ExerciseData
- */
-/** @typedef {{inputs: Record<string, number>, expected: number | null}} Case */
-/** What `calckit.api.exercise_cases` answers: the cases and which parameters are floats. @typedef {{cases: Case[], floats: string[]}} DrawnCases */
-/** A Python exception, as the reader sees it (calckit.exercise_run._error). @typedef {{type: string, message: string, line: number | null}} PythonError */
-/**
- * A job for exercise_worker.js: run the code, or call its function on each case's inputs.
- * @typedef {{type: "run", code: string}
- *   | {type: "cases", code: string, function: string, parameters: string[], floats: string[], cases: Record<string, number>[]}} ExerciseJob
- */
-/**
- * What one case's call returned (calckit.grading.returned), or what it raised.
- * @typedef {{kind: "number", value: number, shown?: string} | {kind: "none" | "nonfinite", shown?: string}
- *   | {kind: "other", type: string, shown?: string}} Returned
- */
-/** @typedef {Returned | {kind: "raised", error: PythonError}} CaseResult */
-/**
- * The exercise worker's reply to a job (calckit.exercise_run.run_code, call_cases): reader code ran in that worker, so
- * the page reads from it only values of these forms, and grades them itself (exercise_runtime.js, gradeOutputs).
- * @typedef {{ok: boolean, stdout: string, error: PythonError | null, results?: CaseResult[]}} Ran
- */
-/**
- * The first case that fails: its inputs, the expected value, what came back (shown) and why it fails.
- * @typedef {{index: number, inputs: Record<string, number>, expected: number | null, got: string, reason: string,
- *   error: PythonError | null}} CaseFailure
- */
-/**
- * A Check's verdict, made in the page, as calckit.exercise_run.check_code makes it at build.
- * @typedef {{ok: boolean, passed: number, total: number, stdout: string, error?: PythonError | null,
- *   failure?: CaseFailure | null}} Checked
- */
-/** From exercise_worker.js (and "alive" from the first line of its worker). @typedef {{type: "alive"} | {type: "ready", boot: "snapshot" | "plain"} | {type: "failed", error: string} | {type: "done", reply: Ran}} FromExerciseWorker */
-
-// The calculators' worker (worker.js): the protocol runtime.js speaks with it. A call's reply carries its id and the
-// page's generation; one for a page the reader has left is dropped.
-
-/** @typedef {"idle" | "runtime" | "package" | "ready" | "failed"} Stage */
-/** What each function the worker may call answers (calckit.api.FUNCTIONS). @typedef {{run: RunResult, quiz_variant: Variant, exercise_cases: DrawnCases}} PythonResults */
-/** @typedef {keyof PythonResults} PythonFunction */
-/**
- * `interrupt`: a shared buffer through which the page stops a call that runs too long, when the page can share memory.
- * @typedef {{type: "boot", controlled: boolean, interrupt: Int32Array | null}
- *   | {type: "call", id: number, generation: number, function: PythonFunction, arguments: Record<string, unknown>}} ToWorker
- */
-/**
- * @typedef {{type: "progress", stage: Stage}
- *   | {type: "ready", ms: number, boot: string, stages: Record<string, number>}
- *   | {type: "stored"}
- *   | {type: "failed", error: string}
- *   | {type: "started", id: number}
- *   | {type: "result", id: number, generation: number, json: string, ms: number}
- *   | {type: "error", id: number, generation: number, error: string}} FromWorker
+ * (calckit.contracts.ToleranceData)
+ * @typedef {object} Tolerance
+ * @property {number} amount in the answer's unit, or, when relative, a fraction of the answer
+ * @property {boolean} relative
  */
 
-// Progress (progress.js): one entry per block in localStorage, under its key (`quiz:...` or `exercise:...`).
+/**
+ * What a reader's function returned, as the grading rule sees it (`grading.returned`).
+ * (calckit.contracts.Returned)
+ * @typedef {object} Returned
+ * @property {"number" | "none" | "nonfinite" | "other"} kind
+ * @property {string} shown its repr, cut to a length a reader can read
+ * @property {number} [value] for a number
+ * @property {string} [type] for another kind of value: its type's name
+ */
 
-/** A quiz's answer to one question, as saved; `at` is when it last changed. @typedef {{value?: unknown, checked?: boolean, correct?: boolean, variant?: Variant, at?: number}} Answer */
-/** @typedef {{version: string, current: number, answers: Record<string, Answer>}} QuizProgress */
+// Quizzes (calckit.quiz, quiz.js)
+
 /**
- * `code` survives an edit of the exercise; `passed` counts for the version checked; `checked`: the code last checked.
- * @typedef {{version: string, code?: string, passed: boolean, attempts: number, checked?: string}} ExerciseProgress
+ * (calckit.contracts.QuizToleranceData)
+ * @typedef {object} QuizTolerance
+ * @property {number} amount
+ * @property {boolean} relative
+ * @property {string} text as readers see it: '± 2%'
  */
+
 /**
- * What is stored for one block: a quiz's or an exercise's progress (its key says which), with when it was saved (`at`)
- * and when it was last reset (`resetAt`). Read back from storage, so every field may be missing.
- * @typedef {Partial<QuizProgress> & Partial<ExerciseProgress> & {at?: number, resetAt?: number}} Entry
+ * (calckit.contracts.ChoiceGrading)
+ * @typedef {object} ChoiceGrading
+ * @property {string} id
+ * @property {"single" | "multiple"} kind
+ * @property {string} explanation
+ * @property {number[]} correct the correct choices, by their place in the author's order
+ * @property {string[]} choices each choice's explanation
+ * @property {boolean} shuffle
  */
+
+/**
+ * (calckit.contracts.SortItemData)
+ * @typedef {object} SortItemData
+ * @property {string} bucket
+ * @property {string} explanation
+ */
+
+/**
+ * (calckit.contracts.SortGrading)
+ * @typedef {object} SortGrading
+ * @property {string} id
+ * @property {"sort"} kind
+ * @property {string} explanation
+ * @property {Record<string, string>} buckets id -> text
+ * @property {SortItemData[]} items
+ * @property {boolean} shuffle
+ */
+
+/**
+ * (calckit.contracts.NumericGrading)
+ * @typedef {object} NumericGrading
+ * @property {string} id
+ * @property {"numeric"} kind
+ * @property {string} explanation
+ * @property {string} text with the author's inputs filled in
+ * @property {Record<string, unknown>} inputs
+ * @property {number} answer
+ * @property {string} answer_text
+ * @property {string} unit
+ * @property {QuizTolerance} tolerance
+ * @property {Record<string, unknown> | null} variant the question's source, which the worker reads back for new
+ * numbers
+ */
+
+/**
+ * (calckit.contracts.QuestionGrading)
+ * @typedef {ChoiceGrading | SortGrading | NumericGrading} QuestionGrading
+ */
+
+/**
+ * (calckit.contracts.QuizGrading)
+ * @typedef {object} QuizGrading
+ * @property {string} id
+ * @property {QuestionGrading[]} questions
+ */
+
+/**
+ * A single or multiple choice question in the page's `data-quiz-data` (quiz_render): its grading data less the
+ * explanations, which the page holds as HTML in <template>s. (calckit.contracts.ChoicePageData)
+ * @typedef {object} ChoiceData
+ * @property {string} id
+ * @property {"single" | "multiple"} kind
+ * @property {number[]} correct
+ * @property {number} choices how many there are
+ * @property {boolean} shuffle
+ */
+
+/**
+ * (calckit.contracts.SortItemPageData)
+ * @typedef {object} SortItemPageData
+ * @property {string} bucket
+ */
+
+/**
+ * A sort question in the page's `data-quiz-data`. (calckit.contracts.SortPageData)
+ * @typedef {object} SortData
+ * @property {string} id
+ * @property {"sort"} kind
+ * @property {Record<string, string>} buckets id -> text
+ * @property {SortItemPageData[]} items
+ * @property {boolean} shuffle
+ */
+
+/**
+ * A numeric question in the page's `data-quiz-data`; `variant` is its source for "new numbers" (sent back as
+ * quiz_variant's `question`), or null. (calckit.contracts.NumericPageData)
+ * @typedef {object} NumericData
+ * @property {string} id
+ * @property {"numeric"} kind
+ * @property {string[]} values what stands for each `{input}` of the question's text, in order: new numbers replace
+ * them
+ * @property {Record<string, unknown>} inputs
+ * @property {number} answer
+ * @property {string} answer_text
+ * @property {string} unit
+ * @property {QuizTolerance} tolerance
+ * @property {Record<string, unknown> | null} variant
+ */
+
+/**
+ * (calckit.contracts.QuestionPageData)
+ * @typedef {ChoiceData | SortData | NumericData} QuestionData
+ */
+
+/**
+ * A quiz's `data-quiz-data` (quiz_render): the answer key as the page carries it. (calckit.contracts.QuizPageData)
+ * @typedef {object} QuizData
+ * @property {string} id
+ * @property {QuestionData[]} questions
+ */
+
+/**
+ * A numeric question's new numbers (the calculators' worker's reply to `quiz_variant`).
+ * (calckit.contracts.VariantData)
+ * @typedef {object} VariantData
+ * @property {number} seed
+ * @property {Record<string, unknown>} inputs
+ * @property {string} text
+ * @property {string[]} values what stands for each `{input}` of the text, in order: the page puts these in place
+ * @property {number} answer
+ * @property {string} answer_text
+ */
+
+// Exercises (calckit.exercise, exercise.js, exercise_worker.js)
+
+/**
+ * (calckit.contracts.CaseData)
+ * @typedef {object} Case
+ * @property {Record<string, number>} inputs
+ * @property {number | null} expected None: there is no such number for these inputs
+ */
+
+/**
+ * What `exercise_run.check_code` grades a solution on (the build's). (calckit.contracts.CheckingData)
+ * @typedef {object} CheckingData
+ * @property {string} function
+ * @property {string[]} parameters
+ * @property {string[]} floats
+ * @property {Case[]} cases
+ * @property {Tolerance} tolerance
+ */
+
+/**
+ * (calckit.contracts.VaryData)
+ * @typedef {object} VaryData
+ * @property {string} input
+ * @property {number} [min]
+ * @property {number} [max]
+ * @property {number} [step]
+ * @property {unknown[]} [choices]
+ */
+
+/**
+ * How the calculators' worker draws a Check's cases from a calculator's output. (calckit.contracts.CalculatorDraw)
+ * @typedef {object} CalculatorDraw
+ * @property {string} calculator
+ * @property {string} output
+ * @property {string[]} parameters
+ * @property {Record<string, unknown>} given
+ * @property {number} scale
+ * @property {number} count
+ * @property {VaryData[]} vary
+ * @property {Record<string, number>[]} fixed
+ */
+
+/**
+ * How the calculators' worker draws a Check's cases from a function of the book's package.
+ * (calckit.contracts.FunctionDraw)
+ * @typedef {object} FunctionDraw
+ * @property {string} function_key calckit.answers.function_key of its dotted name: the page does not name it
+ * @property {string[]} parameters
+ * @property {Record<string, unknown>} given
+ * @property {number} count
+ * @property {VaryData[]} vary
+ * @property {string[]} whole
+ * @property {Record<string, number>[]} fixed
+ */
+
+/**
+ * The calculators' worker's reply to `exercise_cases`. (calckit.contracts.DrawnCases)
+ * @typedef {object} DrawnCases
+ * @property {Case[]} cases
+ * @property {string[]} floats
+ */
+
+/**
+ * The exercise's `data-exercise-data`: no expected value. (calckit.contracts.ExercisePageData)
+ * @typedef {object} ExerciseData
+ * @property {string} function
+ * @property {string[]} parameters
+ * @property {CalculatorDraw | FunctionDraw} draw
+ * @property {Tolerance} tolerance
+ * @property {string} id
+ * @property {string} title
+ * @property {string} starter
+ * @property {string} solution
+ */
+
+/**
+ * (calckit.contracts.CodeError)
+ * @typedef {object} PythonError
+ * @property {string} type
+ * @property {string} message
+ * @property {number | null} line in the reader's code
+ */
+
+/**
+ * The exercise worker's reply to Run. (calckit.contracts.RunCodeResult)
+ * @typedef {object} RunCodeResult
+ * @property {boolean} ok
+ * @property {string} stdout
+ * @property {PythonError | null} error
+ */
+
+/**
+ * (calckit.contracts.RaisedData)
+ * @typedef {object} RaisedData
+ * @property {"raised"} kind
+ * @property {PythonError} error
+ */
+
+/**
+ * The exercise worker's reply to Check: what the reader's function returned for each case, up to a raise.
+ * (calckit.contracts.RunCasesResult)
+ * @typedef {object} RunCasesResult
+ * @property {boolean} ok
+ * @property {string} stdout
+ * @property {PythonError | null} error
+ * @property {(Returned | RaisedData)[]} results
+ */
+
+/**
+ * (calckit.contracts.CaseFailureData)
+ * @typedef {object} CaseFailure
+ * @property {number} index
+ * @property {Record<string, number>} inputs
+ * @property {number | null} expected
+ * @property {string | null} got
+ * @property {string} reason
+ * @property {PythonError | null} error
+ */
+
+/**
+ * A part of a solution that none of its exercise's cases runs (`exercise_reach`).
+ * (calckit.contracts.UnreachedData)
+ * @typedef {object} UnreachedData
+ * @property {number} line a line of the solution, 1 for its first
+ * @property {number | null} to None: no case runs `line`; a line: no case goes on from `line` to it; 0: nor out of
+ * its function
+ */
+
+/**
+ * `exercise_run.check_code`'s verdict on a solution. (calckit.contracts.CheckResult)
+ * @typedef {object} CheckResult
+ * @property {boolean} ok
+ * @property {number} passed
+ * @property {number} total
+ * @property {string} stdout
+ * @property {PythonError | null} error
+ * @property {CaseFailure | null} failure
+ * @property {UnreachedData[]} unreached when it passes every case: what no case ran
+ */
+
+// Calculators (calckit.api.run, calculator.js)
+
+/**
+ * (calckit.contracts.FieldErrorData)
+ * @typedef {object} FieldError
+ * @property {string} field
+ * @property {string} rule
+ * @property {string} message
+ * @property {string} hint
+ */
+
+/**
+ * A calculator that raised: the cause for a reader, its place and the whole message for an author.
+ * (calckit.contracts.FailureData)
+ * @typedef {object} Failure
+ * @property {string} error
+ * @property {string} where
+ * @property {string} message
+ */
+
+/**
+ * (calckit.contracts.OutputData)
+ * @typedef {object} Output
+ * @property {string} key
+ * @property {string} label
+ * @property {unknown} value
+ * @property {string} text
+ * @property {string} note
+ */
+
+/**
+ * (calckit.contracts.TableData)
+ * @typedef {object} Table
+ * @property {string} caption
+ * @property {string[]} columns
+ * @property {string[][]} rows
+ */
+
+/**
+ * The calculators' worker's reply to `run` (and the build's pre-render): outputs, or what is wrong. The browser
+ * reads it as one of two shapes, by `ok` (contracts-browser.js's Computed and Refused).
+ * (calckit.contracts.RunReply)
+ * @typedef {object} RunReply
+ * @property {boolean} ok
+ * @property {string} calculator
+ * @property {FieldError[]} [errors] when not ok: every bad field
+ * @property {Failure} [failure] when not ok with no bad field: the calculator itself raised
+ * @property {Record<string, unknown>} [inputs] when ok, each of these
+ * @property {Output[]} [outputs]
+ * @property {string} [summary]
+ * @property {import("./contracts-browser.js").Chart | null} [chart]
+ * @property {Table | null} [table]
+ */
+
+// Progress (progress_page.py; progress-view.js)
 
 /**
  * A quiz or an exercise as the progress views list it (progress_page.py's item data: `data-progress-item`, and a
- * list of them in a page's `data-progress-here`, with its title there).
- * @typedef {{kind: "quiz" | "exercise", key: string, version: string, total: number, title?: string}} ProgressItem
+ * list of them in a page's `data-progress-here`, with its title there). (calckit.contracts.ProgressItemData)
+ * @typedef {object} ProgressItem
+ * @property {"quiz" | "exercise"} kind
+ * @property {string} key its storage key: quiz:docs/page.md#id
+ * @property {string} version changes when the block does
+ * @property {number} total questions in a quiz, 1 for an exercise
+ * @property {string} [title]
  */
+
+// The service worker (service_worker.py's build_manifest; service_worker.js)
 
 /**
- * The file "Export" on the progress page writes and "Import" reads (progress-view.js): the book's name, so that a file
- * from another book is refused, and every entry by block key.
- * @typedef {{format: "calculators-progress", version: number, book: string, exported: string, progress: Record<string, Entry>}} ProgressExport
+ * Every file the service worker caches, as [path, content hash], and its caches' names (layout.py's); `version`
+ * hashes the files. (calckit.contracts.Manifest)
+ * @typedef {object} Manifest
+ * @property {string} version
+ * @property {[string, string][]} pages
+ * @property {[string, string][]} runtime
+ * @property {[string, string][]} onUse files a reader fetches only when they use them
+ * @property {string} pagesCache the pages' cache's name, less the site's address and the version that follow it
+ * @property {string} runtimeCache the runtime's cache's name, less the site's address that follows it
  */
-
-// The service worker (service_worker.py's build_manifest; service_worker.js).
-
-/** @typedef {[path: string, hash: string]} ManifestEntry */
-/** Every file the service worker caches, with its content hash; `version` hashes the rest. @typedef {{version: string, pages: ManifestEntry[], runtime: ManifestEntry[], onUse: ManifestEntry[]}} Manifest */
-/** From offline.js: cache every runtime file not cached yet. @typedef {{type: "cache-runtime"}} ToServiceWorker */

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 import yaml
 
-from mkdocs_calculators.config import CalculatorsConfig
 from tests.support import ROOT, SECOND_BOOK, build_site, free_port
 
 GUIDE = ROOT / "docs/own-book.md"
@@ -104,23 +103,6 @@ def test_its_package_gathers_calculators_with_the_registry_and_quotes_its_messag
     ohm = files["circuits/ohm.py"]
     line = ohm[: ohm.index("= Calculator(")].count("\n") + 1
     assert f"(the first at circuits/ohm.py:{line}): give each a name of its own" in " ".join(GUIDE.read_text().split())
-
-
-def _options_table() -> dict[str, str]:
-    """The guide's table of the plugin's options: option -> its default as the table gives it."""
-    text = GUIDE.read_text(encoding="utf-8")
-    table = text[text.index("The plugin's options, under `calculators:`:") :].split("\n\n")[1]
-    rows = [line.split(" | ") for line in table.splitlines()[2:]]
-    return {row[0].strip("| `"): row[1].strip("`") for row in rows}
-
-
-def test_its_options_table_is_the_plugins_schema() -> None:
-    """Every option of the plugin's configuration (config.py) is in the table, with its default, and nothing else."""
-    schema = CalculatorsConfig()
-    defaults = {key: option.default for key, option in schema._schema}
-    assert sorted(_options_table()) == sorted(defaults)
-    for key, shown in _options_table().items():
-        assert yaml.safe_load(shown) == defaults[key], key
 
 
 def test_its_copy_of_the_runtimes_pins_takes_the_books_own_name() -> None:

@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from calckit import book
+from mkdocs_calculators.layout import PAGES_CACHE_PREFIX, RUNTIME_CACHE_PREFIX, WORKER_FETCHES
 from mkdocs_calculators.runtime import EDITOR_MODULES, editor_file, write_runtime
 from mkdocs_calculators.service_worker import write_service_worker
 from mkdocs_calculators.snapshot import CACHE, pyodide_version, snapshot_key
@@ -125,6 +126,16 @@ class TestServiceWorker:
         assert cached and all(runtime[f"{ASSETS}/{name}"] == hash_ for name, hash_ in cached.items())
         assert "pyodide/pyodide.asm.wasm" in cached
 
+    def test_the_scripts_are_given_the_caches_names_and_the_files_pyodide_fetches(self, site: Path) -> None:
+        """worker.js and sw.js spell no cache's name and no Pyodide file (tests/unit/test_runtime_layout.py): the build
+        gives them layout.py's, in build-info.js and in sw.js's manifest, and the files are in the site."""
+        info = build_info(site)
+        assert info["pyodideFiles"] == list(WORKER_FETCHES)
+        assert all((site / ASSETS / name).is_file() for name in WORKER_FETCHES)
+        assert info["runtimeCache"] == RUNTIME_CACHE_PREFIX
+        found = manifest(site)
+        assert (found["pagesCache"], found["runtimeCache"]) == (PAGES_CACHE_PREFIX, RUNTIME_CACHE_PREFIX)
+
     def test_entry_registers_the_service_worker(self, site: Path) -> None:
         assert build_info(site)["serviceWorker"] == "sw.js"
         assert (site / "sw.js").is_file()
@@ -135,6 +146,7 @@ class TestServiceWorker:
         assert write_service_worker(tmp_path, serving=True) is None
         assert build_info(tmp_path)["serviceWorker"] == ""
         assert build_info(tmp_path)["cached"] == {}
+        assert build_info(tmp_path)["pyodideFiles"] == list(WORKER_FETCHES)  # the worker fetches them all the same
         retired = (tmp_path / "sw.js").read_text(encoding="utf-8")
         assert "registration.unregister()" in retired
         assert "fetch" not in retired

@@ -30,6 +30,7 @@ PLUGIN_TESTS = frozenset(
         "test_formula_heights.py",
         "test_grading.py",
         "test_markdown_extension.py",
+        "test_options.py",
         "test_page_render.py",
         "test_progress_blocks.py",
         "test_progress_names.py",
@@ -44,6 +45,7 @@ PLUGIN_TESTS = frozenset(
         "test_stylesheets.py",
         "test_suite_order.py",
         "test_test_server.py",
+        "test_twins.py",
         "test_units.py",
         "test_yaml_compose.py",
     }

@@ -12,6 +12,9 @@ from calckit.api import run
 from calckit.exercise_run import check_code, run_cases, run_code
 from calckit.quiz import grading_data
 from calculators import CALCULATORS
+from mkdocs_calculators.progress_page import BlockItem
+from mkdocs_calculators.quiz_render import _page_data
+from mkdocs_calculators.service_worker import build_manifest
 from tests.unit.test_exercise import CRITICAL, critical, roofline
 from tests.unit.test_quiz import quiz
 
@@ -43,6 +46,31 @@ def test_a_quizs_grading_data() -> None:
         keeps(question, shapes[question["kind"]])
     numeric = next(question for question in data["questions"] if question["kind"] == "numeric")
     keeps(numeric["tolerance"], contracts.QuizToleranceData)
+
+
+def test_a_quizs_page_data() -> None:
+    """What quiz.js reads from `data-quiz-data`: the grading data less the explanations."""
+    data = _page_data(quiz_checks.read_quiz(quiz(), CALCULATORS))
+    keeps(data, contracts.QuizPageData)
+    shapes = {"single": contracts.ChoicePageData, "multiple": contracts.ChoicePageData}
+    shapes |= {"sort": contracts.SortPageData, "numeric": contracts.NumericPageData}
+    assert {question["kind"] for question in data["questions"]} == set(shapes)
+    for question in data["questions"]:
+        keeps(question, shapes[question["kind"]])
+        if question["kind"] == "sort":
+            keeps(question["items"][0], contracts.SortItemPageData)
+        if question["kind"] == "numeric":
+            keeps(question["tolerance"], contracts.QuizToleranceData)
+
+
+def test_the_progress_views_and_the_service_workers_data(tmp_path: Any) -> None:
+    item = BlockItem("quiz", "quiz:docs/a.md#q", "abc", 3, "A quiz", "quiz-1")
+    keeps(item.data(), contracts.ProgressItemData)
+    keeps(item.data() | {"title": item.title}, contracts.ProgressItemData)
+    (tmp_path / "index.html").write_text("<p>hi</p>", encoding="utf-8")
+    manifest = build_manifest(tmp_path)
+    keeps(manifest, contracts.Manifest)
+    assert manifest["pages"] == [("", manifest["pages"][0][1])]
 
 
 @pytest.mark.parametrize("function", [False, True], ids=["calculator", "function"])

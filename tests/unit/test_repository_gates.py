@@ -67,7 +67,9 @@ def test_the_plugin_names_no_books_package_but_in_its_option() -> None:
             elif isinstance(node, ast.Constant) and node.value == "calculators":
                 literals.append(where)
     assert imports == []
-    assert literals == ["plugins/mkdocs_calculators/config.py:11", "plugins/mkdocs_calculators/config.py:13"]
+    config = (ROOT / "plugins/mkdocs_calculators/config.py").read_text(encoding="utf-8").splitlines()
+    lines = [config.index(f'{name} = "calculators"') + 1 for name in ("DEFAULT_PACKAGE", "NAME")]
+    assert literals == [f"plugins/mkdocs_calculators/config.py:{line}" for line in lines]
     # The browser side too: the worker and the snapshot script import the package they are told, and calckit.
     for script in ("mkdocs_calculators/assets/worker.js", "mkdocs_calculators/snapshot.mjs"):
         text = (ROOT / "plugins" / script).read_text(encoding="utf-8")

@@ -1,9 +1,9 @@
-"""The runtime's layout is said once (mkdocs_calculators/layout.py); the few names the browser scripts repeat agree
-with it, and every build value a script imports is one that the build writes into build-info.js."""
+"""The runtime's layout is said once (mkdocs_calculators/layout.py): the browser scripts take what they need of it from
+what the build writes rather than repeat it, and every build value a script imports is one that the build writes into
+build-info.js."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -28,23 +28,30 @@ IMPORTED = re.compile(
 ENTRY_IMPORT = f'const buildInfo = () => import(new URL("{BUILD_INFO}", base).href);'
 
 
-def test_the_worker_fetches_the_files_layout_names() -> None:
-    text = SCRIPTS["worker.js"].read_text(encoding="utf-8")
-    match = re.search(r"^const PYODIDE_FILES = (\[.*?\]);", text, re.MULTILINE)
-    assert match, "worker.js has no PYODIDE_FILES"
-    wasm = re.search(r'^const WASM = ("[^"]+");', text, re.MULTILINE)  # the list names the wasm by this constant
-    assert wasm, "worker.js has no WASM"
-    assert tuple(json.loads(re.sub(r"\bWASM\b", wasm[1], match[1]))) == WORKER_FETCHES
+def test_the_worker_takes_the_files_pyodide_fetches_from_the_build() -> None:
+    """worker.js takes the files Pyodide fetches from build-info.js (tests/build/test_runtime_build.py checks the
+    values written there), the wasm first, which it compiles while the rest downloads: it names none itself. Each is a
+    file the build vendors, as is each that a snapshot's key covers."""
+    assert WORKER_FETCHES[0] == "pyodide/pyodide.asm.wasm"
     assert {name.removeprefix("pyodide/") for name in WORKER_FETCHES} <= set(VENDORED["pyodide"])
     assert set(SNAPSHOT_INPUTS) <= set(VENDORED["pyodide"])
-
-
-def test_the_caches_names_are_layouts() -> None:
     worker = SCRIPTS["worker.js"].read_text(encoding="utf-8")
-    service_worker = SCRIPTS["sw.js"].read_text(encoding="utf-8")
-    assert f"`{RUNTIME_CACHE_PREFIX}${{" in worker
-    assert f"`{RUNTIME_CACHE_PREFIX}${{SCOPE}}`" in service_worker
-    assert f"`{PAGES_CACHE_PREFIX}${{SCOPE}}:`" in service_worker
+    assert "const [WASM] = PYODIDE_FILES;" in worker
+    for name in VENDORED["pyodide"]:
+        assert f'"pyodide/{name}"' not in worker, f"worker.js names {name}: take it from build-info.js"
+
+
+def test_the_caches_names_come_from_the_build() -> None:
+    """The worker and the service worker share the runtime's cache, and the service worker drops the pages' caches of
+    other builds by their prefix: both scripts take the names from what the build writes (build-info.js, sw.js's
+    manifest: tests/build/test_runtime_build.py), and neither spells one."""
+    assert PAGES_CACHE_PREFIX != RUNTIME_CACHE_PREFIX and not RUNTIME_CACHE_PREFIX.startswith(PAGES_CACHE_PREFIX)
+    for script in SCRIPTS.values():
+        text = script.read_text(encoding="utf-8")
+        for prefix in (PAGES_CACHE_PREFIX, RUNTIME_CACHE_PREFIX):
+            assert prefix not in text, f"{script.name} spells {prefix!r}: take it from what the build writes"
+    assert "MANIFEST.runtimeCache + SCOPE" in SCRIPTS["sw.js"].read_text(encoding="utf-8")
+    assert "runtimeCache + new URL(" in SCRIPTS["worker.js"].read_text(encoding="utf-8")
 
 
 def imported_values() -> dict[str, set[str]]:

@@ -64,7 +64,7 @@ export function showFailure(result, reply, data, goToLine) {
   );
   rows.push(element("tr", {}, [element("th", { scope: "row" }, ["Expected"]), element("td", {}, [number(failure.expected)])]));
   if (!failure.error) {
-    rows.push(element("tr", {}, [element("th", { scope: "row" }, ["Got"]), element("td", {}, [failure.got])]));
+    rows.push(element("tr", {}, [element("th", { scope: "row" }, ["Got"]), element("td", {}, [failure.got ?? ""])]));
   }
   const passed = reply.passed ? ` (the ${reply.passed} before it pass)` : "";
   result.append(

@@ -211,7 +211,7 @@ async function runIn(job, limitMs, { onBooting, onRunning }) {
  * @returns {import("./contracts.js").Checked}
  */
 export function gradeOutputs(ran, cases, tolerance) {
-  const graded = { ok: false, passed: 0, total: cases.length, stdout: String(ran.stdout ?? "") };
+  const graded = { ok: false, passed: 0, total: cases.length, stdout: String(ran.stdout ?? ""), error: null, failure: null };
   if (ran.error) return { ...graded, error: ran.error };
   for (const [index, one] of cases.entries()) {
     const got = Array.isArray(ran.results) ? ran.results[index] : undefined;

@@ -25,17 +25,19 @@ import {
   cached as CACHED,
   missing as MISSING,
   bookPackage as PACKAGE,
+  pyodideFiles as PYODIDE_FILES,
+  runtimeCache,
   snapshot as SNAPSHOT,
   snapshotFor as SNAPSHOT_FOR,
   wheels as WHEELS,
 } from "./build-info.js";
 
-const RUNTIME_CACHE = `calculators-runtime:${new URL("../../", import.meta.url).href}`; // as in sw.js and layout.py
+const RUNTIME_CACHE = runtimeCache + new URL("../../", import.meta.url).href; // the cache sw.js keeps the runtime in
 const INDEX_URL = new URL("./pyodide/", import.meta.url).href;
 const WHEEL_DIR = "/lib/wheels"; // as in snapshot.mjs: each wheel's file goes here and onto sys.path
-// Fetched by Pyodide itself: a missing or broken one fails the boot at once instead of leaving it hanging.
-const WASM = "pyodide/pyodide.asm.wasm";
-const PYODIDE_FILES = [WASM, "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"]; // layout.py
+// PYODIDE_FILES are fetched by Pyodide itself: a missing or broken one fails the boot at once instead of leaving it
+// hanging. The wasm comes first.
+const [WASM] = PYODIDE_FILES;
 
 /** A runtime file that cannot be had: the boot fails (no fallback can do without it). */
 class Unavailable extends Error {}
