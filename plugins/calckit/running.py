@@ -1,10 +1,10 @@
 """Where a book's compute functions run, and what their results must be.
 
 In the browser, in tests and in `python -c`, a calculator's compute runs right here, in this interpreter. The build
-runs it in a process of its own with a time limit (`mkdocs_calculators/compute_process.py`, an `Executor` that the
-build makes active while it works on its book: `calckit.session.Session`), because a compute that never returns would
-otherwise hang the build or `mkdocs serve`, and Python cannot interrupt one that is stuck in C (`10**10**8`,
-`time.sleep(10**6)`): only ending its process stops it.
+runs it in a process of its own with a time limit (`mkdocs_calculators/sandbox/compute_process.py`, an `Executor`
+that the build makes active while it works on its book: `calckit.session.Session`), because a compute that never
+returns would otherwise hang the build or `mkdocs serve`, and Python cannot interrupt one that is stuck in C
+(`10**10**8`, `time.sleep(10**6)`): only ending its process stops it.
 
 Whatever ran it, a result is checked against the calculator's declaration (`calckit.spec.check_result`): a
 `Result`, every output given, a finite real number where a number is declared (not a bool, None, text or a list),

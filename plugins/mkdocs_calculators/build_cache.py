@@ -36,8 +36,8 @@ from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
 
-from .fences import Fence
 from .page import RenderedBlock, RenderedPage
+from .pages.fences import Fence
 
 __all__ = ["CACHE_DIR", "BuildCache", "PagePlace", "code_digest", "kinds_code", "loaded_module", "running_code"]
 

@@ -22,11 +22,11 @@ from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .books import load_book
-from .compute_process import limit_problem, session, start_book_code, stop_book_code
 from .config import BROWSER_DEPENDENCIES, NAME, NODE_MODULES, PACKAGE, SNAPSHOT, TIME_LIMIT
 from .markdown import EXTENSION_NAMES
 from .progress_page import PROGRESS_PAGE
+from .sandbox.books import load_book
+from .sandbox.compute_process import limit_problem, session, start_book_code, stop_book_code
 from .ship import BuiltPage, fill_progress, finish_pages, generated_pages, ship, write_pages
 
 if TYPE_CHECKING:

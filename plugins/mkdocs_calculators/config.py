@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 
-from .compute_process import DEFAULT_LIMIT
+from .sandbox.compute_process import DEFAULT_LIMIT
 
 __all__ = ["DEFAULT_PACKAGE", "EXTENSION", "NAME", "OPTIONS", "PLUGIN", "CalculatorsConfig", "Option"]
 

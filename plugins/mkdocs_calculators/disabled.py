@@ -8,8 +8,8 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from .config import NAME
+from .pages.reference import CALCULATORS_PAGE
 from .progress_page import PROGRESS_PAGE
-from .reference import CALCULATORS_PAGE
 
 __all__ = ["PLACEHOLDERS", "add_placeholders"]
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from calckit.exercise import Exercise
     from calckit.spec import Calculator
 
-    from .authored_text import AuthoredText
+    from .pages.authored_text import AuthoredText
 
 __all__ = ["render_exercise"]
 

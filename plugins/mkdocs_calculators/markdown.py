@@ -35,12 +35,12 @@ from typing import TYPE_CHECKING, Any
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from .authored_text import AuthoredText
 from .blocks import PageContext
-from .books import load_book
-from .compute_process import limit_problem, session, start_book_code, stop_book_code
 from .config import EXTENSION, NAME, OPTIONS
 from .page import render_page
+from .pages.authored_text import AuthoredText
+from .sandbox.books import load_book
+from .sandbox.compute_process import limit_problem, session, start_book_code, stop_book_code
 
 if TYPE_CHECKING:
     from calckit.session import Session

@@ -14,14 +14,14 @@ from typing import Any
 from calckit.running import CodeFailure
 
 from .blocks import Authored, BlockKind, PageContext, Problems, kinds
-from .budgets import over_page_budget
-from .compute_process import failure_message
-from .fences import Fence, find_fences, replace_fences, unclosed_message
-from .ids import PageIds
-from .page_checks import footnote_problems, front_matter_problem
+from .extras.budgets import over_page_budget
+from .extras.page_checks import footnote_problems, front_matter_problem
+from .pages.fences import Fence, find_fences, replace_fences, unclosed_message
+from .pages.ids import PageIds
+from .pages.render import render_problems
+from .pages.slips import anchor_ids, fence_name_slips
 from .problems import Problem
-from .render import render_problems
-from .slips import anchor_ids, fence_name_slips
+from .sandbox.compute_process import failure_message
 
 __all__ = ["RenderedBlock", "RenderedPage", "render_page"]
 

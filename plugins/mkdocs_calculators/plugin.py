@@ -24,12 +24,22 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler
 
-from .authored_text import AuthoredText
 from .blocks import PageContext
-from .books import load_book
 from .build_cache import CACHE_DIR, BuildCache, PagePlace, code_digest, kinds_code, loaded_module, running_code
-from .chart_check import save_valid_shapes, use_schema
-from .compute_process import (
+from .config import CalculatorsConfig
+from .disabled import add_placeholders
+from .extras.chart_check import save_valid_shapes, use_schema
+from .extras.formulas import KATEX_CSS, Formulas, arithmatex_problem
+from .markdown import EXTENSION_NAMES
+from .page import render_page
+from .pages.authored_text import AuthoredText
+from .pages.reference import CALCULATORS_PAGE, HTML_CHUNK
+from .pages.render import render_problems
+from .pages.slips import anchor_ids
+from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, here_line, progress_page_markdown
+from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
+from .sandbox.books import load_book
+from .sandbox.compute_process import (
     ComputeProcess,
     await_book_code,
     launch_book_code,
@@ -37,18 +47,8 @@ from .compute_process import (
     session,
     stop_book_code,
 )
-from .config import CalculatorsConfig
-from .disabled import add_placeholders
-from .formulas import KATEX_CSS, Formulas, arithmatex_problem
-from .markdown import EXTENSION_NAMES
-from .page import render_page
-from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, here_line, progress_page_markdown
-from .reference import CALCULATORS_PAGE, HTML_CHUNK
-from .render import render_problems
-from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
 from .service_worker import write_service_worker
 from .ship import GENERATED_MARK, generated_pages, mark_live
-from .slips import anchor_ids
 
 if TYPE_CHECKING:
     from calckit.book import Book

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from html import escape, unescape
 from typing import TYPE_CHECKING, Any, cast
 
-from .authored_text import is_line
+from .pages.authored_text import is_line
 
 if TYPE_CHECKING:
     from calckit.contracts import QuizPageData
     from calckit.quiz import ChoiceQuestion, NumericQuestion, Question, Quiz, SortQuestion, Where
 
-    from .authored_text import AuthoredText
+    from .pages.authored_text import AuthoredText
 
 __all__ = ["QuizHtml", "authored_html", "old_anchor_attribute", "render_quiz"]
 

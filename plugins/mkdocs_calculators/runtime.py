@@ -28,7 +28,6 @@ from mkdocs.exceptions import PluginError
 import calckit
 from calckit.book import Book
 
-from .compute_process import DEFAULT_LIMIT
 from .dependencies import Dependency, dependency_wheel
 from .layout import (
     ASSETS,
@@ -42,6 +41,7 @@ from .layout import (
     WORKER_FETCHES,
     BuildInfo,
 )
+from .sandbox.compute_process import DEFAULT_LIMIT
 from .service_worker import worker_cached
 from .snapshot import EXERCISE_SNAPSHOT_GLOB, SNAPSHOT_GLOB, provide_exercise_snapshot, provide_snapshot
 from .stylesheets import compact_css

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .compute_process import DEFAULT_LIMIT
+from .pages.reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
 from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, progress_page_markdown
-from .reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
 from .runtime import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, write_runtime
+from .sandbox.compute_process import DEFAULT_LIMIT
 from .service_worker import write_service_worker
 
 if TYPE_CHECKING:

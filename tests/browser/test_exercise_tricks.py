@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page
 
 from calckit.exercise_checks import read_exercise
 from calculators import CALCULATORS
-from mkdocs_calculators.fences import find_fences
+from mkdocs_calculators.pages.fences import find_fences
 from tests.browser.calculator_page import expected, follow_instantly, present, wait_for_texts, wait_mounted
 from tests.browser.test_exercise import CALCULATOR, PAGE, RIGHT, ROOFLINE, open_exercises, press, result_text, type_code
 from tests.support import ROOT

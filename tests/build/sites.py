@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from mkdocs_calculators.books import load_book
 from mkdocs_calculators.config import DEFAULT_PACKAGE
+from mkdocs_calculators.sandbox.books import load_book
 from tests.support import MKDOCS, NODE_MODULES, ROOT, build_env, build_site
 
 if TYPE_CHECKING:

@@ -183,7 +183,7 @@ def test_the_books_pages_keep_the_ids_their_calculators_had(tmp_path: Path) -> N
         "docs/chapters/27-asics-and-accelerators.md": ["systolic", "2", "5", "compare-2026-fp4", "6"],
         "docs/lessons/roofline-exercises.md": ["2"],
     }
-    from mkdocs_calculators.fences import find_fences
+    from mkdocs_calculators.pages.fences import find_fences
 
     for name, ids in expected.items():
         fences = find_fences((ROOT / name).read_text(encoding="utf-8"), frozenset({"calculator"}))

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mkdocs_calculators.budgets import CHART_POINTS, PAGE_BYTES, chart_points
+from mkdocs_calculators.extras.budgets import CHART_POINTS, PAGE_BYTES, chart_points
 from tests.build.test_own_book_guide import guide_files
 from tests.build.test_runtime_build import private_node_modules
 from tests.support import NODE_MODULES, build_env

@@ -9,7 +9,7 @@ import pytest
 from calckit.table import as_of
 from calculators import TABLE
 from calculators.chips import get_chip, load_sources
-from mkdocs_calculators.tables import source_numbers
+from mkdocs_calculators.pages.tables import source_numbers
 from tests.build.sites import Build, build_fixture
 
 PAGE = """# TPUs

@@ -11,7 +11,7 @@ import yaml
 
 from calckit import Calculator
 from calculators import CALCULATORS
-from mkdocs_calculators.fences import find_fences
+from mkdocs_calculators.pages.fences import find_fences
 from tests.support import ROOT
 
 DEEPSEEK_V3: dict[str, Any] = {
@@ -53,11 +53,7 @@ HAND_PICKED: list[tuple[str, dict[str, Any]]] = [
     ("serving", {"chip": "h200-sxm", "chips": 3}),  # tensor parallelism cannot split 64 heads three ways
     ("serving", {"chip": "h200-sxm", "chips": 2, "context": 1024, "batch": 400}),  # weight matmuls compute-bound
     # DeepSeek-V3 in FP8 on 8 H200s, MLA: 99.97% of the experts read at batch 256, 37 GB at batch 1.
-    *(
-        (name, {**DEEPSEEK_V3, "batch": batch})
-        for name in ("serving", "latency-throughput")
-        for batch in (1, 256)
-    ),
+    *((name, {**DEEPSEEK_V3, "batch": batch}) for name in ("serving", "latency-throughput") for batch in (1, 256)),
     ("inference", {**{k: v for k, v in DEEPSEEK_V3.items() if k != "chips"}, "batch": 64}),
     ("compare", {"chips": ["h200-sxm", "mi300x"], "params_b": 671, "active_b": 37, "experts": 256, "top_k": 8}),
     ("serving", {**DEEPSEEK_V3, "active_b": 5}),  # fewer active parameters than 8 of 256 experts hold: an error

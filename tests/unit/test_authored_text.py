@@ -7,7 +7,7 @@ import pytest
 
 from calckit.quiz_checks import read_question
 from calculators import CALCULATORS
-from mkdocs_calculators.authored_text import PLAIN_TEXT, AuthoredText, is_line
+from mkdocs_calculators.pages.authored_text import PLAIN_TEXT, AuthoredText, is_line
 from mkdocs_calculators.quiz_render import _with_values
 
 MATH = AuthoredText(["pymdownx.arithmatex"], {"pymdownx.arithmatex": {"generic": True}})

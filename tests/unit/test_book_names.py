@@ -14,7 +14,7 @@ import pytest
 
 from calckit import Calculator, Input, Output, Result, number, registry
 from calckit.names import DuplicateName
-from mkdocs_calculators.books import load_book
+from mkdocs_calculators.sandbox.books import load_book
 
 
 def _module(name: str, title: str) -> str:

@@ -9,7 +9,7 @@ from calckit.table import Row, as_of
 from calculators import CALCULATORS, TABLE
 from calculators.chips import as_of as chips_as_of
 from calculators.chips import get_chip, load_sources
-from mkdocs_calculators.tables import SourceLinks, data_table, source_numbers
+from mkdocs_calculators.pages.tables import SourceLinks, data_table, source_numbers
 
 
 def rows(*ids: str) -> list[Row]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from calckit.book import load
 from mkdocs_calculators.blocks import PageContext
-from mkdocs_calculators.fences import find_fences, replace_fences, unclosed_message
 from mkdocs_calculators.page import render_page
-from mkdocs_calculators.slips import fence_name_slips
+from mkdocs_calculators.pages.fences import find_fences, replace_fences, unclosed_message
+from mkdocs_calculators.pages.slips import fence_name_slips
 
 KINDS = frozenset({"calculator", "quiz"})
 

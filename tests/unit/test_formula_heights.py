@@ -1,4 +1,4 @@
-"""mkdocs_calculators.formulas.display_height: the height a display formula stands in at off screen (math.css),
+"""mkdocs_calculators.extras.formulas.display_height: the height a display formula stands in at off screen (math.css),
 estimated at build from KaTeX's struts.
 
 Each case is a formula's struts as KaTeX 0.19 writes them, with its height laid out by Chromium (em of the formula's
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from mkdocs_calculators.formulas import display_height
+from mkdocs_calculators.extras.formulas import display_height
 
 
 def struts(*parts: tuple[float, float]) -> str:

@@ -27,7 +27,7 @@ from calckit.quiz import (
     shown_order,
 )
 from calculators import CALCULATORS
-from mkdocs_calculators.ids import check_id
+from mkdocs_calculators.pages.ids import check_id
 
 
 def read_quiz(data: object) -> Quiz:
@@ -620,7 +620,7 @@ class TestVariants:
 
 def book_quizzes() -> list[Quiz]:
     """Every quiz written in the book's lessons and chapters."""
-    from mkdocs_calculators.fences import find_fences
+    from mkdocs_calculators.pages.fences import find_fences
     from tests.support import ROOT
 
     found = []

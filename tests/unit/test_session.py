@@ -10,8 +10,8 @@ from typing import Any
 from calckit import book
 from calckit.running import Executor, active_executor, call_function, compute
 from calckit.session import Session
-from mkdocs_calculators.books import load_book
-from mkdocs_calculators.compute_process import session, start_book_code, stop_book_code
+from mkdocs_calculators.sandbox.books import load_book
+from mkdocs_calculators.sandbox.compute_process import session, start_book_code, stop_book_code
 from tests.support import ROOT
 
 

@@ -1,4 +1,5 @@
-"""mkdocs_calculators.stand_in: the height a calculator stands in at off screen, estimated at build from its parts.
+"""mkdocs_calculators.pages.stand_in: the height a calculator stands in at off screen, estimated at build from its
+parts.
 
 The browser test (tests/browser/test_stand_in_heights.py) holds every calculator of the site to its real height in
 Chromium; these hold the estimate's parts to the stylesheet's geometry and to heights measured there.
@@ -12,8 +13,8 @@ import pytest
 
 from calckit.api import run
 from calculators import CALCULATORS
-from mkdocs_calculators.render import render_calculator
-from mkdocs_calculators.stand_in import CHART_BOX, NARROW, WIDE, _chart, _columns, _lines, height_px, stand_in_rem
+from mkdocs_calculators.pages.render import render_calculator
+from mkdocs_calculators.pages.stand_in import CHART_BOX, NARROW, WIDE, _chart, _columns, _lines, height_px, stand_in_rem
 
 BY_NAME = dict(CALCULATORS)
 

@@ -14,7 +14,9 @@ SHIPPED = [*PAGE_STYLES, "exercise.css"]
 
 def source(name: str) -> str:
     folder = resources.files("mkdocs_calculators")
-    return (folder / "math.css" if name == "math.css" else folder / "assets" / name).read_text(encoding="utf-8")
+    return (folder / "extras" / "math.css" if name == "math.css" else folder / "assets" / name).read_text(
+        encoding="utf-8"
+    )
 
 
 def tokens(css: str) -> str:

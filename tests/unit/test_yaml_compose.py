@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import yaml
 
-from mkdocs_calculators.yaml_errors import compose, describe_yaml_error
+from mkdocs_calculators.pages.yaml_errors import compose, describe_yaml_error
 
 
 def test_valid_yaml_is_composed_by_libyaml() -> None:

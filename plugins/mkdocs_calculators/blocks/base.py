@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from calckit.authored import unknown_key
 
-from ..authored_text import PLAIN_TEXT, AuthoredText
-from ..fences import Fence
-from ..ids import PageIds
+from ..pages.authored_text import PLAIN_TEXT, AuthoredText
+from ..pages.fences import Fence
+from ..pages.ids import PageIds
+from ..pages.yaml_source import Loaded, YamlProblem, load_yaml
 from ..problems import Problem
-from ..yaml_source import Loaded, YamlProblem, load_yaml
 
 if TYPE_CHECKING:
     from calckit.authored import AuthoredError, Field

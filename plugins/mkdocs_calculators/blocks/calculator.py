@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from ..budgets import over_chart_budget
-from ..chart_check import chart_problem
-from ..ids import ID_RULE, check_id
-from ..render import render_calculator
+from ..extras.budgets import over_chart_budget
+from ..extras.chart_check import chart_problem
+from ..pages.ids import ID_RULE, check_id
+from ..pages.render import render_calculator
 from .base import Authored, BlockKind, Option, Problems
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 from calckit.exercise import EXERCISE
 
 from ..exercise_render import render_exercise
-from ..reference import CALCULATORS_PAGE
+from ..pages.reference import CALCULATORS_PAGE
 from .base import Authored, Named, NamedKind, Option, authored_problems
 
 if TYPE_CHECKING:

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from calckit.quiz_checks import QUIZ
 
+from ..pages.yaml_source import Loaded, YamlProblem, load_yaml
 from ..problems import Problem
 from ..quiz_render import QuizHtml, authored_html, render_quiz
-from ..yaml_source import Loaded, YamlProblem, load_yaml
 from .base import Authored, Named, NamedKind, Option, Problems, authored_problems
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..reference import table_page_path
-from ..tables import SourceLinks, data_table, source_numbers
+from ..pages.reference import table_page_path
+from ..pages.tables import SourceLinks, data_table, source_numbers
 from .base import Authored, BlockKind, Option, Problems, list_of_text, text
 
 if TYPE_CHECKING:

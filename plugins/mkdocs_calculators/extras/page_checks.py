@@ -13,9 +13,9 @@ import re
 
 import yaml
 
-from .fences import find_fences
-from .problems import Problem
-from .yaml_errors import describe_yaml_error
+from ..pages.fences import find_fences
+from ..pages.yaml_errors import describe_yaml_error
+from ..problems import Problem
 
 __all__ = ["footnote_problems", "front_matter_problem"]
 

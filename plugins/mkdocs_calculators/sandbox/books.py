@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .problems import located
+from ..problems import located
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -48,7 +48,7 @@ def _table_name_problem(loaded: Book, root: Path) -> str:
     kind's would answer to one fence, and one would silently win. Said at the table's declaration."""
     from calckit.declared import place_text
 
-    from .blocks import kinds
+    from ..blocks import kinds
 
     table = loaded.table
     if table is None or table.name not in {kind.name for kind in kinds()}:
