@@ -1,32 +1,24 @@
 """Memory snapshots of Pyodide, for the workers to restore instead of booting: the calculators' (the book's package
 imported) and the readers' exercises' (calckit's exercise runner alone).
 
-Booting Pyodide and importing the package costs a reader seconds; restoring a snapshot of the interpreter's memory
-taken right after that costs about a quarter of it. `snapshot.mjs` makes one under Node with the pinned Pyodide and
-this build's wheels; the site ships it gzip-compressed (about 6 MB for 31 MB of memory) and `worker.js` restores it
-with `loadPyodide({_loadSnapshot})`, falling back to a plain boot whenever restoring fails.
+Restoring a snapshot of the interpreter's memory costs a reader about a quarter of a boot and an import. `snapshot.mjs`
+makes one under Node with the pinned Pyodide and this build's wheels; the site ships it gzipped (about 6 MB for 31 MB)
+and `worker.js` restores it (`loadPyodide({_loadSnapshot})`), falling back to a plain boot whenever that fails.
 
-`_makeSnapshot` and `_loadSnapshot` are private Pyodide API, so a snapshot is only ever used with the runtime it was
-made with: its file name carries a key over the Pyodide version, its build id, the wheels' (content-hashed) names, the
-package and this script; the worker checks the version and the wheels, and Pyodide itself refuses a snapshot of
-another build.
+`_makeSnapshot` and `_loadSnapshot` are private Pyodide API, so a snapshot is used only with the runtime it was made
+with: its name carries a key over Pyodide's version and build, the wheels, the package and these scripts.
 
-Making one takes several seconds, so snapshots are cached between builds under `node_modules/.cache/` (the usual home
-of tool caches: git-ignored, shared by every site built against the same runtime, and emptied by `npm ci` together
-with the runtime the snapshots were made for), on a shelf per package (the exercises' on one of its own): each keeps
-its few most recent, so books that share a runtime do not evict each other's. Each snapshot made is restored once
-under Node before it is cached or shipped (`snapshot_check.mjs`, as worker.js restores it): one that cannot be
-restored (a snapshot grown past what Pyodide can restore, "offset is out of bounds", as a chart of 50,000 points made
-it) would make every reader's worker fall back to a plain boot, seconds slower, with nothing said at build. So a plain
-boot ships only by the author's choice (`snapshot: false`): a snapshot that Node cannot make or restore, or no Node at
-all, is an error, and the strict build stops with the reason.
+Snapshots are cached between builds under `node_modules/.cache/` (git-ignored, shared by every site built against the
+same runtime, emptied by `npm ci` with it), a few per package (the exercises' on a shelf of their own). Each is
+restored once under Node before it is cached or shipped (`snapshot_check.mjs`, as worker.js restores it): one that
+cannot be ("offset is out of bounds", as a chart of 50,000 points made it) would send every reader's worker to a plain
+boot, seconds slower, with nothing said. So a plain boot ships only by the author's choice (`snapshot: false`): a
+snapshot that Node cannot make or restore, or no Node at all, stops the strict build with the reason.
 
-The readers' exercise code runs in a Pyodide of its own (exercise_worker.js), which must never reach the book's
-package, so it cannot restore the calculators' snapshot. It gets its own (`provide_exercise_snapshot`): calckit's
-wheel alone on sys.path, `calckit.exercise_run` imported and the recursion limit set, made with Python's `js` module
-an empty object (Pyodide points `js` at the `jsglobals` given when restoring, which the worker makes empty again). It
-is keyed on the runtime and calckit's wheel only, so an edit to the book reuses it; made, checked (snapshot_check.mjs
---exercise), cached and shipped as the calculators' snapshot is, and named in build-info.js beside it.
+The readers' exercise code runs in a Pyodide of its own (exercise_worker.js) that must never reach the book's package.
+Its snapshot (`provide_exercise_snapshot`) holds calckit's wheel alone, `calckit.exercise_run` imported, made with
+Python's `js` an empty object (Pyodide points `js` at the `jsglobals` given when restoring, which the worker makes
+empty again); keyed on the runtime and calckit's wheel only, so an edit to the book reuses it.
 """
 
 from __future__ import annotations
@@ -107,8 +99,7 @@ def _key(pyodide_dir: Path, contents: list[str]) -> str:
         _build_id(pyodide_dir),
         *(f"{name}:{(pyodide_dir / name).stat().st_size}" for name in SNAPSHOT_INPUTS),
         *contents,
-        hashlib.sha256(SCRIPT.read_bytes()).hexdigest(),
-        hashlib.sha256(CHECK_SCRIPT.read_bytes()).hexdigest(),  # a cached snapshot passed this check
+        *(hashlib.sha256(script.read_bytes()).hexdigest() for script in (SCRIPT, CHECK_SCRIPT)),  # made, and checked
     ]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
