@@ -38,6 +38,7 @@ from typing import Any
 
 from .page import RenderedBlock, RenderedPage
 from .pages.fences import Fence
+from .pages.values import RenderedValue
 
 __all__ = ["CACHE_DIR", "BuildCache", "PagePlace", "code_digest", "kinds_code", "loaded_module", "running_code"]
 
@@ -181,9 +182,10 @@ class BuildCache:
                 RenderedBlock(Fence(**block["fence"]), block["kind"], block["html"], block["searchable"])
                 for block in entry["blocks"]
             ]
+            values = [RenderedValue(**value) for value in entry["values"]]
         except (KeyError, TypeError, AttributeError):
             return None
-        return RenderedPage(markdown, blocks)
+        return RenderedPage(markdown, blocks, values=values)
 
     def keep_page(self, rendered: RenderedPage, place: PagePlace, reads: Iterable[str]) -> None:
         """Keep `rendered` (made at `place`, having read the files `reads`) unless it has a problem."""
@@ -196,6 +198,7 @@ class BuildCache:
                 {"fence": asdict(block.fence), "kind": block.kind, "html": block.html, "searchable": block.searchable}
                 for block in rendered.blocks
             ],
+            "values": [asdict(value) for value in rendered.values],
         }
         self._save(place.entry, entry)
 

@@ -20,6 +20,7 @@ from .pages.fences import Fence, find_fences, replace_fences, unclosed_message
 from .pages.ids import PageIds
 from .pages.render import render_problems
 from .pages.slips import anchor_ids, fence_name_slips
+from .pages.values import RenderedValue, render_values
 from .problems import Problem
 from .sandbox.compute_process import failure_message
 
@@ -39,10 +40,16 @@ class RenderedPage:
     source: str  # the Markdown that was rendered
     blocks: list[RenderedBlock] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # in page order; warnings included
+    values: list[RenderedValue] = field(default_factory=list)  # the numbers its prose computes (pages/values.py)
 
     def markdown(self, place: Callable[[RenderedBlock], str] = lambda block: block.html) -> str:
-        """The page's Markdown with each block's fence replaced by `place(block)` (its HTML, or a host's token)."""
-        return replace_fences(self.source, [(block.fence, place(block)) for block in self.blocks])
+        """The page's Markdown with each block's fence replaced by `place(block)` (its HTML, or a host's token), and
+        each computed value by its HTML (on one line, outside every fence: no block's lines move)."""
+        lines = self.source.split("\n")
+        for value in sorted(self.values, key=lambda value: (value.line, value.start), reverse=True):
+            text = lines[value.line]
+            lines[value.line] = text[: value.start] + value.html + text[value.end :]
+        return replace_fences("\n".join(lines), [(block.fence, place(block)) for block in self.blocks])
 
 
 def render_page(
@@ -79,6 +86,8 @@ def render_page(
         rendered.blocks.append(RenderedBlock(fence, kind.name, html, kind.searchable))
     if over := over_page_budget((block.fence.line + offset, block.html) for block in rendered.blocks):
         rendered.problems.append(Problem(page.path, *over, warning=True))
+    rendered.values, problems = render_values(markdown, page, find_fences(markdown, None), offset)
+    rendered.problems = sorted([*rendered.problems, *problems], key=lambda problem: problem.line)
     return rendered
 
 

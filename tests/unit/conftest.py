@@ -46,6 +46,7 @@ PLUGIN_TESTS = frozenset(
         "test_suite_order.py",
         "test_test_server.py",
         "test_twins.py",
+        "test_values.py",
         "test_units.py",
         "test_yaml_compose.py",
     }

@@ -1,0 +1,174 @@
+"""Prose that computes: a number in a sentence that the book's package works out at build, as its calculators do.
+
+An author writes a role, as MyST writes them, where the number goes:
+
+    An H100 reaches {value}`roofline.attainable intensity=60` at 60 FLOP per byte.
+    The ridge is at {value}`roofline.ridge chip=h100-sxm | digits=4`.
+
+`roofline` is a calculator of the book, `attainable` one of its outputs, then any of its inputs (`key=value`, the
+value as YAML reads it: `60`, `h100-sxm`, `[a, b]`); the others keep their defaults, as in a calculator block. After a
+`|`, how to show it: `digits=N` (significant digits) and `format=number|si|percent|money`. It is computed at build in
+the same compute process, with the same time limit, as a calculator block, and becomes
+
+    <data class="calc-value" value="4.914e13" data-calculator="roofline" data-output="attainable">49.1 TFLOP/s</data>
+
+whose `value` is the raw number in the output's own unit (machine-readable, kept by copy and print, shown without
+script) and whose text is the output as the calculator shows it. Roles inside code (fenced, or a code span) are left
+alone, so a guide can show the syntax. A mistake (an unknown calculator, output or input, a value the calculator
+refuses, a compute that fails or runs past the limit) is `path:LINE: message`, with "did you mean"; the page shows
+the message in the number's place.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from difflib import get_close_matches
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from calckit.running import CodeFailure
+
+from ..problems import Problem
+from ..sandbox.compute_process import failure_message
+
+if TYPE_CHECKING:
+    from calckit.book import Book
+    from calckit.spec import Calculator, Output
+
+    from ..blocks import PageContext
+    from .fences import Fence
+
+__all__ = ["RenderedValue", "render_values"]
+
+# A code span (skipped: a role shown as code stays code) or a role: {value}`...`
+_SCAN = re.compile(r"(?P<ticks>`+)[^\n]*?(?P=ticks)|\{value\}`(?P<spec>[^`\n]+)`")
+_FORMATS = ("number", "si", "percent", "money")
+_SHOWING = ("digits", "format")
+
+
+@dataclass(frozen=True)
+class RenderedValue:
+    line: int  # index of the line in the page's Markdown
+    start: int  # where the role starts and ends in that line
+    end: int
+    html: str
+
+
+class _Refused(ValueError):
+    """What is wrong with one role, as its message says it."""
+
+
+def render_values(
+    markdown: str, page: PageContext, fences: list[Fence], offset: int
+) -> tuple[list[RenderedValue], list[Problem]]:
+    """Every role in `markdown` outside its fenced blocks (`fences`: all of them), rendered, and every problem."""
+    inside = {index for fence in fences for index in range(fence.start, fence.end + 1)}
+    values: list[RenderedValue] = []
+    problems: list[Problem] = []
+    for index, text in enumerate(markdown.split("\n")):
+        if index in inside or "{value}`" not in text:
+            continue
+        for start, end, spec in _roles(text):
+            line = index + offset + 1
+            try:
+                html = _render(spec, page.book)
+            except _Refused as refused:
+                problem = Problem(page.path, line, f"value `{spec}`: {refused}")
+                problems.append(problem)
+                html = f'<span class="calc-value-broken">{escape(str(problem))}</span>'
+            values.append(RenderedValue(index, start, end, html))
+    return values, problems
+
+
+def _roles(text: str) -> Iterator[tuple[int, int, str]]:
+    for match in _SCAN.finditer(text):
+        if match["spec"] is not None:
+            yield match.start(), match.end(), match["spec"].strip()
+
+
+def _render(spec: str, book: Book | None) -> str:
+    if book is None:
+        raise _Refused("the book's package did not load")
+    what, _, showing = spec.partition("|")
+    words = what.split()
+    if not words or "." not in words[0]:
+        raise _Refused("write the calculator, a dot and one of its outputs first, such as `roofline.attainable`")
+    name, _, key = words[0].partition(".")
+    calculator = book.calculators.get(name)
+    if calculator is None:
+        raise _Refused(f"unknown calculator '{name}'{_did_you_mean(name, book.calculators)}")
+    output = next((out for out in calculator.outputs if out.key == key), None)
+    numeric = [out.key for out in calculator.outputs if out.format != "text"]
+    if output is None or output.format == "text":
+        known = f" (expected one of: {', '.join(numeric)})"
+        kind = "has no numeric output" if output is None else "gives text, not a number, as output"
+        raise _Refused(f"calculator '{name}' {kind} '{key}'{_did_you_mean(key, numeric, known)}")
+    inputs = _pairs(words[1:], "input")
+    unknown = [given for given in inputs if given not in calculator.input_keys]
+    if unknown:
+        hint = _did_you_mean(
+            unknown[0], calculator.input_keys, f" (expected one of: {', '.join(calculator.input_keys)})"
+        )
+        raise _Refused(f"calculator '{name}' has no input '{unknown[0]}'{hint}")
+    shown = _showing(output, _pairs(showing.split(), "option"))
+    values, errors = calculator.check(inputs, author=True)
+    if errors:
+        raise _Refused(f"calculator '{name}': {errors[0]}")
+    value = _evaluate(calculator, values, key, book)
+    data = {"inputs": {given: values[given] for given in inputs}}
+    return (
+        f'<data class="calc-value" value="{value!r}" data-calculator="{escape(name)}" data-output="{escape(key)}" '
+        f'data-given="{escape(json.dumps(data["inputs"], separators=(",", ":"), sort_keys=True))}">'
+        f"{escape(shown.text(value))}</data>"
+    )
+
+
+def _evaluate(calculator: Calculator, values: dict[str, Any], key: str, book: Book) -> float:
+    from calckit.spec import evaluate
+
+    try:
+        value = evaluate(calculator, values).values[key]
+    except CodeFailure as failure:
+        raise _Refused(failure_message(failure, "value", book)) from None
+    if isinstance(value, str | tuple):  # a text standing in where there is no figure ("Never")
+        raise _Refused(f"calculator '{calculator.name}' gives no number for output '{key}' here ('{value}')")
+    return float(value)
+
+
+def _pairs(words: list[str], what: str) -> dict[str, Any]:
+    pairs: dict[str, Any] = {}
+    for word in words:
+        key, equals, raw = word.partition("=")
+        if not equals or not key:
+            raise _Refused(f"'{word}' is not an {what} and its value: write `key=value`, with no spaces around '='")
+        try:
+            pairs[key] = yaml.safe_load(raw) if raw else ""
+        except yaml.YAMLError:
+            raise _Refused(f"the value of '{key}' is not one YAML value (got {raw!r})") from None
+    return pairs
+
+
+def _showing(output: Output, options: dict[str, Any]) -> Output:
+    """The output, shown with the role's `digits` and `format` where it gives them."""
+    for key in options:
+        if key not in _SHOWING:
+            raise _Refused(
+                f"after '|', unknown option '{key}'{_did_you_mean(key, _SHOWING)} (expected: digits, format)"
+            )
+    digits, form = options.get("digits", output.digits), options.get("format", output.format)
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 15:
+        raise _Refused(f"'digits' must be a whole number from 1 to 15 (got {digits!r})")
+    if form not in _FORMATS:
+        raise _Refused(f"'format' must be one of {', '.join(_FORMATS)} (got {form!r})")
+    return dataclasses.replace(output, digits=digits, format=form)
+
+
+def _did_you_mean(word: str, known: Any, otherwise: str = "") -> str:
+    close = get_close_matches(word, list(known), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else otherwise

@@ -1,0 +1,84 @@
+"""Prose that computes, through a real strict build: a value in a paragraph, a table, a list and an admonition reaches
+the written page as a <data> element, search finds its text, and a mistake stops the build at its line."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+from calckit.api import run
+from calckit.book import load
+from tests.build.sites import Build, build_fixture
+from tests.support import NODE_MODULES
+
+PAGE = """---
+title: Values
+---
+# Values
+
+The ridge of an H100 is {value}`roofline.ridge chip=h100-sxm`.
+
+| chip | attainable at 60 FLOP/byte |
+|---|---|
+| H100 | {value}`roofline.attainable chip=h100-sxm intensity=60` |
+
+- at one FLOP per byte: {value}`roofline.attainable chip=h100-sxm intensity=1 | digits=2`
+
+!!! note "By hand"
+    {value}`roofline.ridge chip=h100-sxm | digits=4` is 989.4 over 3.35.
+
+Shown as code: ``{value}`roofline.ridge` ``
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    plugins = ["search", {"calculators": {"node_modules": str(NODE_MODULES), "snapshot": False}}]
+    build = build_fixture(tmp_path_factory.mktemp("values"), {"docs/index.md": PAGE}, plugins=plugins)
+    assert build.returncode == 0, build.output
+    return build
+
+
+def values(html: str) -> list[tuple[str, str, str]]:
+    return [
+        (value, output, unescape(text))
+        for value, output, text in re.findall(
+            r'<data class="calc-value" value="([^"]+)" data-calculator="roofline" '
+            r'data-output="(\w+)"[^>]*>([^<]*)</data>',
+            html,
+        )
+    ]
+
+
+def test_every_value_is_in_the_written_page_as_data(built: Build) -> None:
+    html = built.html()
+    book = load("calculators")
+    ridge = next(o for o in run("roofline", {"chip": "h100-sxm"}, book)["outputs"] if o["key"] == "ridge")
+    assert values(html) == [
+        (repr(float(ridge["value"])), "ridge", "295 FLOP/byte"),
+        ("201000000000000.0", "attainable", "201 TFLOP/s"),  # 3.35 TB/s x 60
+        ("3350000000000.0", "attainable", "3.4 TFLOP/s"),  # 3.35 TB/s x 1, two digits
+        (repr(float(ridge["value"])), "ridge", "295.3 FLOP/byte"),
+    ]
+    assert "<td><data " in html and '<div class="admonition note">' in html
+    assert "<code>{value}`roofline.ridge`</code>" in html
+
+
+def test_search_finds_the_numbers_as_readers_see_them(built: Build) -> None:
+    index = json.loads((built.site / "search/search_index.json").read_text(encoding="utf-8"))
+    text = " ".join(doc["text"] for doc in index["docs"])
+    assert "The ridge of an H100 is 295 FLOP/byte." in text
+
+
+def test_a_mistake_stops_the_strict_build_at_its_line(tmp_path: Path) -> None:
+    page = PAGE.replace("roofline.ridge chip=h100-sxm`.", "roofline.ridge chip=h100-sx`.")
+    build = build_fixture(tmp_path, {"docs/index.md": page})
+    assert build.returncode != 0
+    assert len(build.errors()) == 1, build.output
+    assert build.errors()[0].startswith(
+        "docs/index.md:6: value `roofline.ridge chip=h100-sx`: calculator 'roofline': 'chip' must be one of"
+    ), build.errors()

@@ -1,0 +1,104 @@
+"""Prose that computes (pages/values.py): {value}`calculator.output inputs | options` becomes a <data> element whose
+value is the output's raw number and whose text is the calculator's own; mistakes are `path:LINE: message`."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from calckit.api import run
+from calckit.book import Book, load
+from mkdocs_calculators.blocks import PageContext
+from mkdocs_calculators.page import RenderedPage, render_page
+
+BOOK: Book = load("calculators")
+
+
+def rendered(markdown: str, offset: int = 0) -> RenderedPage:
+    return render_page(markdown, PageContext("docs/x.md", BOOK, url="x/"), offset=offset)
+
+
+def data(html: str) -> list[tuple[float, str, str, str]]:
+    """Each computed value: its raw number, calculator, output and text."""
+    found = re.findall(
+        r'<data class="calc-value" value="([^"]+)" data-calculator="([^"]+)" data-output="([^"]+)"[^>]*>([^<]*)</data>',
+        html,
+    )
+    return [(float(value), calculator, output, unescape(text)) for value, calculator, output, text in found]
+
+
+def output(name: str, key: str, **inputs: object) -> tuple[float, str]:
+    reply = run(name, inputs, BOOK)
+    assert reply["ok"], reply
+    found = next(out for out in reply["outputs"] if out["key"] == key)
+    assert isinstance(found["value"], float | int)
+    return float(found["value"]), found["text"]
+
+
+def test_a_value_is_the_calculators_output_for_its_inputs_and_defaults() -> None:
+    page = rendered("An H100 reaches {value}`roofline.attainable intensity=60 chip=h100-sxm` at 60 FLOP per byte.\n")
+    assert page.problems == []
+    value, text = output("roofline", "attainable", intensity=60, chip="h100-sxm")
+    assert data(page.markdown()) == [(value, "roofline", "attainable", text)]
+    # Worked by hand: min(989 TFLOP/s, 3.35 TB/s x 60 FLOP/byte) = 201 TFLOP/s.
+    assert value == pytest.approx(201e12) and text == "201 TFLOP/s"
+    assert page.markdown().startswith("An H100 reaches <data ") and page.markdown().endswith("at 60 FLOP per byte.\n")
+
+
+def test_digits_and_format_change_how_it_reads_not_what_it_is() -> None:
+    page = rendered("{value}`roofline.ridge chip=h100-sxm | digits=4` and {value}`roofline.ridge chip=h100-sxm`\n")
+    ridge, _ = output("roofline", "ridge", chip="h100-sxm")
+    assert [(value, text) for value, _, _, text in data(page.markdown())] == [
+        (ridge, "295.3 FLOP/byte"),  # 989.4 / 3.35
+        (ridge, "295 FLOP/byte"),
+    ]
+
+
+def test_values_in_a_table_a_list_and_an_admonition_stay_on_their_lines() -> None:
+    markdown = (
+        "| chip | ridge |\n|---|---|\n| H100 | {value}`roofline.ridge chip=h100-sxm` |\n\n"
+        "- at 1 FLOP/byte: {value}`roofline.attainable intensity=1 chip=h100-sxm`\n\n"
+        '!!! note "Ridge"\n    It is {value}`roofline.ridge chip=h100-sxm`.\n'
+    )
+    page = rendered(markdown)
+    assert page.problems == []
+    lines = page.markdown().split("\n")
+    assert len(lines) == len(markdown.split("\n"))
+    assert [len(data(line)) for line in lines].count(1) == 3
+    assert lines[2].startswith("| H100 | <data ") and lines[7].startswith("    It is <data ")
+
+
+def test_roles_inside_code_are_left_as_written() -> None:
+    markdown = "Write `` {value}`roofline.ridge` `` in a page.\n\n```markdown\n{value}`roofline.ridge`\n```\n"
+    page = rendered(markdown)
+    assert page.problems == [] and page.markdown() == markdown
+
+
+@pytest.mark.parametrize(
+    ("role", "message"),
+    [
+        ("rooflin.ridge", "unknown calculator 'rooflin' (did you mean 'roofline'?)"),
+        ("roofline.ridg", "calculator 'roofline' has no numeric output 'ridg' (did you mean 'ridge'?)"),
+        ("roofline", "write the calculator, a dot and one of its outputs first, such as `roofline.attainable`"),
+        ("roofline.ridge intensty=3", "calculator 'roofline' has no input 'intensty' (did you mean 'intensity'?)"),
+        ("roofline.ridge intensity=-3", "calculator 'roofline': 'intensity' must be >= 0.01 (got -3)"),
+        (
+            "roofline.ridge intensity = 3",
+            "'intensity' is not an input and its value: write `key=value`, with no spaces around '='",
+        ),
+        ("roofline.ridge | digits=40", "'digits' must be a whole number from 1 to 15 (got 40)"),
+        ("roofline.ridge | format=fancy", "'format' must be one of number, si, percent, money (got 'fancy')"),
+        (
+            "roofline.ridge | digts=2",
+            "after '|', unknown option 'digts' (did you mean 'digits'?) (expected: digits, format)",
+        ),
+    ],
+)
+def test_a_mistake_is_said_at_its_line_and_shown_in_its_place(role: str, message: str) -> None:
+    page = rendered(f"# Title\n\nFine: {{value}}`roofline.ridge`.\nBroken: {{value}}`{role}`.\n", offset=3)
+    assert [str(problem) for problem in page.problems] == [f"docs/x.md:7: value `{role}`: {message}"]
+    html = page.markdown()
+    assert len(data(html)) == 1 and f"docs/x.md:7: value `{role}`:" in unescape(html)
+    assert '<span class="calc-value-broken">' in html
