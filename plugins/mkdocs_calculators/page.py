@@ -14,6 +14,7 @@ from typing import Any
 from calckit.running import CodeFailure
 
 from .blocks import Authored, BlockKind, PageContext, Problems, kinds
+from .blocks.base import Followed
 from .extras.budgets import over_page_budget
 from .extras.page_checks import footnote_problems, front_matter_problem
 from .pages.fences import Fence, find_fences, replace_fences, unclosed_message
@@ -72,6 +73,7 @@ def render_page(
     ]
     front_matter = front_matter_problem(file_text, page.path) if file_text is not None else None
     rendered.problems += ([front_matter] if front_matter else []) + footnote_problems(markdown, page.path, offset)
+    followed: dict[str, Followed] = {}  # what a value in the prose may follow, by its block's anchor
     ids = PageIds()  # anchors, numbered per kind: a block added above one of another kind leaves it be
     elements: dict[str, int] = {}  # every element id in the blocks so far -> the line of the block that has it
     for fence in find_fences(markdown, frozenset(by_name)):
@@ -79,14 +81,15 @@ def render_page(
         line = fence.line + offset
         # Every block takes its number, a broken one too, so that mending it moves no other.
         block = Authored(fence, line, page, ids.number(kind.anchor) if kind.anchor else "", ids)
-        html = _unique_elements(
-            kind, block, _render(kind, block, rendered.problems, broken), elements, rendered.problems
-        )
+        html, model = _render(kind, block, rendered.problems, broken)
+        html = _unique_elements(kind, block, html, elements, rendered.problems)
+        if model is not None and (source := kind.followed(model)) is not None:
+            followed[source.anchor] = source
         rendered.problems += block.warnings
         rendered.blocks.append(RenderedBlock(fence, kind.name, html, kind.searchable))
     if over := over_page_budget((block.fence.line + offset, block.html) for block in rendered.blocks):
         rendered.problems.append(Problem(page.path, *over, warning=True))
-    rendered.values, problems = render_values(markdown, page, find_fences(markdown, None), offset)
+    rendered.values, problems = render_values(markdown, page, find_fences(markdown, None), offset, followed)
     rendered.problems = sorted([*rendered.problems, *problems], key=lambda problem: problem.line)
     return rendered
 
@@ -111,20 +114,21 @@ def _unique_elements(
     return html
 
 
-def _render(kind: BlockKind[Any], block: Authored, problems: list[Problem], broken: str) -> str:
+def _render(kind: BlockKind[Any], block: Authored, problems: list[Problem], broken: str) -> tuple[str, Any]:
+    """The block's HTML, and its model (None when it has problems)."""
     if broken:
-        return render_problems([broken], f"{block.fence.kind} block")
+        return render_problems([broken], f"{block.fence.kind} block"), None
     if not block.fence.closed:
         problem = block.problem(block.line, unclosed_message(block.fence, block.line))
         problems.append(problem)
-        return render_problems([str(problem)], f"{block.fence.kind} block")
+        return render_problems([str(problem)], f"{block.fence.kind} block"), None
     try:
         model = kind.read(block)
     except Problems as found:
         problems += found.problems
-        return render_problems([str(problem) for problem in found.problems], kind.title)
+        return render_problems([str(problem) for problem in found.problems], kind.title), None
     except CodeFailure as failure:  # the book's code, run for a quiz's answer or an exercise's cases or solution
         problem = block.problem(block.line, failure_message(failure, kind.name, block.page.book))
         problems.append(problem)
-        return render_problems([str(problem)], kind.title)
-    return kind.render(model, block)
+        return render_problems([str(problem)], kind.title), None
+    return kind.render(model, block), model

@@ -213,6 +213,7 @@ function mountCalculator(root) {
       if (result && root.isConnected) {
         const current = JSON.stringify(readInputs(root)) === JSON.stringify(sent);
         show(root, result);
+        if (result.ok) showFollowers(root, name, result, sent);
         rejected = !result.ok;
         failed = result.ok ? "" : (result.failure?.error ?? "");
         // A chip's figures were just filled in: the form now says what the results were computed for.
@@ -325,6 +326,36 @@ function show(root, result) {
     drawChart(chart, result.chart); // a chart that fails to draw says so itself
   }
 }
+
+/**
+ * Every value in the page's prose that follows this calculator (pages/values.py, `data-follows`) says what it now
+ * shows: its own output from the same answer, or, for a value with inputs of its own on top, the worker's answer for
+ * those (a newer answer wins). Not announced: a reader changing the calculator hears its results, not every sentence.
+ * @param {HTMLElement} root @param {string} name @param {import("./contracts.js").Computed} result
+ * @param {Record<string, string>} sent
+ */
+function showFollowers(root, name, result, sent) {
+  const generation = (followGeneration.get(root) ?? 0) + 1;
+  followGeneration.set(root, generation);
+  for (const value of document.querySelectorAll(`data.calc-value[data-follows="${CSS.escape(root.id)}"]`)) {
+    const element = /** @type {HTMLDataElement} */ (value);
+    const own = /** @type {Record<string, unknown>} */ (JSON.parse(element.dataset.given || "{}"));
+    const put = (/** @type {import("./contracts.js").Computed} */ answer) => {
+      const output = answer.outputs.find((each) => each.key === element.dataset.output);
+      if (!output || typeof output.value !== "number" || followGeneration.get(root) !== generation) return;
+      setText(element, output.text);
+      if (element.value !== String(output.value)) element.value = String(output.value);
+    };
+    if (Object.keys(own).length === 0) put(result);
+    else
+      runCalculator(name, { ...sent, ...Object.fromEntries(Object.entries(own).map(([key, raw]) => [key, String(raw)])) })
+        .then((answer) => answer?.ok && element.isConnected && put(answer))
+        .catch(() => {}); // the sentence keeps its last number; the calculator says what went wrong
+  }
+}
+
+/** Each calculator's latest answer shown to the values that follow it. */
+const followGeneration = new WeakMap();
 
 /** The table each calculator's slot shows, as JSON (none yet: the build's, which the first answer replaces). */
 const tablesShown = new WeakMap();

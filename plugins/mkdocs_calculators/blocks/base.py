@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Authored",
     "BlockKind",
+    "Followed",
     "Named",
     "NamedKind",
     "Option",
@@ -101,6 +102,15 @@ class Authored:
             raise Problems([self.problem(broken.line, broken.message)]) from None
 
 
+@dataclass(frozen=True)
+class Followed:
+    """A calculator block as a value in the prose follows it: anchor, calculator, the inputs its author wrote."""
+
+    anchor: str
+    calculator: str
+    given: Mapping[str, Any]
+
+
 class Problems(Exception):
     """Every problem found in one block; `read` raises it rather than return a half-read model."""
 
@@ -156,6 +166,11 @@ class BlockKind(ABC, Generic[Model]):
     def fence_names(self, book: Book) -> frozenset[str]:
         """The info strings this kind answers to in `book` (a data table's kind adds the book's table's name)."""
         return frozenset({self.name})
+
+    def followed(self, model: Model) -> Followed | None:
+        """What a computed value in the page's prose may follow (`{value}`#ANCHOR.output``): a calculator block's
+        anchor, calculator and inputs; None for a kind that computes nothing a sentence could follow."""
+        return None
 
     def label(self, block: Authored) -> str:
         """How messages name `block`: the kind's title ('quiz'); a kind with several fence names may say which."""

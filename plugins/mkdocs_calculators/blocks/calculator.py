@@ -13,7 +13,7 @@ from ..extras.budgets import over_chart_budget
 from ..extras.chart_check import chart_problem
 from ..pages.ids import ID_RULE, check_id
 from ..pages.render import render_calculator
-from .base import Authored, BlockKind, Option, Problems
+from .base import Authored, BlockKind, Followed, Option, Problems
 
 if TYPE_CHECKING:
     from calckit.contracts import RunReply
@@ -28,6 +28,7 @@ class CalculatorModel:
     inputs: dict[str, Value]  # every input, parsed; the calculator's default where the author gave none
     result: RunReply  # calckit.api.run's answer for them
     anchor: str  # calc-3, or calc-ID for an author's `id`
+    given: dict[str, Value]  # the inputs the author wrote: what a value that follows it starts from
 
 
 class CalculatorKind(BlockKind[CalculatorModel]):
@@ -112,10 +113,13 @@ class CalculatorKind(BlockKind[CalculatorModel]):
             )
         if spec and (over := over_chart_budget(spec)):
             block.warn(block.line, f"calculator '{calculator.name}': {over} (for these inputs: {inputs_text(inputs)})")
-        return CalculatorModel(calculator, inputs, result, anchor)
+        return CalculatorModel(calculator, inputs, result, anchor, given)
 
     def render(self, model: CalculatorModel, block: Authored) -> str:
         return render_calculator(model.anchor, model.calculator, model.inputs, model.result)
+
+    def followed(self, model: CalculatorModel) -> Followed:
+        return Followed(model.anchor, model.calculator.name, model.given)
 
 
 KIND = CalculatorKind()

@@ -5,18 +5,24 @@ An author writes a role, as MyST writes them, where the number goes:
     An H100 reaches {value}`roofline.attainable intensity=60` at 60 FLOP per byte.
     The ridge is at {value}`roofline.ridge chip=h100-sxm | digits=4`.
 
-`roofline` is a calculator of the book, `attainable` one of its outputs, then any of its inputs (`key=value`, the
-value as YAML reads it: `60`, `h100-sxm`, `[a, b]`); the others keep their defaults, as in a calculator block. After a
+`roofline` is a calculator of the book, `attainable` one of its outputs, then any of its inputs (`key=value`: a
+number or a list as YAML reads them, `60`, `[a, b]`, any other word as written, `h100-sxm`, `yes`); the others keep their defaults, as in a calculator block. After a
 `|`, how to show it: `digits=N` (significant digits) and `format=number|si|percent|money`. It is computed at build in
 the same compute process, with the same time limit, as a calculator block, and becomes
 
     <data class="calc-value" value="4.914e13" data-calculator="roofline" data-output="attainable">49.1 TFLOP/s</data>
 
 whose `value` is the raw number in the output's own unit (machine-readable, kept by copy and print, shown without
-script) and whose text is the output as the calculator shows it. Roles inside code (fenced, or a code span) are left
-alone, so a guide can show the syntax. A mistake (an unknown calculator, output or input, a value the calculator
-refuses, a compute that fails or runs past the limit) is `path:LINE: message`, with "did you mean"; the page shows
-the message in the number's place.
+script) and whose text is the output as the calculator shows it.
+
+A value may follow a calculator block of its page, named by its anchor: {value}`#calc-decode.attainable` starts from
+the inputs that block's author wrote (a role's own inputs on top), and as a reader changes the calculator,
+calculator.js writes its answers into every value that follows it (an extra run for one with inputs of its own), so
+that the sentences around a calculator keep saying what it shows; a shared link restores them with it.
+
+Roles inside code (fenced, or a code span) are left alone, so a guide can show the syntax. A mistake (an unknown
+calculator, output or input, a value the calculator refuses, a compute that fails or runs past the limit) is
+`path:LINE: message`, with "did you mean"; the page shows the message in the number's place.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from difflib import get_close_matches
 from html import escape
@@ -42,6 +48,7 @@ if TYPE_CHECKING:
     from calckit.spec import Calculator, Output
 
     from ..blocks import PageContext
+    from ..blocks.base import Followed
     from .fences import Fence
 
 __all__ = ["RenderedValue", "render_values"]
@@ -65,9 +72,11 @@ class _Refused(ValueError):
 
 
 def render_values(
-    markdown: str, page: PageContext, fences: list[Fence], offset: int
+    markdown: str, page: PageContext, fences: list[Fence], offset: int, followed: Mapping[str, Followed] | None = None
 ) -> tuple[list[RenderedValue], list[Problem]]:
-    """Every role in `markdown` outside its fenced blocks (`fences`: all of them), rendered, and every problem."""
+    """Every role in `markdown` outside its fenced blocks (`fences`: all of them), rendered, and every problem;
+    `followed` holds the page's calculator blocks by anchor, which a role may follow (`#calc-decode.attainable`)."""
+    followed = followed or {}
     inside = {index for fence in fences for index in range(fence.start, fence.end + 1)}
     values: list[RenderedValue] = []
     problems: list[Problem] = []
@@ -77,7 +86,7 @@ def render_values(
         for start, end, spec in _roles(text):
             line = index + offset + 1
             try:
-                html = _render(spec, page.book)
+                html = _render(spec, page.book, followed)
             except _Refused as refused:
                 problem = Problem(page.path, line, f"value `{spec}`: {refused}")
                 problems.append(problem)
@@ -92,14 +101,26 @@ def _roles(text: str) -> Iterator[tuple[int, int, str]]:
             yield match.start(), match.end(), match["spec"].strip()
 
 
-def _render(spec: str, book: Book | None) -> str:
+def _render(spec: str, book: Book | None, followed: Mapping[str, Followed]) -> str:
     if book is None:
         raise _Refused("the book's package did not load")
-    what, _, showing = spec.partition("|")
+    what, bar, showing = spec.partition("|")
     words = what.split()
     if not words or "." not in words[0]:
         raise _Refused("write the calculator, a dot and one of its outputs first, such as `roofline.attainable`")
     name, _, key = words[0].partition(".")
+    source: Followed | None = None
+    if name.startswith("#"):  # a calculator block of the page, which the value follows
+        source = followed.get(name[1:])
+        if source is None:
+            known = ", ".join(f"#{anchor}" for anchor in followed) or "none"
+            hint = _did_you_mean(name[1:], followed, "")
+            raise _Refused(f"no calculator on this page is {name}{hint} (its calculators: {known})")
+        if bar:
+            raise _Refused(
+                "a value that follows a calculator reads as the calculator shows it: remove what follows '|'"
+            )
+        name = source.calculator
     calculator = book.calculators.get(name)
     if calculator is None:
         raise _Refused(f"unknown calculator '{name}'{_did_you_mean(name, book.calculators)}")
@@ -117,15 +138,18 @@ def _render(spec: str, book: Book | None) -> str:
         )
         raise _Refused(f"calculator '{name}' has no input '{unknown[0]}'{hint}")
     shown = _showing(output, _pairs(showing.split(), "option"))
-    values, errors = calculator.check(inputs, author=True)
+    values, errors = calculator.check({**(source.given if source else {}), **inputs}, author=True)
     if errors:
         raise _Refused(f"calculator '{name}': {errors[0]}")
     value = _evaluate(calculator, values, key, book)
-    data = {"inputs": {given: values[given] for given in inputs}}
+    own = json.dumps({given: values[given] for given in inputs}, separators=(",", ":"), sort_keys=True)
+    follows = ""
+    if source is not None:  # calculator.js puts the calculator's answers here as a reader changes its inputs
+        title = f"Follows the calculator #{source.anchor}: change its inputs and this number changes"
+        follows = f' data-follows="{escape(source.anchor)}" title="{escape(title)}"'
     return (
         f'<data class="calc-value" value="{value!r}" data-calculator="{escape(name)}" data-output="{escape(key)}" '
-        f'data-given="{escape(json.dumps(data["inputs"], separators=(",", ":"), sort_keys=True))}">'
-        f"{escape(shown.text(value))}</data>"
+        f'data-given="{escape(own)}"{follows}>{escape(shown.text(value))}</data>'
     )
 
 
@@ -148,9 +172,11 @@ def _pairs(words: list[str], what: str) -> dict[str, Any]:
         if not equals or not key:
             raise _Refused(f"'{word}' is not an {what} and its value: write `key=value`, with no spaces around '='")
         try:
-            pairs[key] = yaml.safe_load(raw) if raw else ""
+            read = yaml.safe_load(raw) if raw else ""
         except yaml.YAMLError:
             raise _Refused(f"the value of '{key}' is not one YAML value (got {raw!r})") from None
+        # A number or a list as YAML reads it; any other word as written (`overlap_tp=yes` is the choice 'yes').
+        pairs[key] = read if isinstance(read, int | float | list) and not isinstance(read, bool) else raw
     return pairs
 
 
