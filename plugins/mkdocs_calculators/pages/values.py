@@ -6,9 +6,10 @@ An author writes a role, as MyST writes them, where the number goes:
     The ridge is at {value}`roofline.ridge chip=h100-sxm | digits=4`.
 
 `roofline` is a calculator of the book, `attainable` one of its outputs, then any of its inputs (`key=value`: a
-number or a list as YAML reads them, `60`, `[a, b]`, any other word as written, `h100-sxm`, `yes`); the others keep their defaults, as in a calculator block. After a
-`|`, how to show it: `digits=N` (significant digits) and `format=number|si|percent|money`. It is computed at build in
-the same compute process, with the same time limit, as a calculator block, and becomes
+number or a list as YAML reads them, `60`, `[a, b]`; any other word as written, `h100-sxm`, `yes`); the others keep
+their defaults, as in a calculator block. After a `|`, how to show it: `digits=N` (significant digits) and
+`format=number|si|percent|money`. It is computed at build in the same compute process, with the same time limit, as a
+calculator block, and becomes
 
     <data class="calc-value" value="4.914e13" data-calculator="roofline" data-output="attainable">49.1 TFLOP/s</data>
 
