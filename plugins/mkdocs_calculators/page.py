@@ -20,6 +20,7 @@ from .fences import Fence, find_fences, replace_fences, unclosed_message
 from .ids import PageIds
 from .page_checks import footnote_problems, front_matter_problem
 from .problems import Problem
+from .progress_page import BlockItem
 from .render import render_problems
 from .slips import anchor_ids, fence_name_slips
 
@@ -32,6 +33,9 @@ class RenderedBlock:
     kind: str  # the kind's name: 'calculator'
     html: str  # the block's HTML, or the box that lists its problems
     searchable: bool  # whether the host should let search index it
+    # What it adds to the reader's progress, from its kind's progress hook (blocks/hooks.py), None for a kind without
+    # one or a block with a problem: the host lists it on the progress page without reading the HTML again.
+    progress: BlockItem | None = None
 
 
 @dataclass
@@ -72,11 +76,11 @@ def render_page(
         line = fence.line + offset
         # Every block takes its number, a broken one too, so that mending it moves no other.
         block = Authored(fence, line, page, ids.number(kind.anchor) if kind.anchor else "", ids)
-        html = _unique_elements(
-            kind, block, _render(kind, block, rendered.problems, broken), elements, rendered.problems
-        )
+        made, item = _render(kind, block, rendered.problems, broken)
+        html = _unique_elements(kind, block, made, elements, rendered.problems)
+        item = item if html is made else None  # a block shown as its problem adds nothing to the reader's progress
         rendered.problems += block.warnings
-        rendered.blocks.append(RenderedBlock(fence, kind.name, html, kind.searchable))
+        rendered.blocks.append(RenderedBlock(fence, kind.name, html, kind.searchable, item))
     if over := over_page_budget((block.fence.line + offset, block.html) for block in rendered.blocks):
         rendered.problems.append(Problem(page.path, *over, warning=True))
     return rendered
@@ -102,20 +106,23 @@ def _unique_elements(
     return html
 
 
-def _render(kind: BlockKind[Any], block: Authored, problems: list[Problem], broken: str) -> str:
+def _render(
+    kind: BlockKind[Any], block: Authored, problems: list[Problem], broken: str
+) -> tuple[str, BlockItem | None]:
+    """The block's HTML, and its item of the reader's progress (None without one)."""
     if broken:
-        return render_problems([broken], f"{block.fence.kind} block")
+        return render_problems([broken], f"{block.fence.kind} block"), None
     if not block.fence.closed:
         problem = block.problem(block.line, unclosed_message(block.fence, block.line))
         problems.append(problem)
-        return render_problems([str(problem)], f"{block.fence.kind} block")
+        return render_problems([str(problem)], f"{block.fence.kind} block"), None
     try:
         model = kind.read(block)
     except Problems as found:
         problems += found.problems
-        return render_problems([str(problem) for problem in found.problems], kind.title)
+        return render_problems([str(problem) for problem in found.problems], kind.title), None
     except CodeFailure as failure:  # the book's code, run for a quiz's answer or an exercise's cases or solution
         problem = block.problem(block.line, failure_message(failure, kind.name, block.page.book))
         problems.append(problem)
-        return render_problems([str(problem)], kind.title)
-    return kind.render(model, block)
+        return render_problems([str(problem)], kind.title), None
+    return kind.render(model, block), kind.progress.item(model, block) if kind.progress else None

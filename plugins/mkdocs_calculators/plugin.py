@@ -42,7 +42,7 @@ from .disabled import add_placeholders
 from .formulas import KATEX_CSS, Formulas, arithmatex_problem
 from .markdown import EXTENSION_NAMES
 from .page import render_page
-from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, here_line, progress_page_markdown
+from .progress_page import PROGRESS_PAGE, BlockItem, ProgressBook, here_line, progress_page_markdown
 from .reference import CALCULATORS_PAGE, HTML_CHUNK
 from .render import render_problems
 from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
@@ -64,6 +64,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._blocks: dict[str, str] = {}  # placeholder token -> the block's HTML, until its page is written
         self._tokens: dict[str, list[str]] = {}  # page (its source path) -> the tokens of its blocks
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
+        self._items: dict[str, BlockItem] = {}  # token -> what its block adds to the reader's progress (kinds' hooks)
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
         self._book: Book | None = None  # the book's package, as the contract reads it (calckit.book)
         self._generated_paths: tuple[str, ...] = (CALCULATORS_PAGE, PROGRESS_PAGE)  # the package's pages, as last made
@@ -176,6 +177,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             for folder in (spec.submodule_search_locations or []) if spec else []:
                 server.watch(folder)
             server.watch(str(Path(__file__).parent / "assets"))
+            server.watch(str(Path(__file__).parent / "blocks"))  # each kind's browser files
         return server
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
@@ -184,6 +186,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         for token in self._tokens.pop(page.file.src_uri, []):  # a page built again (mkdocs serve)
             self._blocks.pop(token, None)
             self._searched.discard(token)
+            self._items.pop(token, None)
         text = _authored_text(page, config, files)
         context = PageContext(_display_path(page, config), self._book, page.file.abs_src_path, page.url, text)
         offset = _front_matter_lines(page, markdown)
@@ -203,6 +206,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             self._block_lines[token] = block.fence.line + offset
             if block.searchable:
                 self._searched.add(token)  # quizzes, exercises, tables: what they say is found by search
+            if block.progress is not None:
+                self._items[token] = block.progress
         self._tokens[page.file.src_uri] = list(tokens.values())
         return self._lift_html(rendered.markdown(lambda block: tokens[id(block)]), page.file.src_uri)
 
@@ -230,24 +235,23 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         # skips its form, results and chart (much of a long page's HTML) unread, as it skipped them before (their
         # HTML is marked data-search-exclude), and the build takes less time.
         self._register_anchors(page, config)
-        searched = []  # the HTML of the page's quizzes, exercises and tables, in page order
+        items = []  # what the page's blocks add to the reader's progress, in page order
         for token in self._tokens.get(page.file.src_uri, []):
             content = self._blocks.pop(token) if token in self._searched else _slot(token)
-            if token in self._searched:
-                searched.append(content)
+            if token in self._items:
+                items.append(self._items.pop(token))
             html = html.replace(f"<p>{token}</p>", content).replace(token, content)
         if self.config.enabled and not self._broken:
-            html = self._note_progress(html, page, "".join(searched))
+            html = self._note_progress(html, page, items)
         if self.config.enabled and self._formulas is not None:
             self._formulas.collect(page.file.src_uri, _display_path(page, config), html, page.file.content_string)
         return html
 
-    def _note_progress(self, html: str, page: Page, blocks: str) -> str:
-        """Remember the page's quizzes and exercises (in `blocks`, their HTML: read alone, not in the page's, which
-        costs a build less) for the progress page, and put the page's own progress under its title."""
+    def _note_progress(self, html: str, page: Page, items: list[BlockItem]) -> str:
+        """Remember the page's quizzes and exercises (`items`, as their kinds handed them over when they rendered) for
+        the progress page, and put the page's own progress under its title."""
         from mkdocs.utils import get_relative_url
 
-        items = blocks_in(blocks)
         url = get_relative_url(page.url or ".", self._progress_url)
         section = page.parent.title if page.parent is not None else "The book"
         self._progress.add(page.file.src_uri, page.title or page.file.src_uri, url, section, items)

@@ -20,6 +20,7 @@ from ..fences import Fence
 from ..ids import PageIds
 from ..problems import Problem
 from ..yaml_source import Loaded, YamlProblem, load_yaml
+from .hooks import Browser, Progress
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -115,6 +116,8 @@ class BlockKind(ABC, Generic[Model]):
     searchable: ClassVar[bool] = True  # whether its HTML goes into the content that search indexes
     options: ClassVar[Mapping[str, Option]] = {}  # the top-level keys of its YAML
     open_options: ClassVar[bool] = False  # takes keys beyond `options` (checked by `read`)
+    browser: ClassVar[Browser | None] = None  # its script in the reader's browser, and where it mounts (hooks.py)
+    progress: ClassVar[Progress | None] = None  # what its blocks add to the reader's progress (hooks.py)
 
     def fence_names(self, book: Book) -> frozenset[str]:
         """The info strings this kind answers to in `book` (a data table's kind adds the book's table's name)."""

@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..problems import Problem
-from ..reference import table_page_path
-from ..tables import SourceLinks, data_table, source_numbers
-from .base import Authored, BlockKind, Option, Problems
+from ...problems import Problem
+from ...reference import table_page_path
+from ...tables import SourceLinks, data_table, source_numbers
+from ..base import Authored, BlockKind, Option, Problems
+from ..hooks import Browser
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -47,6 +48,7 @@ def _text(value: Any) -> str:
 
 class TableKind(BlockKind[TableModel]):
     name = GENERIC_KIND
+    browser = Browser("sortable.js", "table[data-sortable]", "mountSortable")  # readers sort by any column
     title = "table block"
 
     def fence_names(self, book: Book) -> frozenset[str]:
