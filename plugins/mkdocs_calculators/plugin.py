@@ -95,6 +95,12 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         problem = limit_problem(self.config.time_limit)
         if problem:
             raise PluginError(problem)
+        from .blocks import KindError, kinds
+
+        try:
+            kinds()  # the plugin's and the books' (entry points): a broken registration stops here, in one line
+        except KindError as error:
+            raise PluginError(str(error)) from None
         # The child imports the book's package while MkDocs gathers the site's files; on_files waits for it.
         self._end_build()  # a fresh child for each build of `mkdocs serve`: the package may have changed
         self._code = launch_book_code(self.config.package, float(self.config.time_limit))
@@ -355,10 +361,13 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         import calckit  # noqa: F401  (imported: running_code reads it as loaded)
 
         from .blocks import kinds
+        from .blocks.hooks import kind_folder
 
         code = [running_code("calckit", __package__ or "mkdocs_calculators"), *kinds_code(kinds())]
         code += [loaded_module(hook) for hook in hooks]
-        return BuildCache(root / CACHE_DIR, code_digest([(directory, "*")], [*code, *versions]))
+        # A book's own kinds (entry points): the files of each one's folder, as its package's are.
+        folders = [(directory, "*"), *((kind_folder(kind), "*") for kind in kinds() if not _plugins_own(kind))]
+        return BuildCache(root / CACHE_DIR, code_digest(folders, [*code, *versions]))
 
     def on_shutdown(self) -> None:
         self._end_build()
@@ -502,3 +511,8 @@ def _front_matter_lines(page: Page, markdown: str) -> int:
     if markdown and source.endswith(markdown):
         return source[: len(source) - len(markdown)].count("\n")
     return 0
+
+
+def _plugins_own(kind: object) -> bool:
+    """Whether `kind` is one of the plugin's own (blocks.REGISTRY), not one a book registered."""
+    return type(kind).__module__.startswith(f"{__package__}.blocks.")
