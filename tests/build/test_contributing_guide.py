@@ -142,10 +142,10 @@ def test_the_guides_block_kind_registered_by_a_book_builds(tmp_path: Path) -> No
     own = '[project.entry-points."mkdocs_calculators.kinds"]\nresistor = "circuit_blocks.resistor:KIND"\n'
     assert own in project
     (root / "pyproject.toml").write_text(project.replace(own, toml), encoding="utf-8")
-    (root / "docs/parts.md").write_text(f"# Terms\n\n{example}", encoding="utf-8")
+    (root / "docs/terms.md").write_text(f"# Terms\n\n{example}", encoding="utf-8")
     result = build_second_book(tmp_path / "site", root)
     assert result.returncode == 0, result.stderr
-    html = (tmp_path / "site/parts/index.html").read_text(encoding="utf-8")
+    html = (tmp_path / "site/terms/index.html").read_text(encoding="utf-8")
     assert (
         '<dl class="term"><dt>arithmetic intensity</dt><dd>FLOPs done per byte moved to or from memory.</dd></dl>'
         in html

@@ -96,7 +96,7 @@ class TestTheSecondBook:
         blocks render, its browser module is in the site and in the mount table beside the plugin's kinds, and its
         stylesheet is in the one every page links."""
         site = built[0]
-        html = (site / "parts/index.html").read_text(encoding="utf-8")
+        html = (site / "index.html").read_text(encoding="utf-8")
         assert '<figure class="resistor" data-resistor="1000">' in html
         assert '<span class="resistor-band" style="background: #7b3f00" data-colour="brown"></span>' in html
         assert "<figcaption>1 kΩ</figcaption>" in html
@@ -135,14 +135,14 @@ def edit(path: Path, old: str, new: str) -> None:
 class TestAnAuthorsMistakes:
     def test_a_mistake_in_a_block_of_the_books_own_kind(self, tmp_path: Path) -> None:
         root = copy_of_the_book(tmp_path)
-        edit(root / "docs/parts.md", "bands: [brown, black, red]", "bands: [brown, black, pink]")
+        edit(root / "docs/index.md", "bands: [brown, black, red]", "bands: [brown, black, pink]")
         result = build_second_book(tmp_path / "site", root)
         assert result.returncode == 1
-        line = (root / "docs/parts.md").read_text(encoding="utf-8").splitlines().index(
+        line = (root / "docs/index.md").read_text(encoding="utf-8").splitlines().index(
             "bands: [brown, black, pink]"
         ) + 1
         assert (
-            f"docs/parts.md:{line}: resistor block: 'bands' must be a list of three colours, two digits and a "
+            f"docs/index.md:{line}: resistor block: 'bands' must be a list of three colours, two digits and a "
             "multiplier (of: black, brown, red, orange, yellow, green, blue, violet, grey, white); 'pink' is not one"
         ) in result.stderr
         assert "Traceback" not in result.stderr + result.stdout

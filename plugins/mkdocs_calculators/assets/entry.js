@@ -75,9 +75,10 @@
   });
 
   /**
-   * Components that need no Python load their module only on pages that have them (not from file://, where module
-   * scripts are blocked): quizzes, graded in plain JS, and sortable tables. A module that does not arrive (offline
-   * and never cached, or the reader left the page while it loaded) leaves them as the build wrote them.
+   * A component loads its module only on pages that have it (not from file://, where module scripts are blocked), and
+   * mounts at once: the kinds that do not wait to near the screen (exercises, sortable tables) and the components that
+   * are not kinds (the player, the progress line). A module that does not arrive (offline and never cached, or the
+   * reader left the page while it loaded) leaves them as the build wrote them.
    * @param {string} selector @param {string} module @param {string} mount
    */
   function mountComponent(selector, module, mount) {
