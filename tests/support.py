@@ -12,8 +12,10 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import tomllib
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -86,16 +88,48 @@ cli()
 """
 
 
+@functools.cache
+def installed_metadata(root: Path) -> Path:
+    """A folder holding what `pip install -e` of the book at `root` writes for Python to find it by, made from its
+    pyproject.toml: a dist-info with its name, version, entry points (the kinds it registers with the plugin,
+    mkdocs_calculators.kinds) and where the project is (direct_url.json). On sys.path beside `root`, the book is
+    importable and registered as an editable install makes it, without installing it into the tests' environment."""
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    folder = Path(tempfile.mkdtemp(prefix="book-metadata-"))
+    info = folder / f"{project['name']}-{project['version']}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n", encoding="utf-8"
+    )
+    groups = project.get("entry-points", {})
+    (info / "entry_points.txt").write_text(
+        "".join(
+            f"[{group}]\n" + "".join(f"{name} = {value}\n" for name, value in entries.items()) + "\n"
+            for group, entries in groups.items()
+        ),
+        encoding="utf-8",
+    )
+    direct = {"url": root.resolve().as_uri(), "dir_info": {"editable": True}}
+    (info / "direct_url.json").write_text(json.dumps(direct), encoding="utf-8")
+    return folder
+
+
+def book_path(root: Path) -> str:
+    """PYTHONPATH for the book at `root`, as if installed editable: its folder, and its metadata (its kinds)."""
+    return os.pathsep.join([str(root), str(installed_metadata(root))])
+
+
 def build_second_book(site_dir: Path, root: Path = SECOND_BOOK, **env: str) -> subprocess.CompletedProcess[str]:
-    """`mkdocs build --strict` of the second book at `root`, its package importable from there (PYTHONPATH), as its
-    author would run it; stderr ends with `imported from calculators: [...]`, the modules of this book's package
-    that the build imported (there must be none)."""
+    """`mkdocs build --strict` of the second book at `root`, its package importable from there (PYTHONPATH) and its
+    kinds registered (installed_metadata), as its author would run it once installed with `pip install -e .`;
+    stderr ends with `imported from calculators: [...]`, the modules of this book's package that the build imported
+    (there must be none)."""
     command = [sys.executable, "-c", _MKDOCS_REPORTING_IMPORTS, "build", "--strict", "--site-dir", str(site_dir)]
     return subprocess.run(
         command,
         capture_output=True,
         text=True,
-        env=build_env(PYTHONPATH=str(root), CIRCUITS_NODE_MODULES=str(NODE_MODULES), **env),
+        env=build_env(PYTHONPATH=book_path(root), CIRCUITS_NODE_MODULES=str(NODE_MODULES), **env),
         cwd=root,
         check=False,
     )
@@ -121,7 +155,7 @@ def build_with_zensical(
     named); each step's result, the run stopping at the first that fails. The site is `root / "site"`. A step that
     takes over `timeout` seconds (when given) is ended, raising subprocess.TimeoutExpired."""
     results = []
-    environment = build_env(PYTHONPATH=str(root), CIRCUITS_NODE_MODULES=str(NODE_MODULES), **env)
+    environment = build_env(PYTHONPATH=book_path(root), CIRCUITS_NODE_MODULES=str(NODE_MODULES), **env)
     for command in (ZENSICAL_STEPS[step] for step in steps):
         result = subprocess.run(
             [str(part) for part in command],

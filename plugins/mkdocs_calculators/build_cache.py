@@ -11,8 +11,9 @@ with a digest of everything it was made from, and reused only while that digest 
   until serve restarts), the MkDocs hooks' files as loaded (MkDocs loads them once per process too), each block
   kind's `read` and `render` as registered (a hook may replace them), the version of the Python that ran them and of
   each browser dependency, and the time limit (a lower one may stop code that finished before);
-- for a page: its Markdown, its front matter, its place (its path, its file, its address), and each file its blocks
-  read (a quiz file beside it), whose digests are checked again on reuse;
+- for a page (its blocks' HTML, and what each adds to the reader's progress page): its Markdown, its front matter,
+  its place (its path, its file, its address), and each file its blocks read (a quiz file beside it), whose digests
+  are checked again on reuse;
 - for the import check: the modules the reader's browser has (imports.BrowserModules).
 
 A page whose render had any problem, a warning included, is never kept: whether the book's code beat its time limit
@@ -39,11 +40,12 @@ from typing import Any
 from .page import RenderedBlock, RenderedPage
 from .pages.fences import Fence
 from .pages.values import RenderedValue
+from .progress_page import BlockItem
 
 __all__ = ["CACHE_DIR", "BuildCache", "PagePlace", "code_digest", "kinds_code", "loaded_module", "running_code"]
 
 CACHE_DIR = Path(".cache") / "mkdocs-calculators"  # under the folder of mkdocs.yml
-_FORMAT = 1  # raised when what an entry holds changes shape
+_FORMAT = 2  # raised when what an entry holds changes shape (2: each block's progress item)
 
 
 def code_digest(folders: Iterable[tuple[Path, str]], also: Iterable[str] = ()) -> str:
@@ -179,7 +181,13 @@ class BuildCache:
             if any(_file_digest(path) != digest for path, digest in entry["reads"].items()):
                 return None
             blocks = [
-                RenderedBlock(Fence(**block["fence"]), block["kind"], block["html"], block["searchable"])
+                RenderedBlock(
+                    Fence(**block["fence"]),
+                    block["kind"],
+                    block["html"],
+                    block["searchable"],
+                    BlockItem(**block["progress"]) if block["progress"] is not None else None,
+                )
                 for block in entry["blocks"]
             ]
             values = [RenderedValue(**value) for value in entry["values"]]
@@ -195,7 +203,13 @@ class BuildCache:
             "key": _digest(self.code, rendered.source, *place.key),
             "reads": {path: _file_digest(path) for path in reads},
             "blocks": [
-                {"fence": asdict(block.fence), "kind": block.kind, "html": block.html, "searchable": block.searchable}
+                {
+                    "fence": asdict(block.fence),
+                    "kind": block.kind,
+                    "html": block.html,
+                    "searchable": block.searchable,
+                    "progress": asdict(block.progress) if block.progress is not None else None,
+                }
                 for block in rendered.blocks
             ],
             "values": [asdict(value) for value in rendered.values],

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from .pages.authored_text import AuthoredText
 
-__all__ = ["render_exercise"]
+__all__ = ["exercise_version", "render_exercise"]
 
 
 def _json(data: object) -> str:
@@ -46,6 +46,24 @@ def _task(exercise: Exercise, calculators_page: str, calculator: Calculator | No
     return f"returning the {label}{unit}. <strong>Check</strong> compares it with the {reference} calculator"
 
 
+def _page_data(exercise: Exercise) -> ExercisePageData:
+    return {
+        "function": exercise.function,
+        "parameters": list(exercise.parameters),
+        "draw": exercise.drawing_data(),
+        "tolerance": exercise.tolerance.as_dict(),
+        "id": exercise.id,
+        "title": exercise.title,
+        "starter": exercise.starter,
+        "solution": exercise.solution,
+    }
+
+
+def exercise_version(exercise: Exercise) -> str:
+    """Saved progress records the version it passed: an edited exercise asks for a new check."""
+    return hashlib.sha256(_json(_page_data(exercise)).encode()).hexdigest()[:12]
+
+
 def render_exercise(
     uid: str,
     exercise: Exercise,
@@ -59,19 +77,8 @@ def render_exercise(
     address of the calculator reference from this page; `calculator` is the one that checks it (None when a function
     of the book's package does, `exercise.reference`); `text` renders the prompt and the hints; `old_anchor` is the
     anchor that links made before anchors followed ids name it by (entry.js sends them on to `uid`)."""
-    data: ExercisePageData = {
-        "function": exercise.function,
-        "parameters": list(exercise.parameters),
-        "draw": exercise.drawing_data(),
-        "tolerance": exercise.tolerance.as_dict(),
-        "id": exercise.id,
-        "title": exercise.title,
-        "starter": exercise.starter,
-        "solution": exercise.solution,
-    }
-    encoded = _json(data)
-    # Saved progress records the version it passed: an edited exercise asks for a new check.
-    version = hashlib.sha256(encoded.encode()).hexdigest()[:12]
+    encoded = _json(_page_data(exercise))
+    version = exercise_version(exercise)
     hints = "".join(
         f'<details class="exercise-hint"><summary>Hint {number}</summary>{text.block(hint)}</details>'
         for number, hint in enumerate(exercise.hints, 1)

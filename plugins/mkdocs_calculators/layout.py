@@ -16,6 +16,7 @@ __all__ = [
     "BUILD_INFO",
     "EDITOR_DIR",
     "ENTRY_SCRIPT",
+    "KINDS_MODULE",
     "PAGES_CACHE_PREFIX",
     "RUNTIME_CACHE_PREFIX",
     "SERVICE_WORKER",
@@ -51,6 +52,9 @@ RUNTIME_CACHE_PREFIX = "calculators-runtime:"  # then the scope
 # exercise_worker.js, runtime.js, offline.js; entry.js, a classic script, with import()). The service worker has its
 # own: the manifest written into sw.js (service_worker.py), which changes sw.js with every build.
 BUILD_INFO = "build-info.js"
+# entry.js's mount table, from the registered block kinds (runtime.mount_table): another generated module under ASSETS,
+# which changes only with the kinds (build-info.js changes with every build).
+KINDS_MODULE = "kinds.js"
 
 
 class BuildInfo(TypedDict):

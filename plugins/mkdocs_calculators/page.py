@@ -23,6 +23,7 @@ from .pages.render import render_problems
 from .pages.slips import anchor_ids, fence_name_slips
 from .pages.values import RenderedValue, render_values
 from .problems import Problem
+from .progress_page import BlockItem
 from .sandbox.compute_process import failure_message
 
 __all__ = ["RenderedBlock", "RenderedPage", "render_page"]
@@ -34,6 +35,9 @@ class RenderedBlock:
     kind: str  # the kind's name: 'calculator'
     html: str  # the block's HTML, or the box that lists its problems
     searchable: bool  # whether the host should let search index it
+    # What it adds to the reader's progress, from its kind's progress hook (blocks/hooks.py), None for a kind without
+    # one or a block with a problem: the host lists it on the progress page without reading the HTML again.
+    progress: BlockItem | None = None
 
 
 @dataclass
@@ -81,12 +85,15 @@ def render_page(
         line = fence.line + offset
         # Every block takes its number, a broken one too, so that mending it moves no other.
         block = Authored(fence, line, page, ids.number(kind.anchor) if kind.anchor else "", ids)
-        html, model = _render(kind, block, rendered.problems, broken)
-        html = _unique_elements(kind, block, html, elements, rendered.problems)
+        made, model = _render(kind, block, rendered.problems, broken)
+        html = _unique_elements(kind, block, made, elements, rendered.problems)
+        if html is not made:  # a block shown as its problem adds nothing to the reader's progress, nor to the prose
+            model = None
+        item = kind.progress.item(model, block) if model is not None and kind.progress else None
         if model is not None and (source := kind.followed(model)) is not None:
             followed[source.anchor] = source
         rendered.problems += block.warnings
-        rendered.blocks.append(RenderedBlock(fence, kind.name, html, kind.searchable))
+        rendered.blocks.append(RenderedBlock(fence, kind.name, html, kind.searchable, item))
     if over := over_page_budget((block.fence.line + offset, block.html) for block in rendered.blocks):
         rendered.problems.append(Problem(page.path, *over, warning=True))
     rendered.values, problems = render_values(markdown, page, find_fences(markdown, None), offset, followed)

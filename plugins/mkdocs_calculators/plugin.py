@@ -36,7 +36,7 @@ from .pages.authored_text import AuthoredText
 from .pages.reference import CALCULATORS_PAGE, HTML_CHUNK
 from .pages.render import render_problems
 from .pages.slips import anchor_ids
-from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, here_line, progress_page_markdown
+from .progress_page import PROGRESS_PAGE, BlockItem, ProgressBook, here_line, progress_page_markdown
 from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
 from .sandbox.books import load_book
 from .sandbox.compute_process import (
@@ -64,6 +64,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._blocks: dict[str, str] = {}  # placeholder token -> the block's HTML, until its page is written
         self._tokens: dict[str, list[str]] = {}  # page (its source path) -> the tokens of its blocks
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
+        self._items: dict[str, BlockItem] = {}  # token -> what its block adds to the reader's progress (kinds' hooks)
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
         self._book: Book | None = None  # the book's package, as the contract reads it (calckit.book)
         self._generated_paths: tuple[str, ...] = (CALCULATORS_PAGE, PROGRESS_PAGE)  # the package's pages, as last made
@@ -94,6 +95,12 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         problem = limit_problem(self.config.time_limit)
         if problem:
             raise PluginError(problem)
+        from .blocks import KindError, kinds
+
+        try:
+            kinds()  # the plugin's and the books' (entry points): a broken registration stops here, in one line
+        except KindError as error:
+            raise PluginError(str(error)) from None
         # The child imports the book's package while MkDocs gathers the site's files; on_files waits for it.
         self._end_build()  # a fresh child for each build of `mkdocs serve`: the package may have changed
         self._code = launch_book_code(self.config.package, float(self.config.time_limit))
@@ -176,6 +183,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             for folder in (spec.submodule_search_locations or []) if spec else []:
                 server.watch(folder)
             server.watch(str(Path(__file__).parent / "assets"))
+            server.watch(str(Path(__file__).parent / "blocks"))  # each kind's browser files
         return server
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
@@ -184,6 +192,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         for token in self._tokens.pop(page.file.src_uri, []):  # a page built again (mkdocs serve)
             self._blocks.pop(token, None)
             self._searched.discard(token)
+            self._items.pop(token, None)
         text = _authored_text(page, config, files)
         context = PageContext(_display_path(page, config), self._book, page.file.abs_src_path, page.url, text)
         offset = _front_matter_lines(page, markdown)
@@ -203,6 +212,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             self._block_lines[token] = block.fence.line + offset
             if block.searchable:
                 self._searched.add(token)  # quizzes, exercises, tables: what they say is found by search
+            if block.progress is not None:
+                self._items[token] = block.progress
         self._tokens[page.file.src_uri] = list(tokens.values())
         return self._lift_html(rendered.markdown(lambda block: tokens[id(block)]), page.file.src_uri)
 
@@ -230,24 +241,23 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         # skips its form, results and chart (much of a long page's HTML) unread, as it skipped them before (their
         # HTML is marked data-search-exclude), and the build takes less time.
         self._register_anchors(page, config)
-        searched = []  # the HTML of the page's quizzes, exercises and tables, in page order
+        items = []  # what the page's blocks add to the reader's progress, in page order
         for token in self._tokens.get(page.file.src_uri, []):
             content = self._blocks.pop(token) if token in self._searched else _slot(token)
-            if token in self._searched:
-                searched.append(content)
+            if token in self._items:
+                items.append(self._items.pop(token))
             html = html.replace(f"<p>{token}</p>", content).replace(token, content)
         if self.config.enabled and not self._broken:
-            html = self._note_progress(html, page, "".join(searched))
+            html = self._note_progress(html, page, items)
         if self.config.enabled and self._formulas is not None:
             self._formulas.collect(page.file.src_uri, _display_path(page, config), html, page.file.content_string)
         return html
 
-    def _note_progress(self, html: str, page: Page, blocks: str) -> str:
-        """Remember the page's quizzes and exercises (in `blocks`, their HTML: read alone, not in the page's, which
-        costs a build less) for the progress page, and put the page's own progress under its title."""
+    def _note_progress(self, html: str, page: Page, items: list[BlockItem]) -> str:
+        """Remember the page's quizzes and exercises (`items`, as their kinds handed them over when they rendered) for
+        the progress page, and put the page's own progress under its title."""
         from mkdocs.utils import get_relative_url
 
-        items = blocks_in(blocks)
         url = get_relative_url(page.url or ".", self._progress_url)
         section = page.parent.title if page.parent is not None else "The book"
         self._progress.add(page.file.src_uri, page.title or page.file.src_uri, url, section, items)
@@ -351,10 +361,13 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         import calckit  # noqa: F401  (imported: running_code reads it as loaded)
 
         from .blocks import kinds
+        from .blocks.hooks import kind_folder
 
         code = [running_code("calckit", __package__ or "mkdocs_calculators"), *kinds_code(kinds())]
         code += [loaded_module(hook) for hook in hooks]
-        return BuildCache(root / CACHE_DIR, code_digest([(directory, "*")], [*code, *versions]))
+        # A book's own kinds (entry points): the files of each one's folder, as its package's are.
+        folders = [(directory, "*"), *((kind_folder(kind), "*") for kind in kinds() if not _plugins_own(kind))]
+        return BuildCache(root / CACHE_DIR, code_digest(folders, [*code, *versions]))
 
     def on_shutdown(self) -> None:
         self._end_build()
@@ -498,3 +511,8 @@ def _front_matter_lines(page: Page, markdown: str) -> int:
     if markdown and source.endswith(markdown):
         return source[: len(source) - len(markdown)].count("\n")
     return 0
+
+
+def _plugins_own(kind: object) -> bool:
+    """Whether `kind` is one of the plugin's own (blocks.REGISTRY), not one a book registered."""
+    return type(kind).__module__.startswith(f"{__package__}.blocks.")

@@ -1,10 +1,12 @@
 """A reader's progress across the book: the "Your progress" page, listing every quiz and exercise by chapter, and the
 line under each page's title that says how far this reader got on that page's own.
 
-The build knows what there is (it rendered every block); only the reader's browser knows what they did, so the HTML
-written here names each block (its storage key, version and size) and `assets/progress-view.js` fills in the state
-from localStorage (`assets/progress.js`). The blocks are read back from their rendered HTML, whatever renders them,
-by their data attributes: `data-quiz-key` / `data-exercise-key` and the ids of their titles.
+What is listed comes from the kinds: a kind with a progress hook (`Progress`, blocks/hooks.py: quizzes and exercises)
+hands over each of its blocks' item as the block renders, and the plugin gives them here page by page. The build
+knows what there is; only the reader's browser knows what they did, so the HTML written here names each block (its
+storage key, version and size) and `assets/progress-view.js` fills in the state from localStorage
+(`assets/progress.js`). A page that another host built (Zensical) is read back from its HTML (`blocks_in`), by the
+attributes the hook names: `data-NAME-key` for each such kind, and the id of its title.
 """
 
 from __future__ import annotations
@@ -20,20 +22,20 @@ from typing import TYPE_CHECKING, Literal, cast
 if TYPE_CHECKING:
     from calckit.contracts import ProgressItemData
 
-__all__ = ["PROGRESS_PAGE", "BlockItem", "ProgressBook", "blocks_in", "progress_page_markdown"]
+    from .blocks.hooks import Progress
+
+__all__ = ["PROGRESS_PAGE", "BlockItem", "ProgressBook", "blocks_in", "progress_hooks", "progress_page_markdown"]
 
 PROGRESS_PAGE = "progress.md"
 _SLOT = '<div data-progress-list-slot="{}"></div>'
-# A quiz's or an exercise's own tag (attribute values are escaped: no `>` inside them).
-_BLOCK_TAG = re.compile(r"<[a-zA-Z][^>]*\sdata-(?:quiz|exercise)-key=[^>]*>")
 _NO_SCRIPT = "Your progress is kept by this page's script in your browser, which needs the site served over http."
 
 
 @dataclass(frozen=True)
 class BlockItem:
-    """One quiz or exercise as the progress views need it."""
+    """One block (a quiz, an exercise) as the progress views need it."""
 
-    kind: str  # "quiz" or "exercise"
+    kind: str  # its kind's name: "quiz", "exercise"
     key: str  # its storage key from the build: quiz:docs/page.md#id
     version: str  # changes when the block does (saved progress for another version no longer counts)
     total: int  # questions in a quiz, 1 for an exercise
@@ -46,9 +48,10 @@ class BlockItem:
 
 
 class _BlockFinder(HTMLParser):
-    """The quizzes and exercises in a page's HTML, with their titles' text."""
+    """The blocks of the kinds with a progress hook in a page's HTML, with their titles' text."""
 
-    def __init__(self) -> None:
+    def __init__(self, hooks: dict[str, Progress]) -> None:
+        self.hooks = hooks
         super().__init__(convert_charrefs=True)
         self.found: list[dict[str, str | int]] = []
         self._titles: dict[str, dict[str, str | int]] = {}  # title element id -> the block waiting for its text
@@ -56,7 +59,7 @@ class _BlockFinder(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
-        for kind in ("quiz", "exercise"):
+        for kind, hook in self.hooks.items():
             if f"data-{kind}-key" in values:
                 item: dict[str, str | int] = {
                     "kind": kind,
@@ -64,7 +67,7 @@ class _BlockFinder(HTMLParser):
                     "version": values.get(f"data-{kind}-version", ""),
                     "anchor": values.get("id", ""),
                     "title": "",
-                    "total": _question_count(values.get("data-quiz-data", "")) if kind == "quiz" else 1,
+                    "total": hook.total_from_tag(values),
                 }
                 self.found.append(item)
                 self._titles[values.get("aria-labelledby", "")] = item
@@ -86,20 +89,25 @@ class _BlockFinder(HTMLParser):
         self._reading = None
 
 
-def _question_count(data: str) -> int:
-    try:
-        return len(json.loads(data).get("questions", []))
-    except (ValueError, AttributeError):
-        return 0
+def progress_hooks() -> dict[str, Progress]:
+    """The registered kinds that add to the reader's progress, by name, in the registry's order."""
+    from .blocks import kinds
+
+    return {kind.name: kind.progress for kind in kinds() if kind.progress is not None}
 
 
 def blocks_in(html: str) -> list[BlockItem]:
-    """Every quiz and exercise in `html` (a page's blocks, or its whole content), in order.
+    """Every block of a kind with a progress hook in `html` (a page that another host built), in order.
 
     Only each block's own tag and its title's element are parsed (the title follows the tag): parsing every tag of a
-    page's blocks for them was one of the larger costs the plugin added to a build (cProfile of the book's)."""
-    finder = _BlockFinder()
-    for tag in _BLOCK_TAG.finditer(html):
+    page for them would be one of the larger costs of shipping it."""
+    hooks = progress_hooks()
+    if not hooks:
+        return []
+    # A block's own tag (attribute values are escaped: no `>` inside them).
+    names = "|".join(re.escape(name) for name in hooks)
+    finder = _BlockFinder(hooks)
+    for tag in re.finditer(rf"<[a-zA-Z][^>]*\sdata-(?:{names})-key=[^>]*>", html):
         finder.feed(tag.group())
         for title in finder.waiting():
             at = html.find(f'id="{escape(title)}"', tag.end())
@@ -114,7 +122,7 @@ def blocks_in(html: str) -> list[BlockItem]:
             key=str(item["key"]),
             version=str(item["version"]),
             total=int(item["total"]),
-            title=" ".join(str(item["title"]).split()).removeprefix("Exercise: "),
+            title=" ".join(str(item["title"]).split()).removeprefix(hooks[str(item["kind"])].title_prefix),
             anchor=str(item["anchor"]),
         )
         for item in finder.found
@@ -220,9 +228,10 @@ class ProgressBook:
 def _page_html(page: _Page, shared: set[tuple[str, str]]) -> str:
     """A page's heading and its blocks; a block whose kind and title another block of the book shares is named with
     its page too, so that no two rows (nor two links, as a screen reader lists them) read the same."""
+    labels = {name: hook.label for name, hook in progress_hooks().items()}
     rows = "".join(
         f'<li class="progress-item" data-progress-item="{escape(json.dumps(item.data()))}">'
-        f'<a href="{escape(page.url)}#{escape(item.anchor)}">{"Quiz" if item.kind == "quiz" else "Exercise"}: '
+        f'<a href="{escape(page.url)}#{escape(item.anchor)}">{escape(labels.get(item.kind, item.kind.capitalize()))}: '
         f"{escape(item.title)}"
         + (
             f'<span class="progress-page-name"> (in \u201c{escape(page.title)}\u201d)</span>'

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from .pages.authored_text import AuthoredText
 
-__all__ = ["QuizHtml", "authored_html", "old_anchor_attribute", "render_quiz"]
+__all__ = ["QuizHtml", "authored_html", "old_anchor_attribute", "quiz_version", "render_quiz"]
 
 
 SORT_HELP = (
@@ -162,14 +162,18 @@ def old_anchor_attribute(old_anchor: str) -> str:
     return f' data-old-anchor="{escape(old_anchor)}"' if old_anchor else ""
 
 
+def quiz_version(quiz: Quiz) -> str:
+    """Saved progress is dropped when the answer key changes, so an edited question never shows a stale verdict."""
+    from calckit.quiz import grading_data
+
+    return hashlib.sha256(_json(grading_data(quiz)).encode()).hexdigest()[:12]
+
+
 def render_quiz(uid: str, quiz: Quiz, html: QuizHtml, key: str, old_anchor: str = "") -> str:
     """The quiz with id `uid` in the page, its author's text as `html` (authored_html); `key` is where the reader's
     progress is saved; `old_anchor` is the anchor that links made before anchors followed ids name it by (entry.js
     sends them on to `uid`)."""
-    from calckit.quiz import grading_data
-
-    # Saved progress is dropped when the answer key changes, so an edited question never shows a stale verdict.
-    version = hashlib.sha256(_json(grading_data(quiz)).encode()).hexdigest()[:12]
+    version = quiz_version(quiz)
     data = _json(_page_data(quiz))
     total = len(quiz.questions)
     questions = "".join(

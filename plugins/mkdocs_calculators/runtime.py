@@ -2,11 +2,14 @@
 
 Layout under the site (`assets/calculators/`):
 
-    entry.js, calculator.js, runtime.js, worker.js, vega.js, ...  the plugin's own front end (exercise_worker.js:
-                                             readers' code, in a Pyodide of its own)
+    entry.js, runtime.js, worker.js, vega.js, ...  the plugin's shared front end, from assets/
+    kinds.js                                 entry.js's mount table, from the registered kinds (mount_table)
+    calculator.js, quiz.js, exercise.js, ...   each kind's browser files, from its folder (blocks/quiz/, a book's
+                                             kind's own), written flat beside them (exercise_worker.js: readers' code,
+                                             in a Pyodide of its own)
     build-info.js                            this build's values, which those scripts import (layout.BuildInfo)
-    calculators.css                          the styles of calculators and quizzes (PAGE_STYLES), as one file;
-                                             it and exercise.css compacted (stylesheets.py)
+    calculators.css                          the styles every page needs (PAGE_STYLES, and each kind's page_styles:
+                                             quiz.css), as one file; it and exercise.css compacted (stylesheets.py)
     calckit-<version>+<hash>-py3-none-any.whl, <package>-<version>+<hash>-...whl    calckit, and the book's package
     snapshot-<key>.bin                           Python's memory with the package imported, gzipped (snapshot.py)
     exercise-snapshot-<key>.bin                  the same with calckit's exercise runner alone, for exercise_worker.js
@@ -20,20 +23,25 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from mkdocs.exceptions import PluginError
 
 import calckit
 from calckit.book import Book
 
+from .blocks import BlockKind, kinds
+from .blocks.hooks import kind_folder
 from .dependencies import Dependency, dependency_wheel
 from .layout import (
     ASSETS,
     BUILD_INFO,
     EDITOR_DIR,
     ENTRY_SCRIPT,
+    KINDS_MODULE,
     RUNTIME_CACHE_PREFIX,
     SERVICE_WORKER,
     STYLESHEET,
@@ -47,7 +55,17 @@ from .snapshot import EXERCISE_SNAPSHOT_GLOB, SNAPSHOT_GLOB, provide_exercise_sn
 from .stylesheets import compact_css
 from .wheel import build_wheel
 
-__all__ = ["ASSETS", "ENTRY_SCRIPT", "LIVE_MARK", "STYLESHEET", "check_node_modules", "write_runtime"]
+__all__ = [
+    "ASSETS",
+    "ENTRY_SCRIPT",
+    "LIVE_MARK",
+    "STYLESHEET",
+    "check_node_modules",
+    "kind_files",
+    "kinds_module",
+    "mount_table",
+    "write_runtime",
+]
 
 # In every page's head: <html> says, before the body is parsed, that the components' scripts will run, so that the
 # styles for a page waiting for them (quiz.css: a long quiz shows only its first question) apply from the first style
@@ -63,9 +81,11 @@ LIVE_MARK = (
     "if(!h.classList.contains('calculators-entry'))h.classList.add('calculators-static')});"
     "addEventListener('popstate',function(){var f=window.calculatorsOldAnchor;if(f)f()})})()</script>"
 )
-# The stylesheets in assets/ that every page needs, written into the site as that one file: each stylesheet a page's
-# head links is one more request before a phone's first paint. Exercises load exercise.css themselves.
-PAGE_STYLES = ("calculators.css", "quiz.css", "progress.css", "print.css")
+# The stylesheets in assets/ that every page needs, written into the site as that one file with the kinds' own
+# (`Browser.page_styles`, quiz.css), which come after calculators.css and before progress.css and print.css: each
+# stylesheet a page's head links is one more request before a phone's first paint. Exercises load exercise.css
+# themselves.
+PAGE_STYLES = ("calculators.css", "progress.css", "print.css")
 # The exercises' code editor, CodeMirror 6: ES modules that import each other by package name. Each is written flat
 # into editor/ with those names rewritten to the files beside it, so the browser loads them without a bundler or an
 # import map; only pages with an exercise load them (exercise.js, through editor.js).
@@ -151,6 +171,44 @@ def build_info_module(info: BuildInfo) -> str:
     return "\n".join([head, *(f"export const {name} = {json.dumps(value)};" for name, value in info.items()), ""])
 
 
+def mount_table(kinds: Iterable[BlockKind[Any]]) -> list[dict[str, Any]]:
+    """entry.js's mount table: one row for each kind with a browser half, in the registry's order."""
+    return [kind.browser.mount_entry() for kind in kinds if kind.browser is not None]
+
+
+def kinds_module(kinds: Iterable[BlockKind[Any]]) -> str:
+    """The ES module KINDS_MODULE, which entry.js imports: `kinds`, the mount table."""
+    head = "// Written by mkdocs_calculators from the registered block kinds: do not edit (runtime.py's mount_table)."
+    return f"{head}\nexport const kinds = {json.dumps(mount_table(kinds), indent=1)};\n"
+
+
+def kind_files(kinds: Iterable[BlockKind[Any]]) -> dict[str, Path]:
+    """Site file name (under ASSETS) -> file, for every kind's browser files: the .js and .css files in its folder.
+    Two files of one name (a book's kind's and a built-in's, or the plugin's shared ones) would overwrite each other
+    in the site: PluginError."""
+    shared = {asset.name for asset in resources.files(__package__).joinpath("assets").iterdir()}
+    shared |= {BUILD_INFO, KINDS_MODULE, Path(STYLESHEET).name}  # written by the build
+    found: dict[str, Path] = {}
+    for kind in kinds:
+        if kind.browser is None:
+            continue
+        folder = kind_folder(kind)
+        files = sorted(path for path in folder.iterdir() if path.suffix in (".js", ".css") and path.is_file())
+        if kind.browser.module not in {path.name for path in files}:
+            raise PluginError(
+                f"{folder / kind.browser.module}: the {kind.name} kind's browser module is not in its folder"
+            )
+        for path in files:
+            if path.name in shared or path.name in found:
+                first = found.get(path.name, Path(__package__ or "", "assets", path.name))
+                raise PluginError(
+                    f"{path}: the {kind.name} kind's file has the name of {first}: both would be "
+                    f"assets/calculators/{path.name} in the site (rename the kind's)"
+                )
+            found[path.name] = path
+    return found
+
+
 def write_runtime(
     site_dir: Path,
     node_modules: Path,
@@ -205,10 +263,18 @@ def write_runtime(
     )
     _write_if_changed(out / BUILD_INFO, build_info_module(info))
     assets = resources.files(__package__).joinpath("assets")
-    for asset in assets.iterdir():
-        if asset.name not in PAGE_STYLES:
-            text = asset.read_text(encoding="utf-8")
-            _write_if_changed(out / asset.name, compact_css(text) if asset.name.endswith(".css") else text)
-    styles = "\n".join(compact_css(assets.joinpath(name).read_text(encoding="utf-8")) for name in PAGE_STYLES)
+    registered = kinds()
+    own = kind_files(registered)
+    page_styles = [assets.joinpath(PAGE_STYLES[0])]
+    page_styles += [own[name] for kind in registered if kind.browser for name in kind.browser.page_styles]
+    page_styles += [assets.joinpath(name) for name in PAGE_STYLES[1:]]
+    files: list[Any] = [asset for asset in assets.iterdir() if asset.name not in PAGE_STYLES]
+    for asset in [*files, *own.values()]:
+        if asset.name in {style.name for style in page_styles}:
+            continue
+        text = asset.read_text(encoding="utf-8")
+        _write_if_changed(out / asset.name, compact_css(text) if asset.name.endswith(".css") else text)
+    styles = "\n".join(compact_css(style.read_text(encoding="utf-8")) for style in page_styles)
     _write_if_changed(out / Path(STYLESHEET).name, styles)
+    _write_if_changed(out / KINDS_MODULE, kinds_module(registered))
     return [wheel.name for wheel in wheels]

@@ -103,3 +103,19 @@ def test_an_id_in_another_alphabet_is_a_link_that_opens_its_calculator(
     page.fill("#calc-résistance-volts", "6")
     page.wait_for_function("new URL(location.href).searchParams.get('calc-résistance.volts') === '6'")
     context.close()
+
+
+def test_the_books_own_kind_mounts_its_module(browser: Browser, circuits_site: Served) -> None:
+    """The second book's own kind (```resistor, registered in its pyproject.toml) is in the mount table the build
+    wrote (kinds.js): on its page entry.js loads its module from the site, which names each band's colour."""
+    network = Network(circuits_site.url)
+    context = new_context(browser, network)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{circuits_site.url}/")
+    resistor = page.locator("[data-resistor]")
+    expect(resistor).to_have_attribute("data-mounted", "true")
+    expect(resistor.locator(".resistor-band").first).to_have_attribute("title", "brown")
+    assert errors == []
+    context.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import calculators
 from tests.build.sites import build_fixture, parse_html
-from tests.support import ROOT
+from tests.support import ROOT, SECOND_BOOK, build_second_book
 
 GUIDE = ROOT / "docs/contributing.md"
 
@@ -85,23 +85,28 @@ def _line_of(text: str, snippet: str) -> int:
 
 def _block_kind_guide() -> tuple[str, str, str]:
     """The module, the registry line and the example page block shown under "Add a block kind"."""
-    text = GUIDE.read_text(encoding="utf-8")
-    section = text[text.index("## Add a block kind") : text.index("## Error messages")]
+    section = _block_kind_section()
     python = re.findall(r"^```python\n(.*?)^```$", section, re.MULTILINE | re.DOTALL)
-    assert len(python) == 2, "the guide shows the module, then the registry line"
+    assert len(python) == 3, "the guide shows the module, then the registry line, then a kind's browser declaration"
     (example,) = re.findall(r"^````markdown\n(.*?)^````$", section, re.MULTILINE | re.DOTALL)
     return python[0], python[1], example
 
 
+def _block_kind_section() -> str:
+    text = GUIDE.read_text(encoding="utf-8")
+    return text[text.index("## Add a block kind") : text.index("## Error messages")]
+
+
 def test_the_guides_block_kind_builds_and_reports_its_mistakes_at_their_line(tmp_path: Path) -> None:
-    """The guide's `term` kind, added to a copy of the plugin as one module and one registry line: its example renders
+    """The guide's `term` kind, added to a copy of the plugin as one folder and one registry line: its example renders
     as the module says, and a misspelt key stops the build at that key's line."""
     import mkdocs_calculators
 
     module, registry_line, example = _block_kind_guide()
     plugin = tmp_path / "mkdocs_calculators"  # the build runs in tmp_path, so this copy is the plugin it imports
     shutil.copytree(Path(mkdocs_calculators.__file__).parent, plugin, ignore=shutil.ignore_patterns("__pycache__"))
-    (plugin / "blocks/term.py").write_text(module, encoding="utf-8")
+    (plugin / "blocks/term").mkdir()
+    (plugin / "blocks/term/__init__.py").write_text(module, encoding="utf-8")
     registry_file = plugin / "blocks/__init__.py"
     registry, added = re.subn(r"(REGISTRY = \([^)]*)\)", rf"\1{registry_line})", registry_file.read_text(), count=1)
     assert added == 1, "the registry names its kinds in one REGISTRY = (...) tuple"
@@ -119,6 +124,32 @@ def test_the_guides_block_kind_builds_and_reports_its_mistakes_at_their_line(tmp
         "arithmetic intensity",
         "FLOPs done per byte moved to or from memory.",
     ]
+
+
+def test_the_guides_block_kind_registered_by_a_book_builds(tmp_path: Path) -> None:
+    """The same `term` module as a book's own kind, as the guide says: a folder of a package of the book's
+    (`my_blocks/term/__init__.py`, an empty `my_blocks/__init__.py`), named in the book's pyproject.toml by the
+    guide's entry-point lines (in place of the second book's own), and the book installed editable (its metadata as
+    pip writes it: tests/support.py); its example renders in the book's page."""
+    module, _, example = _block_kind_guide()
+    (toml,) = re.findall(r"^```toml\n(.*?)^```$", _block_kind_section(), re.MULTILINE | re.DOTALL)
+    root = tmp_path / "book"
+    shutil.copytree(SECOND_BOOK, root, ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "my_blocks/term").mkdir(parents=True)
+    (root / "my_blocks/__init__.py").write_text("", encoding="utf-8")
+    (root / "my_blocks/term/__init__.py").write_text(module, encoding="utf-8")
+    project = (root / "pyproject.toml").read_text(encoding="utf-8")
+    own = '[project.entry-points."mkdocs_calculators.kinds"]\nresistor = "circuit_blocks.resistor:KIND"\n'
+    assert own in project
+    (root / "pyproject.toml").write_text(project.replace(own, toml), encoding="utf-8")
+    (root / "docs/terms.md").write_text(f"# Terms\n\n{example}", encoding="utf-8")
+    result = build_second_book(tmp_path / "site", root)
+    assert result.returncode == 0, result.stderr
+    html = (tmp_path / "site/terms/index.html").read_text(encoding="utf-8")
+    assert (
+        '<dl class="term"><dt>arithmetic intensity</dt><dd>FLOPs done per byte moved to or from memory.</dd></dl>'
+        in html
+    )
 
 
 def test_the_guides_quiz_with_code_renders_and_its_three_backtick_form_is_told_the_fix() -> None:

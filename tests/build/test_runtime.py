@@ -17,6 +17,7 @@ RUNTIME_FILES = [
     "calculator.js",
     "runtime.js",
     "build-info.js",
+    "kinds.js",
     "vega.js",
     "calculators.css",
     "pyodide/pyodide.mjs",

@@ -91,6 +91,34 @@ class TestTheSecondBook:
         assert len(list(assets.glob("snapshot-*.bin"))) == 1
         assert 'export const bookPackage = "circuits";' in (assets / "build-info.js").read_text(encoding="utf-8")
 
+    def test_its_own_block_kind(self, built: tuple[Path, str]) -> None:
+        """The book registers a kind of its own (```resistor, circuit_blocks/resistor, in its pyproject.toml): its
+        blocks render, its browser module is in the site and in the mount table beside the plugin's kinds, and its
+        stylesheet is in the one every page links."""
+        site = built[0]
+        html = (site / "index.html").read_text(encoding="utf-8")
+        assert '<figure class="resistor" data-resistor="1000">' in html
+        assert '<span class="resistor-band" style="background: #7b3f00" data-colour="brown"></span>' in html
+        assert "<figcaption>1 kΩ</figcaption>" in html
+        assets = site / "assets/calculators"
+        assert 'import { claim } from "./status.js";' in (assets / "resistor.js").read_text(encoding="utf-8")
+        table = json.loads((assets / "kinds.js").read_text(encoding="utf-8").split(" = ", 1)[1].strip().rstrip(";"))
+        assert [row["module"] for row in table] == [
+            "calculator.js",
+            "quiz.js",
+            "exercise.js",
+            "sortable.js",
+            "resistor.js",
+        ]
+        assert table[-1] == {
+            "selector": "[data-resistor]",
+            "module": "resistor.js",
+            "mount": "mountResistors",
+            "near": False,
+            "offline": False,
+        }
+        assert ".resistor-band{" in (assets / "calculators.css").read_text(encoding="utf-8")
+
 
 def copy_of_the_book(tmp_path: Path) -> Path:
     root = tmp_path / "book"
@@ -105,6 +133,35 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 class TestAnAuthorsMistakes:
+    def test_a_mistake_in_a_block_of_the_books_own_kind(self, tmp_path: Path) -> None:
+        root = copy_of_the_book(tmp_path)
+        edit(root / "docs/index.md", "bands: [brown, black, red]", "bands: [brown, black, pink]")
+        result = build_second_book(tmp_path / "site", root)
+        assert result.returncode == 1
+        line = (root / "docs/index.md").read_text(encoding="utf-8").splitlines().index(
+            "bands: [brown, black, pink]"
+        ) + 1
+        assert (
+            f"docs/index.md:{line}: resistor block: 'bands' must be a list of three colours, two digits and a "
+            "multiplier (of: black, brown, red, orange, yellow, green, blue, violet, grey, white); 'pink' is not one"
+        ) in result.stderr
+        assert "Traceback" not in result.stderr + result.stdout
+
+    def test_a_registration_that_names_no_kind(self, tmp_path: Path) -> None:
+        root = copy_of_the_book(tmp_path)
+        edit(root / "pyproject.toml", '"circuit_blocks.resistor:KIND"', '"circuit_blocks.resistor:ResistorKind"')
+        result = build_second_book(tmp_path / "site", root)
+        assert result.returncode == 1
+        line = (root / "pyproject.toml").read_text(encoding="utf-8").splitlines().index(
+            'resistor = "circuit_blocks.resistor:ResistorKind"'
+        ) + 1
+        assert (
+            f"pyproject.toml:{line}: 'circuit_blocks.resistor:ResistorKind', registered in mkdocs_calculators.kinds as "
+            "the kind 'resistor', is the class ResistorKind, not a block kind: name an instance of a BlockKind "
+            "subclass, such as the module's KIND (docs/contributing.md, Add a block kind)"
+        ) in result.stderr
+        assert "Traceback" not in result.stderr + result.stdout
+
     def test_a_misspelt_package(self, tmp_path: Path) -> None:
         root = copy_of_the_book(tmp_path)
         edit(root / "mkdocs.yml", "package: circuits", "package: circuit")

@@ -19,6 +19,7 @@ PLUGIN_TESTS = frozenset(
         "test_authored_text.py",
         "test_bench_editor.py",
         "test_book_contract.py",
+        "test_book_kinds.py",
         "test_book_names.py",
         "test_build_cache.py",
         "test_busy.py",
@@ -109,4 +110,3 @@ def concern(path: Path) -> str:
             "tests/unit/conftest.py (content: it tests the book's calculators, chips or pages; plugin: the rest)"
         )
     return "plugin" if name in PLUGIN_TESTS else "content"
-

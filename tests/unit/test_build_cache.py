@@ -43,7 +43,8 @@ def test_a_page_comes_back_as_it_was_rendered(tmp_path: Path) -> None:
     BuildCache(tmp_path, "code-1").keep_page(page, place(), [])
     again = BuildCache(tmp_path, "code-1").page(MARKDOWN, place())
     assert again is not None
-    assert again.blocks == page.blocks  # fences, kinds, HTML and searchability
+    assert again.blocks == page.blocks  # fences, kinds, HTML, searchability and what each adds to the progress page
+    assert [block.progress and block.progress.key for block in again.blocks] == [None, "quiz:docs/x.md#q"]
     assert again.markdown(lambda block: block.kind) == page.markdown(lambda block: block.kind)
     assert again.problems == []
 

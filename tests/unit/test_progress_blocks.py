@@ -1,4 +1,5 @@
-"""The quizzes and exercises that the progress views list, read back from their rendered HTML (progress_page.py)."""
+"""The quizzes and exercises that the progress views list: as their kinds hand them over when they render, and read
+back from their rendered HTML (progress_page.py) for a page another host built."""
 
 from __future__ import annotations
 
@@ -35,10 +36,13 @@ check:
 
 
 def page_blocks(markdown: str) -> tuple[str, str]:
-    """The HTML of the page's blocks alone, and of the whole page with them."""
+    """The HTML of the page's blocks alone, and of the whole page with them; what the blocks handed over as they
+    rendered is what their HTML says."""
     rendered = render_page(markdown, PageContext("docs/x.md", BOOK, url="x/"))
     assert rendered.problems == []
-    return "".join(block.html for block in rendered.blocks), rendered.markdown()
+    blocks = "".join(block.html for block in rendered.blocks)
+    assert [block.progress for block in rendered.blocks if block.progress is not None] == blocks_in(blocks)
+    return blocks, rendered.markdown()
 
 
 def test_each_quiz_and_exercise_with_its_title_and_size() -> None:

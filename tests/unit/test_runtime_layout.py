@@ -4,6 +4,7 @@ build-info.js."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from mkdocs_calculators.layout import (
 )
 
 PLUGIN = Path(mkdocs_calculators.__file__).parent
+# The browser's scripts: the shared ones, and each built-in kind's in its folder (blocks/quiz/quiz.js).
+BROWSER_FILES = sorted([*(PLUGIN / "assets").iterdir(), *(PLUGIN / "blocks").glob("*/*.js")])
 SCRIPTS = {"worker.js": PLUGIN / "assets/worker.js", "sw.js": PLUGIN / "service_worker.js"}
 # `import {a, b as c} from "./build-info.js"` in a module; in entry.js, a classic script, `buildInfo()`, which is
 # `import(new URL("build-info.js", base).href)`, then `.then(async ({a}) =>`.
@@ -57,7 +60,7 @@ def test_the_caches_names_come_from_the_build() -> None:
 def imported_values() -> dict[str, set[str]]:
     """The build values each script imports, by script."""
     found: dict[str, set[str]] = {}
-    for script in sorted((PLUGIN / "assets").glob("*.js")):
+    for script in (path for path in BROWSER_FILES if path.suffix == ".js"):
         for match in IMPORTED.finditer(script.read_text(encoding="utf-8")):
             names = (match[1] or match[2]).split(",")
             found.setdefault(script.name, set()).update(name.split(" as ")[0].strip() for name in names if name.strip())
@@ -76,5 +79,31 @@ def test_every_build_value_a_script_imports_is_written_and_each_is_used() -> Non
     assert set().union(*imported.values()) == set(BuildInfo.__annotations__)
     declared = (PLUGIN.parent / "types" / BUILD_INFO.replace(".js", ".d.ts")).read_text(encoding="utf-8")
     assert re.findall(r"^export const (\w+):", declared, re.MULTILINE) == list(BuildInfo.__annotations__)
-    for script in (*(PLUGIN / "assets").iterdir(), SCRIPTS["sw.js"]):
+    for script in (*BROWSER_FILES, SCRIPTS["sw.js"]):
         assert not re.search(r"__[A-Z]+_[A-Z_]+__", script.read_text(encoding="utf-8")), script.name
+
+
+def test_entry_js_lists_no_kind_the_build_writes_its_mount_table_from_the_kinds() -> None:
+    """entry.js mounts each kind's browser half from kinds.js, which the build writes from the registered kinds' own
+    declarations (`browser`); it names no kind's module or mount function itself, and the type check's declaration
+    of kinds.js has the table's fields."""
+    from mkdocs_calculators.blocks import kinds
+    from mkdocs_calculators.runtime import kind_files, kinds_module, mount_table
+
+    entry = (PLUGIN / "assets/entry.js").read_text(encoding="utf-8")
+    table = mount_table(kinds())
+    assert [(row["module"], row["mount"], row["near"]) for row in table] == [
+        ("calculator.js", "mountCalculators", True),
+        ("quiz.js", "mountQuizzes", True),
+        ("exercise.js", "mountExercises", False),
+        ("sortable.js", "mountSortable", False),
+    ]
+    for row in table:
+        assert f'"{row["module"]}"' not in entry and row["mount"] not in entry
+    written = kinds_module(kinds())
+    assert json.loads(written.split("export const kinds = ", 1)[1].strip().removesuffix(";")) == table
+    declared = (PLUGIN.parent / "types" / "kinds.d.ts").read_text(encoding="utf-8")
+    assert re.findall(r"^  (\w+):", declared, re.MULTILINE) == list(table[0])
+    files = kind_files(kinds())
+    assert {row["module"] for row in table} <= set(files)
+    assert {path.parent.name for path in files.values()} == {"calculator", "quiz", "exercise", "table"}

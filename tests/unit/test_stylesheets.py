@@ -9,14 +9,16 @@ import pytest
 from mkdocs_calculators.runtime import PAGE_STYLES
 from mkdocs_calculators.stylesheets import compact_css
 
-SHIPPED = [*PAGE_STYLES, "exercise.css"]
+SHIPPED = [*PAGE_STYLES, "quiz.css", "exercise.css"]
+# A kind's stylesheets are in its folder (blocks/quiz/quiz.css), the shared ones in assets/.
+KIND_STYLES = {"quiz.css": "blocks/quiz", "exercise.css": "blocks/exercise"}
 
 
 def source(name: str) -> str:
     folder = resources.files("mkdocs_calculators")
-    return (folder / "extras" / "math.css" if name == "math.css" else folder / "assets" / name).read_text(
-        encoding="utf-8"
-    )
+    if name == "math.css":
+        return (folder / "extras" / "math.css").read_text(encoding="utf-8")
+    return folder.joinpath(KIND_STYLES.get(name, "assets"), name).read_text(encoding="utf-8")
 
 
 def tokens(css: str) -> str:

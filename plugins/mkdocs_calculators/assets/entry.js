@@ -6,6 +6,16 @@
  */
 (() => {
   const base = /** @type {HTMLScriptElement} */ (document.currentScript).src;
+  /**
+   * Each block kind's browser half (its elements, its module and the function that module exports, whether it waits
+   * until a block nears the screen, whether a page with one keeps Python's runtime offline), in kinds.js, which the
+   * build writes from the registered kinds (runtime.py's mount_table, from each kind's `browser`, blocks/hooks.py).
+   * Asked for as this script starts, so that it is there by the time the page mounts; not from a file, where module
+   * scripts are blocked (and nothing mounts).
+   * @type {Promise<typeof import("./kinds.js")> | null}
+   */
+  const mountTable = location.protocol === "file:" ? null : import(new URL("kinds.js", base).href);
+  mountTable?.catch(() => {}); // said when a page mounts: staticPage
   const FILE_TEXT =
     "This calculator needs the site to be served over http; opened as a file, it shows the results for the inputs " +
     "as written.";
@@ -65,16 +75,18 @@
   });
 
   /**
-   * Components that need no Python load their module only on pages that have them (not from file://, where module
-   * scripts are blocked): quizzes, graded in plain JS, and sortable tables. A module that does not arrive (offline
-   * and never cached, or the reader left the page while it loaded) leaves them as the build wrote them.
+   * A component loads its module only on pages that have it (not from file://, where module scripts are blocked), and
+   * mounts at once: the kinds that do not wait to near the screen (exercises, sortable tables) and the components that
+   * are not kinds (the player, the progress line). A module that does not arrive (offline and never cached, or the
+   * reader left the page while it loaded) leaves them as the build wrote them.
    * @param {string} selector @param {string} module @param {string} mount
    */
   function mountComponent(selector, module, mount) {
     const elements = /** @type {HTMLElement[]} */ ([...document.querySelectorAll(selector)]);
-    if (elements.length === 0 || location.protocol === "file:") return;
+    if (elements.length === 0 || location.protocol === "file:") return elements;
     const current = generation;
     import(new URL(module, base).href).then((loaded) => loaded[mount](elements, current), staticPage);
+    return elements;
   }
 
   /** A component's module did not arrive: the page as the build wrote it (quizzes show every question). */
@@ -189,20 +201,25 @@
       const elements = /** @type {HTMLElement[]} */ ([...document.querySelectorAll("[data-calculator]")]);
       return explainFileMode(elements);
     }
-    mountNearViewport("[data-quiz]", "quiz.js", "mountQuizzes");
-    mountComponent("table[data-sortable]", "sortable.js", "mountSortable");
-    mountComponent("[data-exercise]", "exercise.js", "mountExercises"); // the editor loads only with an exercise
+    const current = generation;
+    mountTable?.then(({ kinds }) => {
+      if (current !== generation) return; // the reader has gone on to another page meanwhile
+      let offline = false;
+      for (const kind of kinds) {
+        const elements = (kind.near ? mountNearViewport : mountComponent)(kind.selector, kind.module, kind.mount);
+        offline ||= kind.offline && elements.length > 0;
+      }
+      // The offline copy is kept when it can be: a page that cannot load offline.js (the same cases) goes without.
+      if (offline) {
+        import(new URL("offline.js", base).href).then(
+          (offline) => offline.keepRuntimeOffline(),
+          () => {},
+        );
+      }
+    }, staticPage); // offline and never cached: the page as the build wrote it
     mountComponent("[data-calc-player]", "player.js", "mountPlayers"); // Previous, Play, Next for a cycle input
     mountComponent("[data-progress-here]", "progress-view.js", "mountProgressHere"); // the reader's progress here
     mountComponent("[data-progress-book]", "progress-view.js", "mountProgressBook"); // and on the progress page
-    const elements = mountNearViewport("[data-calculator]", "calculator.js", "mountCalculators");
-    // The offline copy is kept when it can be: a page that cannot load offline.js (the same cases) goes without.
-    if (elements.length) {
-      import(new URL("offline.js", base).href).then(
-        (offline) => offline.keepRuntimeOffline(),
-        () => {},
-      );
-    }
   }
 
   /**

@@ -36,7 +36,7 @@ export function mountProgressHere(elements) {
     const state = /** @type {HTMLElement} */ (root.querySelector(".progress-here-state"));
     follow(root, () => {
       const parts = items.map((item) => {
-        const kind = item.kind === "quiz" ? "quiz" : "exercise";
+        const kind = item.kind; // "quiz", "exercise": the kind's name, as the build wrote it
         const text = summary(item, read(item.key)).text.toLowerCase();
         return items.length === 1 ? `${kind}, ${text}` : `${kind} “${item.title}”, ${text}`;
       });

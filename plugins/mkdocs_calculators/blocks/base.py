@@ -22,6 +22,7 @@ from ..pages.fences import Fence
 from ..pages.ids import PageIds
 from ..pages.yaml_source import Loaded, YamlProblem, load_yaml
 from ..problems import Problem
+from .hooks import Browser, Progress
 
 if TYPE_CHECKING:
     from calckit.authored import AuthoredError, Field
@@ -162,6 +163,8 @@ class BlockKind(ABC, Generic[Model]):
     searchable: ClassVar[bool] = True  # whether its HTML goes into the content that search indexes
     options: ClassVar[Mapping[str, Option]] = {}  # the top-level keys of its YAML
     open_options: ClassVar[bool] = False  # takes keys beyond `options` (checked by `read`)
+    browser: ClassVar[Browser | None] = None  # its script in the reader's browser, and where it mounts (hooks.py)
+    progress: ClassVar[Progress | None] = None  # what its blocks add to the reader's progress (hooks.py)
 
     def fence_names(self, book: Book) -> frozenset[str]:
         """The info strings this kind answers to in `book` (a data table's kind adds the book's table's name)."""

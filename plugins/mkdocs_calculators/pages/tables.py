@@ -1,4 +1,4 @@
-"""A book's data table (calckit.table) as HTML: table blocks (blocks/table.py) and the generated reference page's table.
+"""A book's data table (calckit.table) as HTML: table blocks (blocks/table/) and the generated reference page's table.
 
 Every figure links to its numbered source on the reference page, so a reader can check any number where it stands.
 For this book the table is the chip database, and a block reads:

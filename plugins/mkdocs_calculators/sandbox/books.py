@@ -51,10 +51,18 @@ def _table_name_problem(loaded: Book, root: Path) -> str:
     from ..blocks import kinds
 
     table = loaded.table
-    if table is None or table.name not in {kind.name for kind in kinds()}:
+    clashing = [kind for kind in kinds() if table is not None and kind.name == table.name]
+    if table is None or not clashing:
         return ""
     place = f"{place_text(table.declared_at, root)}: " if table.declared_at[0] else "calculators: "
+    owner = _owner(clashing[0])
     return (
-        f"{place}the data table is named '{table.name}', which is the plugin's own ```{table.name} block: give the "
-        "table a name of its own"
+        f"{place}the data table is named '{table.name}', which is {owner} ```{table.name} block: give the table a "
+        "name of its own"
     )
+
+
+def _owner(kind: object) -> str:
+    """Whose kind `kind` is, as a message says it: the plugin's own, or one a book registered (blocks.ENTRY_POINTS)."""
+    module = type(kind).__module__
+    return "the plugin's own" if module.startswith(f"{__package__}.blocks.") else f"the registered kind's ({module})"

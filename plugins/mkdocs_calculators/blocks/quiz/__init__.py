@@ -6,16 +6,19 @@ where in the data it is, and is reported at that line of the page (or of the qui
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from calckit.quiz_checks import QUIZ
 
-from ..pages.yaml_source import Loaded, YamlProblem, load_yaml
-from ..problems import Problem
-from ..quiz_render import QuizHtml, authored_html, render_quiz
-from .base import Authored, Named, NamedKind, Option, Problems, authored_problems
+from ...pages.yaml_source import Loaded, YamlProblem, load_yaml
+from ...problems import Problem
+from ...quiz_render import QuizHtml, authored_html, quiz_version, render_quiz
+from ..base import Authored, Named, NamedKind, Option, Problems, authored_problems
+from ..hooks import BlockItem, Browser, Progress
 
 if TYPE_CHECKING:
     from calckit.quiz import Quiz
@@ -30,11 +33,29 @@ class QuizModel:
     named: Named  # its anchor, `quiz-ID`, and where the reader's progress is saved: the page's path and the quiz's id
 
 
+def _progress_item(model: QuizModel, block: Authored) -> BlockItem:
+    quiz = model.quiz
+    title = " ".join((quiz.title or "Quiz").split())
+    return BlockItem("quiz", model.named.key, quiz_version(quiz), len(quiz.questions), title, model.named.anchor)
+
+
+def _question_count(tag: Mapping[str, str]) -> int:
+    """How many questions a built quiz has, from its tag's data (a page another host built)."""
+    try:
+        return len(json.loads(tag.get("data-quiz-data", "")).get("questions", []))
+    except (ValueError, AttributeError):
+        return 0
+
+
 class QuizKind(NamedKind[QuizModel]):  # its keys are calckit's table (calckit.quiz_checks.QUIZ), and `file`
     name = "quiz"
     title = "quiz"
     anchor = "quiz"
     saves = "saves progress"
+    # quiz.js (and quiz_*.js, one per kind of question) grades it in the browser; quiz.css styles it on every page.
+    browser = Browser("quiz.js", "[data-quiz]", "mountQuizzes", near_viewport=True, page_styles=("quiz.css",))
+    # Each quiz is one item of the reader's progress, as many steps as it has questions.
+    progress = Progress("Quiz", _progress_item, _question_count)
     options: ClassVar = {
         **Option.table(QUIZ),
         "file": Option("a YAML file beside the page that holds the quiz instead"),

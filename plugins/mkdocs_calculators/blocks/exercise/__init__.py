@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from calckit.exercise import EXERCISE
 
-from ..exercise_render import render_exercise
-from ..pages.reference import CALCULATORS_PAGE
-from .base import Authored, Named, NamedKind, Option, authored_problems
+from ...exercise_render import exercise_version, render_exercise
+from ...pages.reference import CALCULATORS_PAGE
+from ..base import Authored, Named, NamedKind, Option, authored_problems
+from ..hooks import BlockItem, Browser, Progress
 
 if TYPE_CHECKING:
     from calckit.exercise import Exercise
@@ -29,11 +30,22 @@ class ExerciseModel:
     named: Named  # its anchor, `exercise-ID`, and where the reader's code and progress are saved (page path and id)
 
 
+def _progress_item(model: ExerciseModel, block: Authored) -> BlockItem:
+    exercise = model.exercise
+    title = " ".join(exercise.title.split())
+    return BlockItem("exercise", model.named.key, exercise_version(exercise), 1, title, model.named.anchor)
+
+
 class ExerciseKind(NamedKind[ExerciseModel]):
     name = "exercise"
     title = "exercise"
     anchor = "exercise"
     saves = "saves the reader's code"
+    # exercise.js loads the editor (editor.js) and exercise.css itself, and runs the reader's code in
+    # exercise_worker.js; the page keeps Python's runtime offline as a calculator's does.
+    browser = Browser("exercise.js", "[data-exercise]", "mountExercises")
+    # Each exercise is one item of the reader's progress: solved or not.
+    progress = Progress("Exercise", _progress_item, title_prefix="Exercise: ")
     options: ClassVar = Option.table(EXERCISE)  # calckit's table of an exercise's keys, which it reads
 
     def read(self, block: Authored) -> ExerciseModel:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..pages.reference import table_page_path
-from ..pages.tables import SourceLinks, data_table, source_numbers
-from .base import Authored, BlockKind, Option, Problems, list_of_text, text
+from ...pages.reference import table_page_path
+from ...pages.tables import SourceLinks, data_table, source_numbers
+from ..base import Authored, BlockKind, Option, Problems, list_of_text, text
+from ..hooks import Browser
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -43,6 +44,7 @@ def _rows(value: object) -> list[str]:
 
 class TableKind(BlockKind[TableModel]):
     name = GENERIC_KIND
+    browser = Browser("sortable.js", "table[data-sortable]", "mountSortable")  # readers sort by any column
     title = "table block"
 
     def label(self, block: Authored) -> str:

@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from ..extras.budgets import over_chart_budget
-from ..extras.chart_check import chart_problem
-from ..pages.ids import ID_RULE, check_id
-from ..pages.render import render_calculator
-from .base import Authored, BlockKind, Followed, Option, Problems
+from ...extras.budgets import over_chart_budget
+from ...extras.chart_check import chart_problem
+from ...pages.ids import ID_RULE, check_id
+from ...pages.render import render_calculator
+from ..base import Authored, BlockKind, Followed, Option, Problems
+from ..hooks import Browser
 
 if TYPE_CHECKING:
     from calckit.contracts import RunReply
@@ -36,6 +37,9 @@ class CalculatorKind(BlockKind[CalculatorModel]):
     title = "calculator block"
     anchor = "calc"
     searchable = False  # its form and results are not prose: the page's text around it is what search finds
+    # calculator.js (with calculator_form.js and calculator_link.js) recomputes in Python (runtime.js) as the reader
+    # changes the form; a page with one keeps that runtime for reading offline.
+    browser = Browser("calculator.js", "[data-calculator]", "mountCalculators", near_viewport=True, keeps_offline=True)
     options: ClassVar = {
         "use": Option("the calculator's name", required=True),
         "id": Option(f"the calculator's id on the page, {ID_RULE}"),
