@@ -65,4 +65,5 @@ def _table_name_problem(loaded: Book, root: Path) -> str:
 def _owner(kind: object) -> str:
     """Whose kind `kind` is, as a message says it: the plugin's own, or one a book registered (blocks.ENTRY_POINTS)."""
     module = type(kind).__module__
-    return "the plugin's own" if module.startswith(f"{__package__}.blocks.") else f"the registered kind's ({module})"
+    plugin = (__package__ or "").partition(".")[0]  # mkdocs_calculators
+    return "the plugin's own" if module.startswith(f"{plugin}.blocks.") else f"the registered kind's ({module})"
