@@ -104,7 +104,7 @@ coverage: $(VENV)/.test-deps node_modules/.installed
 	$(BIN)/python -m pytest -m "not browser" $(PARALLEL) -q --cov --cov-report=term --cov-report=html:.cache/coverage/html
 
 ## lint: ruff, mypy --strict, and the browser's scripts type-checked from their JSDoc (tsconfig.json: the page's
-## scripts; tsconfig.workers.json: the workers') against the types generated from Python's (mkdocs_calculators.twins),
+## scripts; tsconfig.workers.json: the workers') against the types generated from Python's (mkdocs_calculators.runtime.twins),
 ## which must be as committed
 # mypy keeps what it learnt of the standard library and the packages' types outside the clone, as uv keeps its
 # packages: a fresh clone's type-check takes a fraction of a second instead of six (it checks each file's hash).
@@ -112,7 +112,7 @@ MYPY_CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/course-book/mypy
 lint: $(VENV)/.test-deps node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/mypy --cache-dir $(MYPY_CACHE)
-	$(BIN)/python -m mkdocs_calculators.twins --check
+	$(BIN)/python -m mkdocs_calculators.runtime.twins --check
 	node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.json
 	node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.workers.json
 

@@ -11,7 +11,7 @@ T6  Build time. `mkdocs build --strict` with the calculators plugin against the 
     (CALCULATORS_ENABLED=false), each into an empty temporary folder and in a fresh process, so the time includes
     starting Python and importing MkDocs, as a contributor sees it. One untimed build of each, then five of each,
     interleaved ABBA; the figure is median(plugin) / median(plain). The untimed build leaves the plugin's cache of
-    rendered pages (build_cache.py) and the bytecode of the plugin and the book (kept even where
+    rendered pages (extras/build_cache.py) and the bytecode of the plugin and the book (kept even where
     PYTHONDONTWRITEBYTECODE is set), which the timed builds reuse, as a contributor's next build does; three builds
     without it (each after removing `.cache/mkdocs-calculators/`), a first build's time, are reported beside the
     figure. For the book, and for a generated site of 200 pages with a roofline calculator on every fourth.

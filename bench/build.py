@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.figures import BenchError, Figure, guarded, median
-from mkdocs_calculators.build_cache import CACHE_DIR
+from mkdocs_calculators.extras.build_cache import CACHE_DIR
 from tests.support import NODE_MODULES, ROOT, build_site
 
 __all__ = ["BuildTimes", "measure_builds", "problems", "time_builds", "write_generated_site"]

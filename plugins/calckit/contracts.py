@@ -2,11 +2,11 @@
 
 Each shape is a TypedDict, so that mypy --strict checks every place that builds one, and tests/unit/test_contracts.py
 checks what each holds at run time; the browser's scripts read them as the JSDoc typedefs that
-`python -m mkdocs_calculators.twins` writes from this module into plugins/types/contracts.js (make lint fails when that
-file is stale). A key that is not always there is NotRequired; a type that the browser knows better than Python can say
-is Annotated with the name of a hand-written typedef of plugins/types/contracts-browser.js (ChartSpec). This module
-imports nothing of calckit's, so that any module may use it; it does without `from __future__ import annotations`,
-which would hide NotRequired from `__required_keys__`.
+`python -m mkdocs_calculators.runtime.twins` writes from this module into plugins/types/contracts.js (make lint fails
+when that file is stale). A key that is not always there is NotRequired; a type that the browser knows better than
+Python can say is Annotated with the name of a hand-written typedef of plugins/types/contracts-browser.js (ChartSpec).
+This module imports nothing of calckit's, so that any module may use it; it does without `from __future__ import
+annotations`, which would hide NotRequired from `__required_keys__`.
 """
 
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
@@ -362,7 +362,7 @@ class RunReply(TypedDict):
     table: NotRequired[TableData | None]
 
 
-# Progress (progress_page.py; progress-view.js)
+# Progress (pages/progress_page.py; progress-view.js)
 
 
 class ProgressItemData(TypedDict):
@@ -376,11 +376,11 @@ class ProgressItemData(TypedDict):
     title: NotRequired[str]
 
 
-# The service worker (service_worker.py's build_manifest; service_worker.js)
+# The service worker (runtime/service_worker.py's build_manifest; service_worker.js)
 
 
 class Manifest(TypedDict):
-    """Every file the service worker caches, as [path, content hash], and its caches' names (layout.py's);
+    """Every file the service worker caches, as [path, content hash], and its caches' names (runtime/layout.py's);
     `version` hashes the files."""
 
     version: str

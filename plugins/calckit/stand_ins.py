@@ -1,10 +1,10 @@
 """Stand-ins for modules the reader's browser lacks, so that one calculator's import of one cannot stop the others.
 
-A strict build refuses a book's package that imports a module the browser lacks (`mkdocs_calculators/imports.py`,
-`calculators/x.py:LINE: ModuleNotFoundError: No module named 'attrs'`). `mkdocs serve`, and a build that is not
-strict, say so and go on; the package's `__init__` imports every module, so in the browser that one import would
-fail the whole package, and every calculator of the page with it. The worker therefore imports the package with
-`use_with_stand_ins`, naming the modules the build found missing:
+A strict build refuses a book's package that imports a module the browser lacks
+(`mkdocs_calculators/runtime/imports.py`, `calculators/x.py:LINE: ModuleNotFoundError: No module named 'attrs'`).
+`mkdocs serve`, and a build that is not strict, say so and go on; the package's `__init__` imports every module, so
+in the browser that one import would fail the whole package, and every calculator of the page with it. The worker
+therefore imports the package with `use_with_stand_ins`, naming the modules the build found missing:
 
 - while the package is imported, each of them is a stand-in, and so is whatever is taken from one, called on one,
   decorated by one or based on one: the package's other modules import as usual;

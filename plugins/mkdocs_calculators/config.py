@@ -1,6 +1,6 @@
 """The plugin's options, declared once in OPTIONS: each one's name, type, default, what it does and which hosts read
 it. The MkDocs plugin's configuration (CalculatorsConfig, under `plugins: - calculators:` in mkdocs.yml), the
-Markdown extension's (markdown.py, under `markdown_extensions: - calculators:`, for Zensical) and the command line's
+Markdown extension's (hosts/markdown.py, `markdown_extensions: - calculators:`, for Zensical) and the command line's
 reading of mkdocs.yml (cli.read_options) take them from here, and docs/own-book.md's table of the plugin's options
 says the same (tests/unit/test_options.py holds it to OPTIONS, `help` word for word).
 """
@@ -22,8 +22,8 @@ DEFAULT_PACKAGE = "calculators"
 # The name the plugin and the Markdown extension go by in mkdocs.yml (their entry points in plugins/pyproject.toml).
 NAME = "calculators"
 
-PLUGIN = "plugin"  # the MkDocs plugin (plugin.py)
-EXTENSION = "extension"  # the Markdown extension (markdown.py), which Zensical runs
+PLUGIN = "plugin"  # the MkDocs plugin (hosts/plugin.py)
+EXTENSION = "extension"  # the Markdown extension (hosts/markdown.py), which Zensical runs
 
 T = TypeVar("T")
 
@@ -78,14 +78,14 @@ SNAPSHOT = Option(
     (bool,),
     True,
     "ship a memory snapshot of Python with your package imported, and one with only the exercise runner for readers' "
-    "exercise code (needs Node at build)",  # snapshot.py
+    "exercise code (needs Node at build)",  # runtime/snapshot.py
 )
 MATH = Option(
     "math",
     (bool,),
     True,
     "typeset `$...$` and `$$...$$` formulas at build with KaTeX (found by `pymdownx.arithmatex` in generic mode, which "
-    "the plugin adds if your `markdown_extensions` lack it); `false` leaves them as written",  # formulas.py
+    "the plugin adds if your `markdown_extensions` lack it); `false` leaves them as written",  # extras/formulas.py
 )
 TIME_LIMIT = Option[float](
     "time_limit",
@@ -104,7 +104,7 @@ BROWSER_DEPENDENCIES = Option[tuple[str, ...]](
     "browser_dependencies",
     (str,),
     (),
-    "pure-Python distributions that your package imports, shipped to the browser",  # dependencies.py
+    "pure-Python distributions that your package imports, shipped to the browser",  # runtime/dependencies.py
 )
 CACHE = Option(
     "cache",
@@ -115,7 +115,7 @@ CACHE = Option(
     "plugin as the build runs it, a `hooks:` file, the Python or the `time_limit` changed (a `mkdocs serve` started "
     "before an edit to the plugin keeps rendering with the plugin it loaded, and the next build, which runs the edited "
     "one, renders again), and a page with a problem is rendered on every build; set `false` if your code reads files "
-    "from outside its package's folder",  # build_cache.py
+    "from outside its package's folder",  # extras/build_cache.py
 )
 STRICT = Option(
     "strict",

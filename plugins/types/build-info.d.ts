@@ -1,6 +1,6 @@
-// Written by `python -m mkdocs_calculators.twins` from layout.py's BuildInfo: do not edit (make lint fails when it is
-// stale). The module build-info.js that the build writes beside the browser's scripts (runtime.py), declared for `tsc
-// --checkJs` (tsconfig.json's rootDirs puts this folder beside assets/).
+// Written by `python -m mkdocs_calculators.runtime.twins` from runtime/layout.py's BuildInfo: do not edit (make lint
+// fails when it is stale). The module build-info.js that the build writes beside the browser's scripts (site.py),
+// declared for `tsc --checkJs` (tsconfig.json's rootDirs puts this folder beside assets/).
 /**
  * the wheels the worker installs, in order: calckit's first (the exercises' worker takes it alone), the book's
  * last
@@ -8,7 +8,7 @@
 export const wheels: string[];
 /** the book's package, which calckit is told to use */
 export const bookPackage: string;
-/** the memory snapshot's file name, or "" (snapshot.py) */
+/** the memory snapshot's file name, or "" (runtime/snapshot.py) */
 export const snapshot: string;
 /** what it was made with: "<Pyodide version> <wheel> <wheel>" */
 export const snapshotFor: string;

@@ -1,6 +1,6 @@
 // @ts-check
-// Written by `python -m mkdocs_calculators.twins` from calckit/contracts.py: do not edit (make lint fails when it is
-// stale). The JSON between the build (Python) and the browser, typed for the type check (tsconfig.json): what the
+// Written by `python -m mkdocs_calculators.runtime.twins` from calckit/contracts.py: do not edit (make lint fails when
+// it is stale). The JSON between the build (Python) and the browser, typed for the type check (tsconfig.json): what the
 // blocks write into their pages and what the book's package answers through the workers. The scripts name these types
 // as `import("./contracts.js").Name` (tsconfig's rootDirs put this folder beside assets/); nothing imports this file at
 // run time, and it is not written into the site. The shapes only the browser makes (the workers' messages, the progress
@@ -354,7 +354,7 @@ export * from "./contracts-browser.js";
  * @property {Table | null} [table]
  */
 
-// Progress (progress_page.py; progress-view.js)
+// Progress (pages/progress_page.py; progress-view.js)
 
 /**
  * A quiz or an exercise as the progress views list it (progress_page.py's item data: `data-progress-item`, and a
@@ -367,11 +367,11 @@ export * from "./contracts-browser.js";
  * @property {string} [title]
  */
 
-// The service worker (service_worker.py's build_manifest; service_worker.js)
+// The service worker (runtime/service_worker.py's build_manifest; service_worker.js)
 
 /**
- * Every file the service worker caches, as [path, content hash], and its caches' names (layout.py's); `version`
- * hashes the files. (calckit.contracts.Manifest)
+ * Every file the service worker caches, as [path, content hash], and its caches' names (runtime/layout.py's);
+ * `version` hashes the files. (calckit.contracts.Manifest)
  * @typedef {object} Manifest
  * @property {string} version
  * @property {[string, string][]} pages

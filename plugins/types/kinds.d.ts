@@ -1,4 +1,4 @@
-// The module kinds.js that the build writes beside the browser's scripts (runtime.py's mount_table, from each
+// The module kinds.js that the build writes beside the browser's scripts (runtime/site.py's mount_table, from each
 // registered block kind's `browser`, blocks/hooks.py): entry.js's mount table, declared here for `tsc --checkJs`.
 export const kinds: {
   selector: string; // the elements it mounts on: "[data-quiz]"

@@ -70,7 +70,7 @@ def test_formulas_are_typeset_with_no_math_script(page: Page, base_url: str, net
 def test_the_math_fonts_do_not_lay_the_whole_page_out_again(browser: Browser, base_url: str, network: Network) -> None:
     """KaTeX's fonts are declared by script, not by @font-face in a stylesheet: as Material's script starts, Chromium
     parses every stylesheet again, and @font-face rules there invalidated the layout of the whole document ("Fonts
-    changed" on #document in a trace), which laid chapter 27 out twice at load (formulas.py)."""
+    changed" on #document in a trace), which laid chapter 27 out twice at load (extras/formulas.py)."""
     # In the browser readers run, fresh: how it lays a page out is what is tested, not the tests' headless shell.
     readers = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
     context = new_context(readers, network, viewport=PHONE, service_workers="block")
@@ -271,7 +271,7 @@ def test_formulas_off_screen_are_not_laid_out_yet_read_and_stand_in_at_their_hei
         read = [node for node in nodes if node.get("role", {}).get("value") == "MathMLMath" and not node["ignored"]]
         assert len(read) == page.locator("article .katex").count() > 0
         # Near the screen each display formula is laid out at the height its box stood in at, or a little below it
-        # (formulas.py estimates from KaTeX's struts: 0 to 0.065em of the formula's font above, 1.4 px on a phone).
+        # (extras/formulas.py estimates by KaTeX's struts: 0 to 0.065em of the formula's font above; 1.4 px on a phone)
         stand_ins = page.eval_on_selector_all(
             "article .math-display",
             f"els => els.map((e) => ({RENDERED})(e.querySelector('.katex')) ? null : e.getBoundingClientRect().height)",

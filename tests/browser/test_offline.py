@@ -26,7 +26,7 @@ from playwright.sync_api import Browser, Page, Route
 
 from calckit.api import run
 from calculators import CALCULATORS
-from mkdocs_calculators.service_worker import write_service_worker
+from mkdocs_calculators.runtime.service_worker import write_service_worker
 from tests.browser.calculator_page import expected, follow_instantly, present, texts, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.support import (

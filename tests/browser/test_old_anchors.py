@@ -83,7 +83,7 @@ def test_an_old_anchor_set_on_the_page_is_followed(page: Page, base_url: str, ar
     """A reader who changes the address's anchor on the page to an old one (a hashchange) reaches its quiz, with one
     entry in the history for the change, and no request is made for it. On a page loaded as such, Material answers
     the first change of address by fetching the page again and targeting the hash it read at the change: had it read
-    the old one, it would push it back (the page's head has entry.js point the address first, runtime.py)."""
+    the old one, it would push it back (the page's head has entry.js point the address first, runtime/site.py)."""
     if arrival == "loaded":
         page.goto(base_url + QUIZ_PAGE + "#quiz-2")
     else:

@@ -1,4 +1,4 @@
-"""The reader's progress across the book (progress.js, progress-view.js, progress_page.py) in Chromium.
+"""The reader's progress across the book (progress.js, progress-view.js, pages/progress_page.py) in Chromium.
 
 What a student relies on: answers given on a lesson show on the "Your progress" page and under the lesson's title;
 an export taken to a fresh browser profile brings them back; a file that is not an export, or is another book's, is

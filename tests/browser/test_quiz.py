@@ -66,7 +66,7 @@ def shown_choices(page: Page, box: str) -> list[int]:
 
 
 def template_text(page: Page, selector: str) -> str:
-    """The text of an explanation the build left in a <template> (quiz_render.py), as the author wrote it."""
+    """The text of an explanation the build left in a <template> (blocks/quiz/render.py), as the author wrote it."""
     text: str = page.eval_on_selector(selector, "t => t.content.textContent")
     assert text.strip(), f"{selector} is empty"
     return text

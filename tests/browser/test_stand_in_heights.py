@@ -19,7 +19,7 @@ WIDE = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 # A stand-in is at least its calculator's real height and at most a quarter above it: above is the side to err on
-# (calculators.css says why), and the estimate aims a few per cent above (stand_in.py; measured 3-15% above at both
+# (calculators.css says why), and the estimate aims a few per cent above (pages/stand_in.py; 3-15% above at both
 # widths). With one 200rem for all, a calculator stood in at 1.1 to 4 times its height.
 ABOVE = 1.25
 # Scrolling through a page shrinks it by at most this much of its height at load (6% on the reference page of 15

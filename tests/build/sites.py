@@ -132,8 +132,8 @@ def render_problems(root: Path, files: Mapping[str, str], **config: Any) -> list
     from mkdocs.structure.pages import Page
 
     from mkdocs_calculators.blocks import PageContext
-    from mkdocs_calculators.page import render_page
-    from mkdocs_calculators.plugin import _authored_text, _display_path, _front_matter_lines, add_arithmatex
+    from mkdocs_calculators.hosts.mkdocs_site import add_arithmatex, authored_text, display_path, front_matter_lines
+    from mkdocs_calculators.pages.page import render_page
 
     config_file = write_fixture(root, files, **config)
     mkdocs_config = load_config(str(config_file), plugins=[])
@@ -145,9 +145,9 @@ def render_problems(root: Path, files: Mapping[str, str], **config: Any) -> list
         page = Page(None, file, mkdocs_config)
         page.read_source(mkdocs_config)
         markdown = page.markdown or ""
-        text = _authored_text(page, mkdocs_config, site_files)
-        context = PageContext(_display_path(page, mkdocs_config), _book(), file.abs_src_path, page.url, text)
-        offset = _front_matter_lines(page, markdown)
+        text = authored_text(page, mkdocs_config, site_files)
+        context = PageContext(display_path(page, mkdocs_config), _book(), file.abs_src_path, page.url, text)
+        offset = front_matter_lines(page, markdown)
         problems += render_page(markdown, context, offset=offset, file_text=file.content_string).problems
     return problems
 

@@ -1,4 +1,5 @@
-"""Budgets at build (budgets.py, snapshot.py): a calculator whose chart has 50,000 points is warned of at its block
+"""Budgets at build (extras/budgets.py, runtime/snapshot.py): a calculator whose chart has 50,000 points is warned of
+at its block
 (and so is the page it swells), and the memory snapshot it grows past what Pyodide can restore stops the strict build
 with the reason, found by restoring it under Node as the reader's browser would; without Node, a book that asks for a
 snapshot does not quietly ship a plain boot either."""
@@ -99,7 +100,8 @@ def _build(root: Path, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_budgets_sit_above_this_books_largest() -> None:
-    """Measured on this book (budgets.py): its largest chart has 117 points, its largest page 0.42 MB of blocks."""
+    """Measured on this book (extras/budgets.py): its largest chart has 117 points, its largest page 0.42 MB of blocks.
+    """
     assert CHART_POINTS == 5_000
     assert PAGE_BYTES == 1_000_000
     assert chart_points({"layer": [{"data": {"values": [{}] * 3}}, {"data": {"values": [{}] * 4}}]}) == 7

@@ -1,4 +1,4 @@
-"""A build reuses what the last one rendered from the same package and pages (build_cache.py), and nothing else:
+"""A build reuses what the last one rendered from the same package and pages (extras/build_cache.py), and nothing else:
 edit the package's code or data, or a page, and it runs the book's code again; a problem is said on every build.
 
 The fixture's compute prints a mark (the child passes what the book's code prints on to the build's log), so the log

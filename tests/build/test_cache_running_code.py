@@ -1,4 +1,4 @@
-"""The build cache is keyed on the code that ran (build_cache.py), not on the files on disk: a `mkdocs serve` that
+"""The build cache is keyed on the code that ran (extras/build_cache.py), not on the files on disk: `mkdocs serve` that
 keeps rendering with the plugin it loaded at start, while the plugin's files on disk change, leaves nothing that the
 next strict build (which runs the new code) reuses; and a `hooks:` file that changes how a kind renders is part of
 the key, as loaded."""

@@ -157,7 +157,7 @@ def test_the_guides_quiz_with_code_renders_and_its_three_backtick_form_is_told_t
     gets the message the guide quotes, at the lines the guide gives (the quiz opening at line 20)."""
     from calckit.book import load
     from mkdocs_calculators.blocks import PageContext
-    from mkdocs_calculators.page import render_page
+    from mkdocs_calculators.pages.page import render_page
 
     text = GUIDE.read_text(encoding="utf-8")
     section = text[text.index("**Code inside a block.**") : text.index("### Single and multiple choice")]

@@ -19,7 +19,7 @@ import calculators
 from calckit import api, book
 from calckit.answers import function_key, modules_of
 from calckit.exercise import takes_number
-from mkdocs_calculators.runtime import EDITOR_MODULES
+from mkdocs_calculators.runtime.site import EDITOR_MODULES
 from tests.build.sites import LOCATED, Build, build_fixture
 
 CORPUS_FILE = Path(__file__).with_name("broken_exercises.yaml")

@@ -1,4 +1,4 @@
-"""Math typeset at build (formulas.py, katex.mjs): `$...$` and `$$...$$` become KaTeX's HTML with MathML, in one
+"""Math typeset at build (extras/formulas.py, katex.mjs): `$...$` and `$$...$$` become KaTeX's HTML with MathML, in one
 Node process per build; code, prices and escaped dollars stay text; a formula KaTeX cannot parse stops the strict
 build at its line; pages without math link no KaTeX stylesheet; the stylesheet and fonts are in the site and in the
 service worker's precache."""
@@ -60,7 +60,7 @@ def test_formulas_are_typeset_with_mathml_and_the_rest_stays_text(tmp_path: Path
     assert "<script" not in page.split('<span class="katex">', 1)[1].split("</article>")[0]  # no math script
     css = (build.site / "assets/calculators/katex/katex.css").read_text()
     # KaTeX's fonts are declared by script at the top of the content, not by @font-face in its stylesheet (whose
-    # rules, parsed again as Material's script starts, laid the whole page out twice: formulas.py); woff2 only.
+    # rules, parsed again as Material's script starts, laid the whole page out twice: extras/formulas.py); woff2 only.
     script_off = css.split("@media (scripting: none) {", 1)
     assert "@font-face" not in script_off[0] and ".katex .mathnormal" in script_off[0]
     article = page.split('<article class="md-content__inner md-typeset">', 1)[1]
@@ -78,7 +78,7 @@ def test_formulas_are_typeset_with_mathml_and_the_rest_stays_text(tmp_path: Path
     # Off screen, a display formula's drawing and every formula's MathML cost no style or layout: without these,
     # the roofline lesson's formulas cost a phone most of the blocking time it had over the page without them. Nor
     # does a paragraph with a formula, whose layout would ask for KaTeX's fonts before the page's first paint.
-    skipped = re.findall(r"([^{}]+)\{content-visibility:auto;", css)  # compacted (stylesheets.py)
+    skipped = re.findall(r"([^{}]+)\{content-visibility:auto;", css)  # compacted (runtime/stylesheets.py)
     assert skipped == [
         ".md-typeset .math-display",
         ".md-typeset .katex .katex-mathml",

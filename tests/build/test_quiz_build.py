@@ -20,7 +20,7 @@ from calckit.api import run
 from calckit.quiz import grading_data
 from calckit.quiz_checks import read_quiz
 from calculators import CALCULATORS
-from mkdocs_calculators.runtime import LIVE_MARK
+from mkdocs_calculators.runtime.site import LIVE_MARK
 from tests.build.sites import render_fixture
 from tests.support import NODE_MODULES, build_site
 
@@ -427,7 +427,7 @@ class TestGoodQuizzes:
         assert linked == ["assets/calculators/calculators.css"]
         styles = (good_site / "assets/calculators/calculators.css").read_text(encoding="utf-8")
         assert ".calc{" in styles and ".quiz{" in styles
-        assert "/*" not in styles  # compacted: the sources' comments stay in the sources (stylesheets.py)
+        assert "/*" not in styles  # compacted: the sources' comments stay in the sources (runtime/stylesheets.py)
         assert not (good_site / "assets/calculators/quiz.css").exists()
         assert (good_site / "assets/calculators/quiz.js").is_file()
 

@@ -18,10 +18,10 @@ import pytest
 import yaml
 
 from calckit import book
-from mkdocs_calculators.layout import PAGES_CACHE_PREFIX, RUNTIME_CACHE_PREFIX, WORKER_FETCHES
-from mkdocs_calculators.runtime import EDITOR_MODULES, editor_file, write_runtime
-from mkdocs_calculators.service_worker import write_service_worker
-from mkdocs_calculators.snapshot import CACHE, pyodide_version, snapshot_key
+from mkdocs_calculators.runtime.layout import PAGES_CACHE_PREFIX, RUNTIME_CACHE_PREFIX, WORKER_FETCHES
+from mkdocs_calculators.runtime.service_worker import write_service_worker
+from mkdocs_calculators.runtime.site import EDITOR_MODULES, editor_file, write_runtime
+from mkdocs_calculators.runtime.snapshot import CACHE, pyodide_version, snapshot_key
 from tests.build.sites import Build, build_fixture, site_config
 from tests.support import NODE_MODULES, build_site
 
@@ -128,7 +128,7 @@ class TestServiceWorker:
 
     def test_the_scripts_are_given_the_caches_names_and_the_files_pyodide_fetches(self, site: Path) -> None:
         """worker.js and sw.js spell no cache's name and no Pyodide file (tests/unit/test_runtime_layout.py): the build
-        gives them layout.py's, in build-info.js and in sw.js's manifest, and the files are in the site."""
+        gives them runtime/layout.py's, in build-info.js and in sw.js's manifest, and the files are in the site."""
         info = build_info(site)
         assert info["pyodideFiles"] == list(WORKER_FETCHES)
         assert all((site / ASSETS / name).is_file() for name in WORKER_FETCHES)

@@ -15,7 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_calculators.snapshot import CHECK_SCRIPT, exercise_snapshot_key, provide_exercise_snapshot, pyodide_version
+from mkdocs_calculators.runtime.snapshot import (
+    CHECK_SCRIPT,
+    exercise_snapshot_key,
+    provide_exercise_snapshot,
+    pyodide_version,
+)
 from tests.build.sites import Build, build_fixture
 from tests.build.test_runtime_build import ASSETS, PAGE, SNAPSHOT_MAGIC, build_info, digest, entries
 from tests.support import NODE_MODULES

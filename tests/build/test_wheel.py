@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import calculators
-from mkdocs_calculators.wheel import build_wheel, package_files
+from mkdocs_calculators.runtime.wheel import build_wheel, package_files
 from tests.support import ROOT
 
 PACKAGE = Path(calculators.__file__).parent

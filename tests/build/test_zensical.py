@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_calculators.layout import ENTRY_SCRIPT, STYLESHEET
-from mkdocs_calculators.runtime import LIVE_MARK
-from mkdocs_calculators.ship import GENERATED_MARK
+from mkdocs_calculators.hosts.ship import GENERATED_MARK
+from mkdocs_calculators.runtime.layout import ENTRY_SCRIPT, STYLESHEET
+from mkdocs_calculators.runtime.site import LIVE_MARK
 from tests.build.test_runtime_build import build_info
 from tests.support import SECOND_BOOK, build_second_book, build_with_zensical
 

@@ -14,7 +14,7 @@ import calculators
 from calckit.api import call_json
 from calculators import CALCULATORS
 from mkdocs_calculators.problems import python_failure
-from mkdocs_calculators.wheel import build_wheel
+from mkdocs_calculators.runtime.wheel import build_wheel
 from tests.conformance.cases import golden_cases
 from tests.support import NODE_MODULES, ROOT
 

@@ -1,4 +1,5 @@
-"""An author's text in a block is Markdown (authored_text.py), raw HTML stays text, and a numeric question's values
+"""An author's text in a block is Markdown (pages/authored_text.py), raw HTML stays text, and a numeric question's
+values
 are marked where new numbers go (quiz_render._with_values)."""
 
 from __future__ import annotations
@@ -7,8 +8,8 @@ import pytest
 
 from calckit.quiz_checks import read_question
 from calculators import CALCULATORS
+from mkdocs_calculators.blocks.quiz.render import _with_values
 from mkdocs_calculators.pages.authored_text import PLAIN_TEXT, AuthoredText, is_line
-from mkdocs_calculators.quiz_render import _with_values
 
 MATH = AuthoredText(["pymdownx.arithmatex"], {"pymdownx.arithmatex": {"generic": True}})
 

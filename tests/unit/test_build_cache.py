@@ -1,4 +1,4 @@
-"""What one build keeps for the next (build_cache.py): reused only for the same code, page and files read."""
+"""What one build keeps for the next (extras/build_cache.py): reused only for the same code, page and files read."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 
 from calckit.book import load
 from mkdocs_calculators.blocks import PageContext
-from mkdocs_calculators.build_cache import BuildCache, PagePlace, code_digest, kinds_code, loaded_module
-from mkdocs_calculators.page import RenderedPage, render_page
+from mkdocs_calculators.extras.build_cache import BuildCache, PagePlace, code_digest, kinds_code, loaded_module
+from mkdocs_calculators.pages.page import RenderedPage, render_page
 
 BOOK = load("calculators")
 MARKDOWN = (

@@ -12,9 +12,9 @@ from calckit.api import run
 from calckit.exercise_run import check_code, run_cases, run_code
 from calckit.quiz import grading_data
 from calculators import CALCULATORS
-from mkdocs_calculators.progress_page import BlockItem
-from mkdocs_calculators.quiz_render import _page_data
-from mkdocs_calculators.service_worker import build_manifest
+from mkdocs_calculators.blocks.quiz.render import _page_data
+from mkdocs_calculators.pages.progress_page import BlockItem
+from mkdocs_calculators.runtime.service_worker import build_manifest
 from tests.unit.test_exercise import CRITICAL, critical, roofline
 from tests.unit.test_quiz import quiz
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from calckit.book import load
 from mkdocs_calculators.blocks import PageContext
-from mkdocs_calculators.page import render_page
 from mkdocs_calculators.pages.fences import find_fences, replace_fences, unclosed_message
+from mkdocs_calculators.pages.page import render_page
 from mkdocs_calculators.pages.slips import fence_name_slips
 
 KINDS = frozenset({"calculator", "quiz"})

@@ -12,8 +12,8 @@ from typing import Any
 import markdown
 import pytest
 
-from mkdocs_calculators.cli import UsageError, main, read_options
-from mkdocs_calculators.markdown import CalculatorsExtension, _lines_before
+from mkdocs_calculators.hosts.cli import UsageError, main, read_options
+from mkdocs_calculators.hosts.markdown import CalculatorsExtension, _lines_before
 from tests.support import SECOND_BOOK
 
 

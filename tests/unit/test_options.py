@@ -11,9 +11,9 @@ import pytest
 import yaml
 
 from mkdocs_calculators import config
-from mkdocs_calculators.cli import read_options
 from mkdocs_calculators.config import EXTENSION, OPTIONS, PLUGIN, CalculatorsConfig
-from mkdocs_calculators.markdown import CalculatorsExtension
+from mkdocs_calculators.hosts.cli import read_options
+from mkdocs_calculators.hosts.markdown import CalculatorsExtension
 
 GUIDE = Path(__file__).parents[2] / "docs" / "own-book.md"
 PLUGIN_OPTIONS = [option for option in OPTIONS if PLUGIN in option.hosts]

@@ -10,7 +10,7 @@ from mkdocs.utils import get_relative_url
 from calckit.book import load
 from mkdocs_calculators.blocks import PageContext, kinds
 from mkdocs_calculators.blocks.base import relative_url
-from mkdocs_calculators.page import render_page
+from mkdocs_calculators.pages.page import render_page
 
 BOOK = load("calculators")
 PAGE = PageContext("docs/lessons/x.md", BOOK, url="lessons/x/")

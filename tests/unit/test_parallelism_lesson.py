@@ -18,7 +18,7 @@ import pytest
 from calckit.book import calculator as get
 from calckit.book import current
 from mkdocs_calculators.blocks import PageContext
-from mkdocs_calculators.page import render_page
+from mkdocs_calculators.pages.page import render_page
 
 COLLECTIVE, EXPLORER, MATMUL = get("collective"), get("parallelism"), get("matmul")
 

@@ -1,12 +1,12 @@
 """The quizzes and exercises that the progress views list: as their kinds hand them over when they render, and read
-back from their rendered HTML (progress_page.py) for a page another host built."""
+back from their rendered HTML (pages/progress_page.py) for a page another host built."""
 
 from __future__ import annotations
 
 from calckit.book import load
 from mkdocs_calculators.blocks import PageContext
-from mkdocs_calculators.page import render_page
-from mkdocs_calculators.progress_page import BlockItem, blocks_in
+from mkdocs_calculators.pages.page import render_page
+from mkdocs_calculators.pages.progress_page import BlockItem, blocks_in
 
 BOOK = load("calculators")
 QUIZ = (

@@ -1,11 +1,11 @@
-"""The "Your progress" page names each quiz and exercise so that no two rows read the same (progress_page.py)."""
+"""The "Your progress" page names each quiz and exercise so that no two rows read the same (pages/progress_page.py)."""
 
 from __future__ import annotations
 
 import re
 from html import unescape
 
-from mkdocs_calculators.progress_page import BlockItem, ProgressBook
+from mkdocs_calculators.pages.progress_page import BlockItem, ProgressBook
 
 SHARED = "Compute-bound or memory-bandwidth-bound?"
 

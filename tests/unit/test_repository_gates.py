@@ -71,7 +71,7 @@ def test_the_plugin_names_no_books_package_but_in_its_option() -> None:
     lines = [config.index(f'{name} = "calculators"') + 1 for name in ("DEFAULT_PACKAGE", "NAME")]
     assert literals == [f"plugins/mkdocs_calculators/config.py:{line}" for line in lines]
     # The browser side too: the worker and the snapshot script import the package they are told, and calckit.
-    for script in ("mkdocs_calculators/assets/worker.js", "mkdocs_calculators/snapshot.mjs"):
+    for script in ("mkdocs_calculators/assets/worker.js", "mkdocs_calculators/runtime/snapshot.mjs"):
         text = (ROOT / "plugins" / script).read_text(encoding="utf-8")
         assert not re.search(r"import calculators|calculators\.(api|CALCULATORS)|modules\.get\('calculators'\)", text)
 
@@ -91,12 +91,13 @@ def test_the_plugin_is_its_own_distribution() -> None:
         "PyYAML",
         "pymdown-extensions",
     ]
-    assert plugin["entry-points"]["mkdocs.plugins"] == {"calculators": "mkdocs_calculators.plugin:CalculatorsPlugin"}
+    plugin_class = "mkdocs_calculators.hosts.plugin:CalculatorsPlugin"
+    assert plugin["entry-points"]["mkdocs.plugins"] == {"calculators": plugin_class}
     # The same blocks for Zensical, which runs Markdown extensions; and what follows its build, as a command.
     assert plugin["entry-points"]["markdown.extensions"] == {
-        "calculators": "mkdocs_calculators.markdown:CalculatorsExtension"
+        "calculators": "mkdocs_calculators.hosts.markdown:CalculatorsExtension"
     }
-    assert plugin["scripts"] == {"mkdocs-calculators": "mkdocs_calculators.cli:main"}
+    assert plugin["scripts"] == {"mkdocs-calculators": "mkdocs_calculators.hosts.cli:main"}
     assert "mkdocs-calculators==0.1.0" in book["dependencies"]
     assert "entry-points" not in book
 

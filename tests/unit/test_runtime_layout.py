@@ -1,6 +1,6 @@
-"""The runtime's layout is said once (mkdocs_calculators/layout.py): the browser scripts take what they need of it from
-what the build writes rather than repeat it, and every build value a script imports is one that the build writes into
-build-info.js."""
+"""The runtime's layout is said once (mkdocs_calculators/runtime/layout.py): the browser scripts take what they need
+of it from what the build writes rather than repeat it, and every build value a script imports is one that the build
+writes into build-info.js."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import mkdocs_calculators
-from mkdocs_calculators.layout import (
+from mkdocs_calculators.runtime.layout import (
     BUILD_INFO,
     PAGES_CACHE_PREFIX,
     RUNTIME_CACHE_PREFIX,
@@ -22,7 +22,7 @@ from mkdocs_calculators.layout import (
 PLUGIN = Path(mkdocs_calculators.__file__).parent
 # The browser's scripts: the shared ones, and each built-in kind's in its folder (blocks/quiz/quiz.js).
 BROWSER_FILES = sorted([*(PLUGIN / "assets").iterdir(), *(PLUGIN / "blocks").glob("*/*.js")])
-SCRIPTS = {"worker.js": PLUGIN / "assets/worker.js", "sw.js": PLUGIN / "service_worker.js"}
+SCRIPTS = {"worker.js": PLUGIN / "assets/worker.js", "sw.js": PLUGIN / "runtime/service_worker.js"}
 # `import {a, b as c} from "./build-info.js"` in a module; in entry.js, a classic script, `buildInfo()`, which is
 # `import(new URL("build-info.js", base).href)`, then `.then(async ({a}) =>`.
 IMPORTED = re.compile(
@@ -88,7 +88,7 @@ def test_entry_js_lists_no_kind_the_build_writes_its_mount_table_from_the_kinds(
     declarations (`browser`); it names no kind's module or mount function itself, and the type check's declaration
     of kinds.js has the table's fields."""
     from mkdocs_calculators.blocks import kinds
-    from mkdocs_calculators.runtime import kind_files, kinds_module, mount_table
+    from mkdocs_calculators.runtime.site import kind_files, kinds_module, mount_table
 
     entry = (PLUGIN / "assets/entry.js").read_text(encoding="utf-8")
     table = mount_table(kinds())

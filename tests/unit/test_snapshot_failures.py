@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from calckit.book import load
-from mkdocs_calculators import snapshot
+from mkdocs_calculators.runtime import snapshot
 from tests.support import NODE_MODULES
 
 PYODIDE = NODE_MODULES / "pyodide"

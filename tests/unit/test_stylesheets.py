@@ -1,4 +1,4 @@
-"""The stylesheets the site ships are compacted (stylesheets.py) without changing what a browser reads from them."""
+"""The stylesheets the site ships are compacted (runtime/stylesheets.py) without changing what a browser reads."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from importlib import resources
 
 import pytest
 
-from mkdocs_calculators.runtime import PAGE_STYLES
-from mkdocs_calculators.stylesheets import compact_css
+from mkdocs_calculators.runtime.site import PAGE_STYLES
+from mkdocs_calculators.runtime.stylesheets import compact_css
 
 SHIPPED = [*PAGE_STYLES, "quiz.css", "exercise.css"]
 # A kind's stylesheets are in its folder (blocks/quiz/quiz.css), the shared ones in assets/.

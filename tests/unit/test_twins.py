@@ -1,6 +1,6 @@
-"""The browser's twins of Python's types (mkdocs_calculators.twins): the committed plugins/types/contracts.js and
-build-info.d.ts are what the generator writes from calckit.contracts and layout.BuildInfo, and each kind of type hint
-becomes the TypeScript type that says the same JSON."""
+"""The browser's twins of Python's types (mkdocs_calculators.runtime.twins): the committed plugins/types/contracts.js
+and build-info.d.ts are what the generator writes from calckit.contracts and layout.BuildInfo, and each kind of type
+hint becomes the TypeScript type that says the same JSON."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import pytest
 
-from mkdocs_calculators import twins
+from mkdocs_calculators.runtime import twins
 
 
 def test_the_committed_twins_are_what_the_generator_writes() -> None:
     for path, write in twins.twins().items():
         assert path.read_text(encoding="utf-8") == write(), (
-            f"{path.name} is stale: run python -m mkdocs_calculators.twins"
+            f"{path.name} is stale: run python -m mkdocs_calculators.runtime.twins"
         )
 
 

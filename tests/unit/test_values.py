@@ -11,7 +11,7 @@ import pytest
 from calckit.api import run
 from calckit.book import Book, load
 from mkdocs_calculators.blocks import PageContext
-from mkdocs_calculators.page import RenderedPage, render_page
+from mkdocs_calculators.pages.page import RenderedPage, render_page
 
 BOOK: Book = load("calculators")
 

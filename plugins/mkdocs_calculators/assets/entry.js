@@ -9,7 +9,7 @@
   /**
    * Each block kind's browser half (its elements, its module and the function that module exports, whether it waits
    * until a block nears the screen, whether a page with one keeps Python's runtime offline), in kinds.js, which the
-   * build writes from the registered kinds (runtime.py's mount_table, from each kind's `browser`, blocks/hooks.py).
+   * build writes from the registered kinds (runtime/site.py's mount_table, from each kind's `browser`, blocks/hooks.py).
    * Asked for as this script starts, so that it is there by the time the page mounts; not from a file, where module
    * scripts are blocked (and nothing mounts).
    * @type {Promise<typeof import("./kinds.js")> | null}
@@ -24,7 +24,7 @@
     "questions but cannot check them.";
   let generation = 0;
   const STATIC = "calculators-static"; // on <html>: the components' scripts cannot run here (quiz.css, in calculators.css)
-  // The page's head marked <html> "calculators-live" (the components' scripts will run: runtime.py, LIVE_MARK) and
+  // The page's head marked <html> "calculators-live" (the components' scripts will run: runtime/site.py, LIVE_MARK) and
   // looks, once the page is parsed, for this mark that they do.
   document.documentElement.classList.add("calculators-entry");
 
@@ -186,7 +186,7 @@
     history.replaceState(history.state, "", `#${block.id}`); // Material keeps its scroll offset in the state
     block.scrollIntoView();
   }
-  // The page's head calls it on popstate, before Material's script sees the address (runtime.py, LIVE_MARK); on
+  // The page's head calls it on popstate, before Material's script sees the address (runtime/site.py, LIVE_MARK); on
   // hashchange, after, where Material's instant navigation is not there to see it (a page opened from a file).
   /** @type {any} */ (window).calculatorsOldAnchor = followOldAnchor;
   addEventListener("hashchange", followOldAnchor);

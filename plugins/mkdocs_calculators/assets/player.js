@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Previous, Play and Next for a calculator input that walks through time (an Input declared with `player=True`,
- * render.py): each button sets the field and sends it an `input` event, so that calculator.js recomputes exactly as
+ * pages/render.py): each button sets the field and sends it an `input` event, so that calculator.js recomputes exactly as
  * if the reader had typed the value, and the results' summary (aria-live) says what changed. Play steps once a
  * second (every two with prefers-reduced-motion: reduce), wrapping to the start at max, when the value reaches the
  * output named by `data-until` (a pass's count of cycles), or when the calculator refuses the value; Pause, Previous,

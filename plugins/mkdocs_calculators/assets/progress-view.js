@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * What a reader sees of their progress (kept by progress.js): the line under a page's title (progress_page.py writes
+ * What a reader sees of their progress (kept by progress.js): the line under a page's title (pages/progress_page.py writes
  * it hidden, with the page's quizzes and exercises), and the "Your progress" page: every block of the book by chapter
  * with its state, export to a file, import from one, and reset with undo. Nothing leaves the browser: export is a
  * download made here, import reads a file the reader picks.

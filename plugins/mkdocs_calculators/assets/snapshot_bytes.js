@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * A memory snapshot as the build ships it (snapshot.py), read into the bytes that Pyodide's `_loadSnapshot` takes:
+ * A memory snapshot as the build ships it (runtime/snapshot.py), read into the bytes that Pyodide's `_loadSnapshot` takes:
  * shared by the calculators' worker (worker.js) and the readers' exercise worker (exercise_worker.js), which each
  * restore their own snapshot and boot Python plainly when this fails.
  */

@@ -5,7 +5,7 @@
  * (for example `run`, which gives the same data the build pre-rendered).
  *
  * It starts from the build's memory snapshot when there is one (Python with the book's package already imported, see
- * snapshot.py), and boots Pyodide plainly when the snapshot is missing, corrupt or made for another runtime. A file
+ * runtime/snapshot.py), and boots Pyodide plainly when the snapshot is missing, corrupt or made for another runtime. A file
  * that Python cannot start without (the wasm, the standard library, a wheel) fails the boot with its name.
  * Booted, it has no network (closeNetwork): it needs none, and the book's own code then cannot reach one either.
  * Readers' exercise code never runs here (exercise_worker.js is its own worker).
@@ -13,9 +13,9 @@
 import { loadPyodide, version } from "./pyodide/pyodide.mjs";
 import { snapshotBytes } from "./snapshot_bytes.js";
 
-// The build's values (layout.py's BuildInfo): the content-hashed names of the wheels written beside this file
+// The build's values (runtime/layout.py's BuildInfo): the content-hashed names of the wheels written beside this file
 // (calckit, then the book's package) and the book's package, which calckit is told to use (calckit.book.use); the
-// memory snapshot's file name ("" when the build made none; see snapshot.py) and "<Pyodide version> <wheel> <wheel>"
+// memory snapshot's file name ("" when the build made none; see runtime/snapshot.py) and "<Pyodide version> <wheel> <wheel>"
 // that it was made with, which must be what this worker runs; {file: content hash} for the files this worker fetches
 // ({} when the site has no service worker), kept in the offline cache that sw.js serves from, under the same keys
 // (URL?v=hash); and the modules that the book's package imports and the browser lacks: none, unless the build was

@@ -1,4 +1,4 @@
-"""What a block kind is: one declaration that the page renderer (`page.py`) loops over.
+"""What a block kind is: one declaration that the page renderer (`pages/page.py`) loops over.
 
 A kind, in the spirit of pymdownx's blocks, says its fence name, the prefix of its anchors, whether search indexes
 it, the options an author may write, how to `read` a block into a model (or the problems in it) and how to `render`
@@ -54,8 +54,8 @@ class PageContext:
     book: Book | None  # None only when the book's package failed to load: every block then says why, unread
     source: str | None = None  # the page's file on disk (a quiz may name a file beside it); None when generated
     url: str = ""  # the page's address in the site, `lessons/roofline/`: links to generated pages are relative to it
-    text: AuthoredText = PLAIN_TEXT  # the Markdown that an author's text in a block is written in (authored_text.py)
-    # The files that the page's blocks read (read_beside), for a host that reuses the page's render (build_cache.py).
+    text: AuthoredText = PLAIN_TEXT  # the Markdown of an author's text in a block (pages/authored_text.py)
+    # The files that the page's blocks read (read_beside), for a host that reuses its render (extras/build_cache.py).
     reads: list[str] = field(default_factory=list, compare=False, repr=False)
 
     def read_beside(self, relative: PurePosixPath) -> str:
@@ -80,7 +80,7 @@ class Authored:
     page: PageContext
     anchor: str  # the anchor the block is numbered with (`calc-3`), "" for a kind without anchors
     ids: PageIds  # the page's ids: a kind claims its author's ids here, so duplicates are found
-    # What is not wrong but over a budget (budgets.py): said as warnings, while the block renders.
+    # What is not wrong but over a budget (extras/budgets.py): said as warnings, while the block renders.
     warnings: list[Problem] = field(default_factory=list)
 
     @property

@@ -1,6 +1,6 @@
 """What a kind declares beyond reading and rendering its blocks: its browser half, and what it adds to the reader's
 progress. Both are optional; the build generates from them what used to be written by hand for each kind (entry.js's
-mount table, runtime.py; the progress page's list, progress_page.py)."""
+mount table, runtime/site.py; the progress page's list, pages/progress_page.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..progress_page import BlockItem
+from ..pages.progress_page import BlockItem
 
 __all__ = ["BlockItem", "Browser", "Progress", "kind_folder"]
 

@@ -1,5 +1,5 @@
 """What one chart and one page may carry before the build warns: the reader's browser downloads, parses and draws
-all of it, and a calculator's chart on its defaults also goes into the memory snapshot (snapshot.py).
+all of it, and a calculator's chart on its defaults also goes into the memory snapshot (runtime/snapshot.py).
 
 This book's largest chart has 117 data points and its largest page inlines 137 kB of blocks (its generated reference
 of every calculator, 421 kB); a calculator whose chart had 50,000 points inlined 1.4 MB into each page that showed it

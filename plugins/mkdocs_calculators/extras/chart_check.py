@@ -21,7 +21,7 @@ from typing import Any
 __all__ = ["chart_problem", "save_valid_shapes", "use_schema"]
 
 _SCHEMA = Path("vega-lite") / "build" / "vega-lite-schema.json"
-_CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules, as snapshot.py's
+_CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules, as runtime/snapshot.py's
 _checked: dict[str, str] = {}  # a chart shape's digest -> its problem, or ""
 _known_valid: dict[Path, set[str]] = {}  # cache file -> the digests of valid shapes it holds
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from ..stylesheets import compact_css
+from ..runtime.stylesheets import compact_css
 
 __all__ = ["KATEX_CSS", "Formulas", "arithmatex_problem", "display_height"]
 

@@ -1,6 +1,6 @@
 """What an author writes inside a block (a quiz's questions, options and explanations; an exercise's prompt and hints)
 as Markdown, rendered with the page's own extensions: `code`, emphasis, links, lists, code blocks and `$math$`, which
-the build then typesets like the page's (formulas.py: the HTML goes into the page's content before its math is
+the build then typesets like the page's (extras/formulas.py: the HTML goes into the page's content before its math is
 collected).
 
 Raw HTML stays text (the design brief's R6): a question that says `<T>` or `a < b` shows it, and `<script>` in a quiz

@@ -1,2 +1,2 @@
-// editor/codemirror-commands.js as runtime.py writes it: @codemirror/commands, vendored.
+// editor/codemirror-commands.js as runtime/site.py writes it: @codemirror/commands, vendored.
 export * from "@codemirror/commands";

@@ -1,2 +1,2 @@
-// editor/codemirror-lang-python.js as runtime.py writes it: @codemirror/lang-python, vendored.
+// editor/codemirror-lang-python.js as runtime/site.py writes it: @codemirror/lang-python, vendored.
 export * from "@codemirror/lang-python";

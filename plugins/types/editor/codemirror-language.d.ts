@@ -1,2 +1,2 @@
-// editor/codemirror-language.js as runtime.py writes it: @codemirror/language, vendored.
+// editor/codemirror-language.js as runtime/site.py writes it: @codemirror/language, vendored.
 export * from "@codemirror/language";

@@ -1,2 +1,2 @@
-// editor/codemirror-state.js as runtime.py writes it: @codemirror/state, vendored.
+// editor/codemirror-state.js as runtime/site.py writes it: @codemirror/state, vendored.
 export * from "@codemirror/state";

@@ -1,2 +1,2 @@
-// editor/codemirror-view.js as runtime.py writes it: @codemirror/view, vendored.
+// editor/codemirror-view.js as runtime/site.py writes it: @codemirror/view, vendored.
 export * from "@codemirror/view";

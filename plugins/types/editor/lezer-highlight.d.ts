@@ -1,2 +1,2 @@
-// editor/lezer-highlight.js as runtime.py writes it: @lezer/highlight, vendored.
+// editor/lezer-highlight.js as runtime/site.py writes it: @lezer/highlight, vendored.
 export * from "@lezer/highlight";

@@ -1,7 +1,7 @@
 """```calculator: YAML that names one of the book's calculators (`use`) and sets some of its inputs.
 
 The block is checked against the calculator's declared inputs, computed with CPython, and rendered as a form with
-its results (render.py), so that the page is right before any script runs.
+its results (pages/render.py), so that the page is right before any script runs.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * A calculator on the page: the form the build rendered (see render.py for the markup), made live. Inputs go to the
+ * A calculator on the page: the form the build rendered (see pages/render.py for the markup), made live. Inputs go to the
  * worker as typed; the package answers with outputs or with an error per field, exactly as it did at build time.
  *
  * The URL records every input a reader changed (`?calc-1.intensity=50`), so a configured calculator can be shared;
@@ -376,7 +376,7 @@ function fillFromPicker(root, inputs) {
   }
 }
 
-/** The same markup as render.py's render_table, built safely from text. @param {{caption: string, columns: string[], rows: string[][]}} table */
+/** The same markup as pages/render.py's render_table, built safely from text. @param {{caption: string, columns: string[], rows: string[][]}} table */
 function tableElement(table) {
   const cell = (/** @type {string} */ tag, /** @type {string} */ text, /** @type {string} */ scope = "") => {
     const element = document.createElement(tag);

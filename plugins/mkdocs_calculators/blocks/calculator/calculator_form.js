@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * A calculator's form as render.py wrote it, read and written: its values as the package reads them and as the author
+ * A calculator's form as pages/render.py wrote it, read and written: its values as the package reads them and as the author
  * wrote them, a field set from a value, the fields shown for the current choices, a long list's filter, and the
  * sliders kept in step with their fields.
  */

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from calckit.exercise import EXERCISE
 
-from ...exercise_render import exercise_version, render_exercise
 from ...pages.reference import CALCULATORS_PAGE
 from ..base import Authored, Named, NamedKind, Option, authored_problems
 from ..hooks import BlockItem, Browser, Progress
+from .render import exercise_version, render_exercise
 
 if TYPE_CHECKING:
     from calckit.exercise import Exercise

@@ -2,7 +2,7 @@
 /**
  * The exercises' code editor: CodeMirror 6 with Python highlighting and indentation, in the theme's code colours
  * (light and dark alike, through Material's CSS variables). Its modules are vendored at build from the pinned npm
- * packages into editor/ (runtime.py); exercise.js loads this module only on pages that have an exercise.
+ * packages into editor/ (runtime/site.py); exercise.js loads this module only on pages that have an exercise.
  *
  * Keyboard: Tab and Shift-Tab indent and dedent. So that Tab does not trap keyboard users, Escape then Tab moves focus
  * out of the editor, and Ctrl-M (Shift-Alt-M on a Mac) switches Tab between indenting and moving focus; the page says

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Exercises on the page: the prompt and starter code the build rendered (exercise_render.py writes the markup), made
+ * Exercises on the page: the prompt and starter code the build rendered (blocks/exercise/render.py writes the markup), made
  * into an editor whose code runs in an interpreter of its own (exercise_runtime.js), never the calculators' one.
  *
  * Run executes the code and shows what it printed and its error, with the line. Check draws fresh cases with a seed

@@ -3,7 +3,7 @@
  * The worker that runs a reader's exercise code: a Pyodide of its own, never the one that computes the calculators
  * (worker.js), started for one Run or Check and ended after it (exercise_runtime.js keeps a warm spare).
  *
- * It starts from the build's exercise snapshot when there is one (snapshot.py: Python with calckit's exercise runner,
+ * It starts from the build's exercise snapshot when there is one (runtime/snapshot.py: Python with calckit's exercise runner,
  * calckit.exercise_run, imported and nothing of the book's package, which the reader's code must not reach; never the
  * calculators' snapshot, which holds that package), and otherwise boots plainly and installs calckit alone, as it did
  * before: when the build made none (`snapshot: false`), or it is missing, corrupt or made for another runtime. Either

@@ -16,9 +16,9 @@ from calckit.quiz_checks import QUIZ
 
 from ...pages.yaml_source import Loaded, YamlProblem, load_yaml
 from ...problems import Problem
-from ...quiz_render import QuizHtml, authored_html, quiz_version, render_quiz
 from ..base import Authored, Named, NamedKind, Option, Problems, authored_problems
 from ..hooks import BlockItem, Browser, Progress
+from .render import QuizHtml, authored_html, quiz_version, render_quiz
 
 if TYPE_CHECKING:
     from calckit.quiz import Quiz

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Quizzes on the page: the questions the build rendered (quiz_render.py writes the markup), made answerable.
+ * Quizzes on the page: the questions the build rendered (blocks/quiz/render.py writes the markup), made answerable.
  *
  * Grading runs here, from the answer key the build computed (`data-quiz-data`): no Python, no waiting. Only "new
  * numbers" asks the worker, for a fresh variant of a numeric question (`calckit.api.quiz_variant`). Progress is

@@ -23,7 +23,7 @@ import { stageText } from "./status.js";
  */
 export function numericKind(form, spec, context, answer, render) {
   const input = /** @type {HTMLInputElement} */ (form.querySelector(".quiz-numeric input"));
-  // Where the question shows its inputs' values (quiz_render.py), in the text's order: new numbers go there.
+  // Where the question shows its inputs' values (blocks/quiz/render.py), in the text's order: new numbers go there.
   const values = /** @type {HTMLElement[]} */ ([...form.querySelectorAll(".quiz-value")]);
   const status = /** @type {HTMLElement} */ (form.querySelector(".quiz-status"));
   const feedback = /** @type {HTMLElement} */ (form.querySelector(".quiz-feedback"));

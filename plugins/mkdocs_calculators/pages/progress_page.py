@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Literal, cast
 if TYPE_CHECKING:
     from calckit.contracts import ProgressItemData
 
-    from .blocks.hooks import Progress
+    from ..blocks.hooks import Progress
 
 __all__ = ["PROGRESS_PAGE", "BlockItem", "ProgressBook", "blocks_in", "progress_hooks", "progress_page_markdown"]
 
@@ -91,7 +91,7 @@ class _BlockFinder(HTMLParser):
 
 def progress_hooks() -> dict[str, Progress]:
     """The registered kinds that add to the reader's progress, by name, in the registry's order."""
-    from .blocks import kinds
+    from ..blocks import kinds
 
     return {kind.name: kind.progress for kind in kinds() if kind.progress is not None}
 

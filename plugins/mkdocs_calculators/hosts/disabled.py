@@ -7,9 +7,9 @@ from __future__ import annotations
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel
 
-from .config import NAME
-from .pages.reference import CALCULATORS_PAGE
-from .progress_page import PROGRESS_PAGE
+from ..config import NAME
+from ..pages.progress_page import PROGRESS_PAGE
+from ..pages.reference import CALCULATORS_PAGE
 
 __all__ = ["PLACEHOLDERS", "add_placeholders"]
 

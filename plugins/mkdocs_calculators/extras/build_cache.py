@@ -37,12 +37,21 @@ from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
 
-from .page import RenderedBlock, RenderedPage
-from .pages.fences import Fence
-from .pages.values import RenderedValue
-from .progress_page import BlockItem
+from ..pages.fences import Fence
+from ..pages.page import RenderedBlock, RenderedPage
+from ..pages.progress_page import BlockItem
+from ..pages.values import RenderedValue
 
-__all__ = ["CACHE_DIR", "BuildCache", "PagePlace", "code_digest", "kinds_code", "loaded_module", "running_code"]
+__all__ = [
+    "CACHE_DIR",
+    "BuildCache",
+    "PagePlace",
+    "book_cache",
+    "code_digest",
+    "kinds_code",
+    "loaded_module",
+    "running_code",
+]
 
 CACHE_DIR = Path(".cache") / "mkdocs-calculators"  # under the folder of mkdocs.yml
 _FORMAT = 2  # raised when what an entry holds changes shape (2: each block's progress item)
@@ -230,3 +239,32 @@ class BuildCache:
 
     def keep_imports(self, browser: str, problems: list[str], missing: list[str]) -> None:
         self._save("imports.json", {"key": _digest(self.code, browser), "problems": problems, "missing": missing})
+
+
+def book_cache(
+    root: Path, directory: Path, hooks: list[ModuleType], versions: list[str], dependencies: Iterable[str]
+) -> BuildCache:
+    """Where a build of the book in `directory` reuses what an earlier one worked out from the same code: calckit's,
+    the plugin's, its kinds' (a book's own too, with its folder's files), the site's hooks, the package's files, and
+    `versions` (the time limit, which may stop code that finished before; the site's Markdown setup) with the
+    installed version of each of the browser's `dependencies`."""
+    from importlib import metadata
+
+    import calckit  # noqa: F401  (imported: running_code reads it as loaded)
+
+    from ..blocks import kinds
+    from ..blocks.hooks import kind_folder
+    from ..hosts.mkdocs_site import plugins_own
+
+    versions = list(versions)
+    for name in dependencies:
+        try:
+            versions.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(name)
+    plugin = (__package__ or "mkdocs_calculators").partition(".")[0]
+    code = [running_code("calckit", plugin), *kinds_code(kinds())]
+    code += [loaded_module(hook) for hook in hooks]
+    # A book's own kinds (entry points): the files of each one's folder, as its package's are.
+    folders = [(directory, "*"), *((kind_folder(kind), "*") for kind in kinds() if not plugins_own(kind))]
+    return BuildCache(root / CACHE_DIR, code_digest(folders, [*code, *versions]))

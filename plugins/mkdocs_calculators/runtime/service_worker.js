@@ -1,7 +1,7 @@
 // @ts-check
 /// <reference lib="webworker" />
 /**
- * The book's service worker: service_worker.py writes it at build as sw.js at the site's root, under a line that
+ * The book's service worker: runtime/service_worker.py writes it at build as sw.js at the site's root, under a line that
  * declares this build's manifest (MANIFEST, a Manifest; types/service-worker.d.ts declares it for the type check),
  * and entry.js registers it (not under `mkdocs serve`). Its scope is the whole site.
  *
@@ -22,7 +22,7 @@ const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self
 
 const SCOPE = sw.registration.scope; // the site's root, ending with "/"
 const SCOPE_PATH = new URL(SCOPE).pathname;
-const PAGES_PREFIX = `${MANIFEST.pagesCache}${SCOPE}:`; // the caches' names (layout.py's)
+const PAGES_PREFIX = `${MANIFEST.pagesCache}${SCOPE}:`; // the caches' names (runtime/layout.py's)
 const PAGES_CACHE = PAGES_PREFIX + MANIFEST.version;
 const RUNTIME_CACHE = MANIFEST.runtimeCache + SCOPE; // worker.js writes here too, under the same keys
 

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 import logging
 import mimetypes
-import os
 import re
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
-from importlib import metadata
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from mkdocs.config.config_options import ExtraScriptValue
@@ -22,24 +18,22 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
-from mkdocs.utils import CountHandler
 
-from .blocks import PageContext
-from .build_cache import CACHE_DIR, BuildCache, PagePlace, code_digest, kinds_code, loaded_module, running_code
-from .config import CalculatorsConfig
-from .disabled import add_placeholders
-from .extras.chart_check import save_valid_shapes, use_schema
-from .extras.formulas import KATEX_CSS, Formulas, arithmatex_problem
-from .markdown import EXTENSION_NAMES
-from .page import render_page
-from .pages.authored_text import AuthoredText
-from .pages.reference import CALCULATORS_PAGE, HTML_CHUNK
-from .pages.render import render_problems
-from .pages.slips import anchor_ids
-from .progress_page import PROGRESS_PAGE, BlockItem, ProgressBook, here_line, progress_page_markdown
-from .runtime import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
-from .sandbox.books import load_book
-from .sandbox.compute_process import (
+from ..blocks import PageContext
+from ..config import CalculatorsConfig
+from ..extras.build_cache import BuildCache, PagePlace, book_cache
+from ..extras.chart_check import save_valid_shapes, use_schema
+from ..extras.formulas import KATEX_CSS, Formulas, arithmatex_problem
+from ..pages.page import render_page
+from ..pages.progress_page import PROGRESS_PAGE, BlockItem, ProgressBook, here_line, progress_page_markdown
+from ..pages.reference import CALCULATORS_PAGE, HTML_CHUNK
+from ..pages.render import render_problems
+from ..pages.slips import anchor_ids
+from ..runtime.imports import browser_import_check
+from ..runtime.service_worker import write_service_worker
+from ..runtime.site import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
+from ..sandbox.books import load_book
+from ..sandbox.compute_process import (
     ComputeProcess,
     await_book_code,
     launch_book_code,
@@ -47,7 +41,19 @@ from .sandbox.compute_process import (
     session,
     stop_book_code,
 )
-from .service_worker import write_service_worker
+from .disabled import add_placeholders
+from .markdown import EXTENSION_NAMES
+from .mkdocs_site import (
+    add_arithmatex,
+    authored_text,
+    display_path,
+    front_matter_lines,
+    markdown_setup,
+    report_as_usual,
+    report_without_aborting,
+    site_hooks,
+    slot,
+)
 from .ship import GENERATED_MARK, generated_pages, mark_live
 
 if TYPE_CHECKING:
@@ -74,16 +80,16 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._formulas: Formulas | None = None  # the build's math, when the `math` option is on
         self._block_lines: dict[str, int] = {}  # placeholder token -> the file line of its block's fence
         self._code: ComputeProcess | None = None  # where the book's code runs at build, with a time limit
-        self._dependencies: tuple[Any, ...] = ()  # the distributions shipped to the browser (dependencies.py)
-        self._missing: tuple[str, ...] = ()  # modules the package imports that the browser lacks (imports.py)
-        self._cache = BuildCache(None, "")  # what earlier builds worked out from the same code (build_cache.py)
+        self._dependencies: tuple[Any, ...] = ()  # the distributions shipped to the browser (runtime/dependencies.py)
+        self._missing: tuple[str, ...] = ()  # modules the package imports that the browser lacks (runtime/imports.py)
+        self._cache = BuildCache(None, "")  # what earlier builds worked out from the same code (extras/build_cache.py)
         self._runtime_threads = ThreadPoolExecutor(1)  # where the browser's runtime is written (_write_runtime)
         self._runtime: Future[list[str]] | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
         if self._serving:
-            _report_without_aborting()
+            report_without_aborting()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # The same mkdocs.yml may name the `calculators` extension for Zensical: here the page hook renders the blocks
@@ -95,7 +101,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         problem = limit_problem(self.config.time_limit)
         if problem:
             raise PluginError(problem)
-        from .blocks import KindError, kinds
+        from ..blocks import KindError, kinds
 
         try:
             kinds()  # the plugin's and the books' (entry points): a broken registration stops here, in one line
@@ -182,8 +188,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             spec = importlib.util.find_spec(self.config.package)
             for folder in (spec.submodule_search_locations or []) if spec else []:
                 server.watch(folder)
-            server.watch(str(Path(__file__).parent / "assets"))
-            server.watch(str(Path(__file__).parent / "blocks"))  # each kind's browser files
+            server.watch(str(Path(__file__).parents[1] / "assets"))
+            server.watch(str(Path(__file__).parents[1] / "blocks"))  # each kind's browser files
         return server
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
@@ -193,9 +199,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             self._blocks.pop(token, None)
             self._searched.discard(token)
             self._items.pop(token, None)
-        text = _authored_text(page, config, files)
-        context = PageContext(_display_path(page, config), self._book, page.file.abs_src_path, page.url, text)
-        offset = _front_matter_lines(page, markdown)
+        text = authored_text(page, config, files)
+        context = PageContext(display_path(page, config), self._book, page.file.abs_src_path, page.url, text)
+        offset = front_matter_lines(page, markdown)
         place = PagePlace(context.path, context.source, context.url, offset, page.file.content_string)
         rendered = None if self._broken else self._cache.page(markdown, place)
         if rendered is None:
@@ -243,14 +249,14 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._register_anchors(page, config)
         items = []  # what the page's blocks add to the reader's progress, in page order
         for token in self._tokens.get(page.file.src_uri, []):
-            content = self._blocks.pop(token) if token in self._searched else _slot(token)
+            content = self._blocks.pop(token) if token in self._searched else slot(token)
             if token in self._items:
                 items.append(self._items.pop(token))
             html = html.replace(f"<p>{token}</p>", content).replace(token, content)
         if self.config.enabled and not self._broken:
             html = self._note_progress(html, page, items)
         if self.config.enabled and self._formulas is not None:
-            self._formulas.collect(page.file.src_uri, _display_path(page, config), html, page.file.content_string)
+            self._formulas.collect(page.file.src_uri, display_path(page, config), html, page.file.content_string)
         return html
 
     def _note_progress(self, html: str, page: Page, items: list[BlockItem]) -> str:
@@ -283,9 +289,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 self._searched.discard(token)
                 continue
             block = self._blocks.pop(token)
-            if _slot(token) not in output:
-                log.error(f"{_display_path(page, config)}: a calculators block was lost (another plugin rewrote it)")
-            output = output.replace(_slot(token), block)
+            if slot(token) not in output:
+                log.error(f"{display_path(page, config)}: a calculators block was lost (another plugin rewrote it)")
+            output = output.replace(slot(token), block)
         return output
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -312,8 +318,14 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         import_problems: list[str] = []
 
         def meanwhile(directory: Path) -> None:
-            self._cache = self._build_cache(root, directory, _hooks(config), _markdown_setup(config))
-            import_problems.extend(self._browser_import_problems(node_modules, directory))
+            versions = [f"time limit {float(self.config.time_limit)}", markdown_setup(config)]
+            if self.config.cache:
+                self._cache = book_cache(
+                    root, directory, site_hooks(config), versions, self.config.browser_dependencies
+                )
+            checked = browser_import_check(node_modules, directory, self.config.browser_dependencies, self._cache)
+            self._dependencies, self._missing = checked.dependencies, checked.missing
+            import_problems.extend(checked.problems)
 
         self._cache, self._runtime = BuildCache(None, ""), None
         self._code, hung = await_book_code(self._code, meanwhile)
@@ -330,7 +342,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 log.error(problem)
 
     def _write_runtime(self, config: MkDocsConfig, book: Book) -> None:
-        """Write what the browser needs into the site (runtime.py) on a thread of its own, while MkDocs renders the
+        """Write what the browser needs into the site (runtime/site.py) on a thread of its own, while MkDocs renders the
         pages: most of it is copying files and compressing wheels, which leave the interpreter to the pages, and it
         needs nothing from them. MkDocs has emptied the site's folder by now (on_files comes after)."""
         self._runtime_threads.shutdown()  # one of an earlier build of `mkdocs serve`, finished by now
@@ -347,66 +359,16 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             missing=self._missing,
         )
 
-    def _build_cache(self, root: Path, directory: Path, hooks: list[ModuleType], markdown: str) -> BuildCache:
-        """Where this build reuses what an earlier one worked out from the same code (build_cache.py)."""
-        if not self.config.cache:
-            return BuildCache(None, "")
-        versions = [f"time limit {float(self.config.time_limit)}"]  # a lower one may stop code that finished before
-        versions.append(markdown)  # the site's Markdown setup, which an author's text in a block is rendered with
-        for name in self.config.browser_dependencies:
-            try:
-                versions.append(f"{name} {metadata.version(name)}")
-            except metadata.PackageNotFoundError:
-                versions.append(name)
-        import calckit  # noqa: F401  (imported: running_code reads it as loaded)
-
-        from .blocks import kinds
-        from .blocks.hooks import kind_folder
-
-        code = [running_code("calckit", __package__ or "mkdocs_calculators"), *kinds_code(kinds())]
-        code += [loaded_module(hook) for hook in hooks]
-        # A book's own kinds (entry points): the files of each one's folder, as its package's are.
-        folders = [(directory, "*"), *((kind_folder(kind), "*") for kind in kinds() if not _plugins_own(kind))]
-        return BuildCache(root / CACHE_DIR, code_digest(folders, [*code, *versions]))
-
     def on_shutdown(self) -> None:
         self._end_build()
         if self._serving:
-            _report_as_usual()
+            report_as_usual()
 
     def _end_build(self) -> None:
         self._runtime_threads.shutdown()  # a build that stopped early leaves no half-written runtime behind it
         save_valid_shapes()
         stop_book_code(self._code)
         self._code = None
-
-    def _browser_import_problems(self, node_modules: Path, directory: Path) -> list[str]:
-        """Each import of the book's package (in `directory`) that the reader's browser cannot satisfy, as an error
-        at its line; and each `browser_dependencies` entry that is not an installed distribution."""
-        from .dependencies import DependencyError, dependency
-        from .imports import browser_modules, import_problems
-
-        self._missing = ()
-        if not (node_modules / "pyodide" / "python_stdlib.zip").is_file():
-            return []  # no runtime to read the browser's modules from: an error of its own, which says to npm ci
-        shipped = []
-        errors = []
-        for name in self.config.browser_dependencies:
-            try:
-                shipped.append(dependency(name))
-            except DependencyError as error:
-                errors.append(str(error))
-        self._dependencies = tuple(shipped)
-        available = browser_modules(node_modules, [directory.name, *(t for d in shipped for t in d.top_level)])
-        cached = self._cache.imports(available.key)
-        if cached is None:
-            cached = import_problems(directory, directory.name, available)
-            self._cache.keep_imports(available.key, *cached)
-        problems, missing = cached
-        # Not strict (mkdocs serve), the build goes on: in the browser these are stand-ins, so that only the
-        # calculators whose code uses one fail, and say so (calckit.stand_ins).
-        self._missing = tuple(missing)
-        return [*errors, *problems]
 
     def _register_anchors(self, page: Page, config: MkDocsConfig) -> None:
         """Give MkDocs' anchor validation the ids of the page's blocks (their HTML comes after it collected the
@@ -419,7 +381,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
                 continue
             if ids[0] in anchors:
                 log.warning(
-                    f"{_display_path(page, config)}:{line}: this block's id '{ids[0]}' is also the id of a heading or "
+                    f"{display_path(page, config)}:{line}: this block's id '{ids[0]}' is also the id of a heading or "
                     f"an element of this page, so a link to #{ids[0]} may reach either: give the heading an id of "
                     "its own, such as '## Calc 1 {#first-calculation}'"
                 )
@@ -427,92 +389,3 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def _node_modules(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent / self.config.node_modules
-
-
-class _ServeReport(logging.Handler):
-    """Under `mkdocs serve`, the plugin's messages go to the handlers MkDocs logs with (its console), but not to
-    strict mode's count: a count would abort the rebuild, and MkDocs then serves nothing until a build passes, so
-    every page request hangs ("The server will appear stuck until build errors are resolved"), whatever the mistake.
-    The page shows each mistake at its block, and `mkdocs build --strict` still stops on it."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        for logger in (logging.getLogger("mkdocs"), logging.getLogger()):
-            for handler in logger.handlers:
-                if not isinstance(handler, CountHandler) and record.levelno >= handler.level:
-                    handler.handle(record)
-
-
-def _report_without_aborting() -> None:
-    if not any(isinstance(handler, _ServeReport) for handler in log.handlers):
-        log.addHandler(_ServeReport())
-    log.propagate = False
-
-
-def _report_as_usual() -> None:
-    for handler in [handler for handler in log.handlers if isinstance(handler, _ServeReport)]:
-        log.removeHandler(handler)
-    log.propagate = True
-
-
-def _hooks(config: MkDocsConfig) -> list[ModuleType]:
-    """The modules of mkdocs.yml's `hooks:`, as MkDocs loaded them (a name -> module mapping at run time, though its
-    type says a list)."""
-    hooks: Any = config.hooks
-    return list(hooks.values()) if isinstance(hooks, dict) else list(hooks)
-
-
-def add_arithmatex(config: MkDocsConfig) -> None:
-    """pymdownx.arithmatex in generic mode (unless the site has it), which finds the formulas formulas.py typesets."""
-    if "pymdownx.arithmatex" not in config.markdown_extensions:
-        config.markdown_extensions.append("pymdownx.arithmatex")
-        config.mdx_configs["pymdownx.arithmatex"] = {"generic": True}
-
-
-def _markdown_setup(config: MkDocsConfig) -> str:
-    """The site's Markdown extensions and their options, as text that changes when they do (an option may be a
-    function: its name stands for it)."""
-    named = [str(extension) for extension in config.markdown_extensions]
-    return "markdown " + json.dumps(
-        [named, config.mdx_configs],
-        sort_keys=True,
-        default=lambda value: getattr(value, "__qualname__", type(value).__qualname__),
-    )
-
-
-def _authored_text(page: Page, config: MkDocsConfig, files: Files) -> AuthoredText:
-    """The Markdown of the page's blocks: the site's extensions, and MkDocs's own rewriting of the page's links
-    (`roofline.md#ridge` to `../roofline/#ridge`, a missing page reported as in the page's own text)."""
-
-    def prepare(md: Any) -> None:
-        from mkdocs.structure.pages import _RelativePathTreeprocessor  # MkDocs 1.6's, which its pages use
-
-        _RelativePathTreeprocessor(page.file, files, config)._register(md)
-
-    return AuthoredText(config.markdown_extensions, config.mdx_configs, prepare)
-
-
-def _slot(token: str) -> str:
-    """Where a block's HTML goes in the written page (without its token, which the slot must not contain)."""
-    return f'<div data-search-exclude data-calculators-slot="{token.removeprefix("CALCBLOCK")}"></div>'
-
-
-def _display_path(page: Page, config: MkDocsConfig) -> str:
-    """The page's source as a person finds it from the project's root: docs/lessons/roofline.md."""
-    root = Path(config.config_file_path).parent
-    source = page.file.abs_src_path
-    if source is None:
-        return page.file.src_uri
-    return Path(os.path.relpath(source, root)).as_posix()
-
-
-def _front_matter_lines(page: Page, markdown: str) -> int:
-    """How many lines the front matter takes, so block lines count from the top of the file."""
-    source = page.file.content_string
-    if markdown and source.endswith(markdown):
-        return source[: len(source) - len(markdown)].count("\n")
-    return 0
-
-
-def _plugins_own(kind: object) -> bool:
-    """Whether `kind` is one of the plugin's own (blocks.REGISTRY), not one a book registered."""
-    return type(kind).__module__.startswith(f"{__package__}.blocks.")

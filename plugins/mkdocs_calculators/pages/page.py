@@ -13,18 +13,18 @@ from typing import Any
 
 from calckit.running import CodeFailure
 
-from .blocks import Authored, BlockKind, PageContext, Problems, kinds
-from .blocks.base import Followed
-from .extras.budgets import over_page_budget
-from .extras.page_checks import footnote_problems, front_matter_problem
-from .pages.fences import Fence, find_fences, replace_fences, unclosed_message
-from .pages.ids import PageIds
-from .pages.render import render_problems
-from .pages.slips import anchor_ids, fence_name_slips
-from .pages.values import RenderedValue, render_values
-from .problems import Problem
+from ..blocks import Authored, BlockKind, PageContext, Problems, kinds
+from ..blocks.base import Followed
+from ..extras.budgets import over_page_budget
+from ..extras.page_checks import footnote_problems, front_matter_problem
+from ..problems import Problem
+from ..sandbox.compute_process import failure_message
+from .fences import Fence, find_fences, replace_fences, unclosed_message
+from .ids import PageIds
 from .progress_page import BlockItem
-from .sandbox.compute_process import failure_message
+from .render import render_problems
+from .slips import anchor_ids, fence_name_slips
+from .values import RenderedValue, render_values
 
 __all__ = ["RenderedBlock", "RenderedPage", "render_page"]
 

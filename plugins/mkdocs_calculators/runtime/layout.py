@@ -2,9 +2,9 @@
 are vendored, which the worker fetches itself, what the snapshot's key covers, the caches' names, and the build values
 that the browser scripts import (BuildInfo, written as the module BUILD_INFO).
 
-runtime.py writes the files, service_worker.py lists them for sw.js, snapshot.py keys the memory snapshot on them.
+site.py writes the files, service_worker.py lists them for sw.js, snapshot.py keys the memory snapshot on them.
 The browser scripts repeat none of these names: the files Pyodide fetches and the caches' names reach worker.js through
-BUILD_INFO, and service_worker.js through the manifest written into sw.js (service_worker.py).
+BUILD_INFO, and service_worker.js through the manifest written into sw.js (runtime/service_worker.py).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ RUNTIME_CACHE_PREFIX = "calculators-runtime:"  # then the scope
 
 # The build's values, in one generated ES module under ASSETS that the browser's scripts import (worker.js,
 # exercise_worker.js, runtime.js, offline.js; entry.js, a classic script, with import()). The service worker has its
-# own: the manifest written into sw.js (service_worker.py), which changes sw.js with every build.
+# own: the manifest written into sw.js (runtime/service_worker.py), which changes sw.js with every build.
 BUILD_INFO = "build-info.js"
 # entry.js's mount table, from the registered block kinds (runtime.mount_table): another generated module under ASSETS,
 # which changes only with the kinds (build-info.js changes with every build).
@@ -63,7 +63,7 @@ class BuildInfo(TypedDict):
     wheels: list[str]  # the wheels the worker installs, in order: calckit's first (the exercises' worker takes it
     # alone), the book's last
     bookPackage: str  # the book's package, which calckit is told to use
-    snapshot: str  # the memory snapshot's file name, or "" (snapshot.py)
+    snapshot: str  # the memory snapshot's file name, or "" (runtime/snapshot.py)
     snapshotFor: str  # what it was made with: "<Pyodide version> <wheel> <wheel>"
     exerciseSnapshot: str  # the exercise worker's memory snapshot's file name (calckit's exercise runner alone), or ""
     exerciseSnapshotFor: str  # what it was made with: "<Pyodide version> <calckit's wheel>"

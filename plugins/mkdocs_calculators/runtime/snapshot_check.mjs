@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Restores a memory snapshot that snapshot.mjs made, as the browser's worker.js does, to prove at build that readers'
- * browsers can (snapshot.py runs this once for each snapshot it makes). Under Node with the pinned Pyodide it reads
+ * browsers can (runtime/snapshot.py runs this once for each snapshot it makes). Under Node with the pinned Pyodide it reads
  * the gzip-compressed file, checks its first word, restores it with the private `_loadSnapshot` option, puts the
  * wheels on sys.path as worker.js does, and checks that the restored Python holds this build's package and can run
  * its first calculator on its defaults.

@@ -3,8 +3,8 @@ JSON between the build and the browser) and plugins/types/build-info.d.ts from l
 for the scripts), so that `tsc --checkJs` checks the scripts against what Python writes, not against a copy kept by
 hand.
 
-    python -m mkdocs_calculators.twins          # rewrite both files
-    python -m mkdocs_calculators.twins --check  # exit 1, naming them, when either is not what this writes (make lint)
+    python -m mkdocs_calculators.runtime.twins          # rewrite both files
+    python -m mkdocs_calculators.runtime.twins --check  # exit 1, naming them, when either is stale (make lint)
 
 A TypedDict becomes a JSDoc `@typedef {object}` with a `@property` per key (`[key]` when it is NotRequired), its
 docstring and each key's comment included; a module-level union of them becomes a typedef of the union. A type that
@@ -31,9 +31,9 @@ from typing import Any, Literal, NotRequired, Required, get_args, get_origin, ge
 
 __all__ = ["build_info_declarations", "contracts_module", "main", "twins"]
 
-TYPES_DIR = Path(__file__).resolve().parents[1] / "types"
+TYPES_DIR = Path(__file__).resolve().parents[2] / "types"
 BROWSER_TYPES = "contracts-browser.js"  # the hand-written typedefs, beside contracts.js
-WRITTEN = "Written by `python -m mkdocs_calculators.twins`"
+WRITTEN = "Written by `python -m mkdocs_calculators.runtime.twins`"
 
 # The names the browser's scripts know some of calckit.contracts' shapes by (the others keep their Python names).
 JS_NAMES = {
@@ -254,8 +254,8 @@ def build_info_declarations() -> str:
     source = _Source.of(layout)
     node = source.classes()["BuildInfo"]
     lines = _comment(
-        f"{WRITTEN} from layout.py's BuildInfo: do not edit (make lint fails when it is stale). The module "
-        "build-info.js that the build writes beside the browser's scripts (runtime.py), declared for `tsc --checkJs` "
+        f"{WRITTEN} from runtime/layout.py's BuildInfo: do not edit (make lint fails when it is stale). The module "
+        "build-info.js that the build writes beside the browser's scripts (site.py), declared for `tsc --checkJs` "
         "(tsconfig.json's rootDirs puts this folder beside assets/)."
     )
     for key, hint in get_type_hints(layout.BuildInfo, include_extras=True).items():
@@ -284,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path}")
     for path in stale:
-        print(f"{path} is stale: run `python -m mkdocs_calculators.twins` and commit it", file=sys.stderr)
+        print(f"{path} is stale: run `python -m mkdocs_calculators.runtime.twins` and commit it", file=sys.stderr)
     return 1 if stale else 0
 
 

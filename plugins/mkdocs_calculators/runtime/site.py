@@ -33,8 +33,9 @@ from mkdocs.exceptions import PluginError
 import calckit
 from calckit.book import Book
 
-from .blocks import BlockKind, kinds
-from .blocks.hooks import kind_folder
+from ..blocks import BlockKind, kinds
+from ..blocks.hooks import kind_folder
+from ..sandbox.compute_process import DEFAULT_LIMIT
 from .dependencies import Dependency, dependency_wheel
 from .layout import (
     ASSETS,
@@ -49,11 +50,12 @@ from .layout import (
     WORKER_FETCHES,
     BuildInfo,
 )
-from .sandbox.compute_process import DEFAULT_LIMIT
 from .service_worker import worker_cached
 from .snapshot import EXERCISE_SNAPSHOT_GLOB, SNAPSHOT_GLOB, provide_exercise_snapshot, provide_snapshot
 from .stylesheets import compact_css
 from .wheel import build_wheel
+
+PLUGIN = (__package__ or "mkdocs_calculators").partition(".")[0]  # the browser's shared files are in its assets/
 
 __all__ = [
     "ASSETS",
@@ -178,7 +180,7 @@ def mount_table(kinds: Iterable[BlockKind[Any]]) -> list[dict[str, Any]]:
 
 def kinds_module(kinds: Iterable[BlockKind[Any]]) -> str:
     """The ES module KINDS_MODULE, which entry.js imports: `kinds`, the mount table."""
-    head = "// Written by mkdocs_calculators from the registered block kinds: do not edit (runtime.py's mount_table)."
+    head = "// Written by mkdocs_calculators from the registered block kinds: do not edit (site.py's mount_table)."
     return f"{head}\nexport const kinds = {json.dumps(mount_table(kinds), indent=1)};\n"
 
 
@@ -186,7 +188,7 @@ def kind_files(kinds: Iterable[BlockKind[Any]]) -> dict[str, Path]:
     """Site file name (under ASSETS) -> file, for every kind's browser files: the .js and .css files in its folder.
     Two files of one name (a book's kind's and a built-in's, or the plugin's shared ones) would overwrite each other
     in the site: PluginError."""
-    shared = {asset.name for asset in resources.files(__package__).joinpath("assets").iterdir()}
+    shared = {asset.name for asset in resources.files(PLUGIN).joinpath("assets").iterdir()}
     shared |= {BUILD_INFO, KINDS_MODULE, Path(STYLESHEET).name}  # written by the build
     found: dict[str, Path] = {}
     for kind in kinds:
@@ -262,7 +264,7 @@ def write_runtime(
         runtimeCache=RUNTIME_CACHE_PREFIX,
     )
     _write_if_changed(out / BUILD_INFO, build_info_module(info))
-    assets = resources.files(__package__).joinpath("assets")
+    assets = resources.files(PLUGIN).joinpath("assets")
     registered = kinds()
     own = kind_files(registered)
     page_styles = [assets.joinpath(PAGE_STYLES[0])]

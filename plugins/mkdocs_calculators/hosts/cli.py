@@ -7,7 +7,7 @@ Both read the book's options from the configuration: the `calculators` plugin's 
 snapshot, time_limit), or else the `calculators` Markdown extension's (package, time_limit). They call the same
 functions as the plugin's hooks (ship.py), so a book built by Zensical and shipped is the book `mkdocs build` writes.
 Both import the book's package as the plugin does: first in a process of its own that is ended past the time limit
-(compute_process.py), so that a module whose import never returns cannot hang the command.
+(sandbox/compute_process.py), so that a module whose import never returns cannot hang the command.
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .config import BROWSER_DEPENDENCIES, NAME, NODE_MODULES, PACKAGE, SNAPSHOT, TIME_LIMIT
+from ..config import BROWSER_DEPENDENCIES, NAME, NODE_MODULES, PACKAGE, SNAPSHOT, TIME_LIMIT
+from ..pages.progress_page import PROGRESS_PAGE
+from ..sandbox.books import load_book
+from ..sandbox.compute_process import limit_problem, session, start_book_code, stop_book_code
 from .markdown import EXTENSION_NAMES
-from .progress_page import PROGRESS_PAGE
-from .sandbox.books import load_book
-from .sandbox.compute_process import limit_problem, session, start_book_code, stop_book_code
 from .ship import BuiltPage, fill_progress, finish_pages, generated_pages, ship, write_pages
 
 if TYPE_CHECKING:
@@ -199,8 +199,8 @@ def _fill_progress(site_dir: Path, options: BookOptions) -> None:
 def _ship_book(site_dir: Path, options: BookOptions, book: Book) -> None:
     from mkdocs.exceptions import PluginError
 
-    from .dependencies import DependencyError, dependency
-    from .runtime import check_node_modules
+    from ..runtime.dependencies import DependencyError, dependency
+    from ..runtime.site import check_node_modules
 
     docs = options.docs_dir.relative_to(options.root).as_posix()
     for source, text in generated_pages(book).items():

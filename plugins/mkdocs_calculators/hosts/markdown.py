@@ -10,7 +10,7 @@ check the same things and say `docs/page.md:LINE: message` the same way.
 Which page is rendered comes from the host: under Zensical from its context preprocessor (the page's path in the
 docs folder, its address, its metadata); a host that says nothing gets `<markdown>` as the path, lines counted from
 the text's top. The book's code runs as under the plugin: imported, and each compute run, in a process of its own
-that is ended past the time limit (compute_process.py), so that code that never returns cannot hang the host. Under
+ended past the time limit (sandbox/compute_process.py), so that code that never returns cannot hang the host. Under
 MkDocs the plugin drops this extension from the list and renders the blocks itself with the
 same function (its hook also knows the page), so a `mkdocs.yml` that names both builds with either host.
 
@@ -35,19 +35,19 @@ from typing import TYPE_CHECKING, Any
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from .blocks import PageContext
-from .config import EXTENSION, NAME, OPTIONS
-from .page import render_page
-from .pages.authored_text import AuthoredText
-from .sandbox.books import load_book
-from .sandbox.compute_process import limit_problem, session, start_book_code, stop_book_code
+from ..blocks import PageContext
+from ..config import EXTENSION, NAME, OPTIONS
+from ..pages.authored_text import AuthoredText
+from ..pages.page import render_page
+from ..sandbox.books import load_book
+from ..sandbox.compute_process import limit_problem, session, start_book_code, stop_book_code
 
 if TYPE_CHECKING:
     from calckit.session import Session
 
 __all__ = ["CalculatorsExtension", "HostPage", "host_page", "makeExtension"]
 
-EXTENSION_NAMES = (NAME, "mkdocs_calculators.markdown")  # how mkdocs.yml may name this extension
+EXTENSION_NAMES = (NAME, "mkdocs_calculators.hosts.markdown")  # how mkdocs.yml may name this extension
 log = logging.getLogger("mkdocs.plugins.calculators")
 
 

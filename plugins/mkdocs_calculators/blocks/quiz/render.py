@@ -1,6 +1,6 @@
 """The HTML of a quiz: every question readable before any script runs, and the answer key as data for `quiz.js`.
 
-What an author writes is Markdown with the page's extensions (authored_text.py): a question, its options and
+What an author writes is Markdown with the page's extensions (pages/authored_text.py): a question, its options and
 buckets, the explanations, the intro. A question may hold blocks (a code block, a list); an option, a bucket and an
 item are one line each. Explanations wait in `<template>`s beside what they explain, for `quiz.js` to show after a
 Check: typeset with the page's math, and kept out of search and print. The answer key travels in a `data-` attribute
@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from html import escape, unescape
 from typing import TYPE_CHECKING, Any, cast
 
-from .pages.authored_text import is_line
+from ...pages.authored_text import is_line
 
 if TYPE_CHECKING:
     from calckit.contracts import QuizPageData
     from calckit.quiz import ChoiceQuestion, NumericQuestion, Question, Quiz, SortQuestion, Where
 
-    from .pages.authored_text import AuthoredText
+    from ...pages.authored_text import AuthoredText
 
 __all__ = ["QuizHtml", "authored_html", "old_anchor_attribute", "quiz_version", "render_quiz"]
 

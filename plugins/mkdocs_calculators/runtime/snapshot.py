@@ -38,10 +38,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..problems import LIMIT, python_failure
+from ..sandbox.compute_process import DEFAULT_LIMIT
 from .imports import HOW_TO_SHIP
 from .layout import SNAPSHOT_INPUTS
-from .problems import LIMIT, python_failure
-from .sandbox.compute_process import DEFAULT_LIMIT
 
 if TYPE_CHECKING:
     from calckit.book import Book

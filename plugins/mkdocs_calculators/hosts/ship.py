@@ -11,16 +11,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .pages.reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
-from .progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, progress_page_markdown
-from .runtime import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, write_runtime
-from .sandbox.compute_process import DEFAULT_LIMIT
-from .service_worker import write_service_worker
+from ..pages.progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, progress_page_markdown
+from ..pages.reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
+from ..runtime.service_worker import write_service_worker
+from ..runtime.site import ENTRY_SCRIPT, LIVE_MARK, STYLESHEET, write_runtime
+from ..sandbox.compute_process import DEFAULT_LIMIT
 
 if TYPE_CHECKING:
     from calckit.book import Book
 
-    from .dependencies import Dependency
+    from ..runtime.dependencies import Dependency
 
 __all__ = [
     "GENERATED_MARK",

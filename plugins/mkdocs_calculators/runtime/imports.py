@@ -16,12 +16,18 @@ import ast
 import sys
 import zipfile
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import cache
 from importlib.machinery import EXTENSION_SUFFIXES
 from importlib.util import find_spec
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["HOW_TO_SHIP", "browser_modules", "import_problems"]
+if TYPE_CHECKING:
+    from ..extras.build_cache import BuildCache
+    from .dependencies import Dependency
+
+__all__ = ["HOW_TO_SHIP", "ImportCheck", "browser_import_check", "browser_modules", "import_problems"]
 
 HOW_TO_SHIP = (
     "the reader's browser has the standard library, calckit and the book's package; to ship a pure-Python "
@@ -146,3 +152,37 @@ def import_problems(folder: Path, shown: str, available: BrowserModules) -> tupl
         for path, line, module in found
     ]
     return problems, sorted({module for _, _, module in found})
+
+
+@dataclass(frozen=True)
+class ImportCheck:
+    problems: list[str]  # each import the browser cannot satisfy, at its line; each dependency not installed
+    dependencies: tuple[Dependency, ...]  # the `browser_dependencies` that are installed distributions
+    missing: tuple[str, ...]  # modules the package imports that the browser lacks: stand-ins there (calckit.stand_ins)
+
+
+def browser_import_check(
+    node_modules: Path, directory: Path, dependencies: Iterable[str], cache: BuildCache
+) -> ImportCheck:
+    """Each import of the book's package (in `directory`) that the reader's browser cannot satisfy, as an error at its
+    line, and each `browser_dependencies` entry that is not an installed distribution; read from `cache` when an
+    earlier build checked the same code against the same modules."""
+    from .dependencies import DependencyError, dependency
+
+    if not (node_modules / "pyodide" / "python_stdlib.zip").is_file():
+        return ImportCheck([], (), ())  # no runtime to read the browser's modules from: an error of its own (npm ci)
+    shipped, errors = [], []
+    for name in dependencies:
+        try:
+            shipped.append(dependency(name))
+        except DependencyError as error:
+            errors.append(str(error))
+    available = browser_modules(node_modules, [directory.name, *(top for each in shipped for top in each.top_level)])
+    cached = cache.imports(available.key)
+    if cached is None:
+        cached = import_problems(directory, directory.name, available)
+        cache.keep_imports(available.key, *cached)
+    problems, missing = cached
+    # Not strict (mkdocs serve), the build goes on: in the browser these are stand-ins, so that only the calculators
+    # whose code uses one fail, and say so.
+    return ImportCheck([*errors, *problems], tuple(shipped), tuple(missing))

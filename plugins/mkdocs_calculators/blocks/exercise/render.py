@@ -2,7 +2,7 @@
 draw its cases, as data for `exercise.js`, which turns the starter into an editor and runs the reader's code in an
 exercise worker of its own. The page carries no expected value: the calculators' worker computes them for each Check.
 
-The prompt and the hints are Markdown with the page's extensions (authored_text.py: code, emphasis, links, math;
+The prompt and the hints are Markdown with the page's extensions (pages/authored_text.py: code, emphasis, links, math;
 raw HTML stays text); the title and the code are text. The checking data travels in a `data-`
 attribute holding JSON (Material's instant navigation re-runs a new page's scripts without their type). The class
 names and data attributes here are the contract with `exercise.js`.
@@ -15,14 +15,14 @@ import json
 from html import escape
 from typing import TYPE_CHECKING
 
-from .quiz_render import old_anchor_attribute
+from ..quiz.render import old_anchor_attribute
 
 if TYPE_CHECKING:
     from calckit.contracts import ExercisePageData
     from calckit.exercise import Exercise
     from calckit.spec import Calculator
 
-    from .pages.authored_text import AuthoredText
+    from ...pages.authored_text import AuthoredText
 
 __all__ = ["exercise_version", "render_exercise"]
 

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Makes the memory snapshots that the browser's workers restore instead of starting Python from scratch (snapshot.py
+ * Makes the memory snapshots that the browser's workers restore instead of starting Python from scratch (runtime/snapshot.py
  * runs this at build time and caches the result). Under Node it boots the pinned Pyodide with the private
  * `_makeSnapshot` option, installs the wheels exactly as the worker does (each wheel file on sys.path), and then:
  *
@@ -84,7 +84,7 @@ for path in reversed(${JSON.stringify(paths)}):
 function snapshotCalculators(pyodide) {
   pyodide.runPython(`import calckit.api, calckit.book\nbook = calckit.book.use(${JSON.stringify(packageName)})`);
   // Run each calculator once on its defaults: whatever it imports or builds lazily is then in the snapshot too. Each
-  // says first on stderr that it starts, so that snapshot.py, which gives each one the time limit, can name one that
+  // says first on stderr that it starts, so that runtime/snapshot.py, which gives each one the time limit, can name one that
   // never returns (nothing here can interrupt Python).
   const names = JSON.parse(pyodide.runPython("json.dumps(list(book.calculators))"));
   for (const name of names) {

@@ -1,0 +1,126 @@
+"""What the MkDocs plugin reads of MkDocs and its site: where a page is and how many lines its front matter takes,
+the site's Markdown setup (for an author's text in a block, and as part of the build cache's key), its `hooks:`, the
+slot a calculator waits in while search reads the page, and how `mkdocs serve` reports a problem without aborting.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+from mkdocs.utils import CountHandler
+
+from ..pages.authored_text import AuthoredText
+
+__all__ = [
+    "add_arithmatex",
+    "authored_text",
+    "display_path",
+    "front_matter_lines",
+    "markdown_setup",
+    "plugins_own",
+    "report_as_usual",
+    "report_without_aborting",
+    "site_hooks",
+    "slot",
+]
+
+# Under `mkdocs.` so that strict mode counts the errors and stops the build (the plugin's logger).
+log = logging.getLogger("mkdocs.plugins.calculators")
+
+
+class _ServeReport(logging.Handler):
+    """Under `mkdocs serve`, the plugin's messages go to the handlers MkDocs logs with (its console), but not to
+    strict mode's count: a count would abort the rebuild, and MkDocs then serves nothing until a build passes, so
+    every page request hangs ("The server will appear stuck until build errors are resolved"), whatever the mistake.
+    The page shows each mistake at its block, and `mkdocs build --strict` still stops on it."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        for logger in (logging.getLogger("mkdocs"), logging.getLogger()):
+            for handler in logger.handlers:
+                if not isinstance(handler, CountHandler) and record.levelno >= handler.level:
+                    handler.handle(record)
+
+
+def report_without_aborting() -> None:
+    if not any(isinstance(handler, _ServeReport) for handler in log.handlers):
+        log.addHandler(_ServeReport())
+    log.propagate = False
+
+
+def report_as_usual() -> None:
+    for handler in [handler for handler in log.handlers if isinstance(handler, _ServeReport)]:
+        log.removeHandler(handler)
+    log.propagate = True
+
+
+def site_hooks(config: MkDocsConfig) -> list[ModuleType]:
+    """The modules of mkdocs.yml's `hooks:`, as MkDocs loaded them (a name -> module mapping at run time, though its
+    type says a list)."""
+    hooks: Any = config.hooks
+    return list(hooks.values()) if isinstance(hooks, dict) else list(hooks)
+
+
+def add_arithmatex(config: MkDocsConfig) -> None:
+    """pymdownx.arithmatex in generic mode (unless the site has it): it finds what extras/formulas.py typesets."""
+    if "pymdownx.arithmatex" not in config.markdown_extensions:
+        config.markdown_extensions.append("pymdownx.arithmatex")
+        config.mdx_configs["pymdownx.arithmatex"] = {"generic": True}
+
+
+def markdown_setup(config: MkDocsConfig) -> str:
+    """The site's Markdown extensions and their options, as text that changes when they do (an option may be a
+    function: its name stands for it)."""
+    named = [str(extension) for extension in config.markdown_extensions]
+    return "markdown " + json.dumps(
+        [named, config.mdx_configs],
+        sort_keys=True,
+        default=lambda value: getattr(value, "__qualname__", type(value).__qualname__),
+    )
+
+
+def authored_text(page: Page, config: MkDocsConfig, files: Files) -> AuthoredText:
+    """The Markdown of the page's blocks: the site's extensions, and MkDocs's own rewriting of the page's links
+    (`roofline.md#ridge` to `../roofline/#ridge`, a missing page reported as in the page's own text)."""
+
+    def prepare(md: Any) -> None:
+        from mkdocs.structure.pages import _RelativePathTreeprocessor  # MkDocs 1.6's, which its pages use
+
+        _RelativePathTreeprocessor(page.file, files, config)._register(md)
+
+    return AuthoredText(config.markdown_extensions, config.mdx_configs, prepare)
+
+
+def slot(token: str) -> str:
+    """Where a block's HTML goes in the written page (without its token, which the slot must not contain)."""
+    return f'<div data-search-exclude data-calculators-slot="{token.removeprefix("CALCBLOCK")}"></div>'
+
+
+def display_path(page: Page, config: MkDocsConfig) -> str:
+    """The page's source as a person finds it from the project's root: docs/lessons/roofline.md."""
+    root = Path(config.config_file_path).parent
+    source = page.file.abs_src_path
+    if source is None:
+        return page.file.src_uri
+    return Path(os.path.relpath(source, root)).as_posix()
+
+
+def front_matter_lines(page: Page, markdown: str) -> int:
+    """How many lines the front matter takes, so block lines count from the top of the file."""
+    source = page.file.content_string
+    if markdown and source.endswith(markdown):
+        return source[: len(source) - len(markdown)].count("\n")
+    return 0
+
+
+def plugins_own(kind: object) -> bool:
+    """Whether `kind` is one of the plugin's own (blocks.REGISTRY), not one a book registered."""
+    plugin = (__package__ or "").partition(".")[0]  # mkdocs_calculators
+    return type(kind).__module__.startswith(f"{plugin}.blocks.")
