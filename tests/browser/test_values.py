@@ -28,7 +28,11 @@ def test_the_sentences_after_the_explorer_follow_it_and_a_shared_link_restores_t
     built, changed = expected("parallelism"), expected("parallelism", chips=2048)
     full_built, full_changed = (expected("parallelism", recompute="full", chips=chips) for chips in (1024, 2048))
     assert built["activations"] == "91.3 GB" and changed["activations"] == "45.6 GB"  # half the tokens per chip
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
     open_page(page, base_url + PAGE, EXPLORER)
+    # A value is not a calculator: the page's script mounts blocks, never the numbers in the prose.
+    assert page.locator(".calc-value[data-mounted], .calc-value [data-mounted]").count() == 0
     activations, memory = (
         page.locator(follower(page, "activations")),
         page.locator(follower(page, "memory", recompute="full")),
@@ -41,7 +45,7 @@ def test_the_sentences_after_the_explorer_follow_it_and_a_shared_link_restores_t
     expect(memory).to_have_text(full_changed["memory"], timeout=BOOT_TIMEOUT)  # from a run of its own: 3.8 GB
     assert float(activations.get_attribute("value") or "nan") == pytest.approx(45.6e9, rel=0.01)
     # Values that follow nothing (the 8,192-chip paragraph above the explorer) stay as the build computed them.
-    fixed = page.locator('data.calc-value[data-calculator="parallelism"]:not([data-follows])').first
+    fixed = page.locator('data.calc-value[data-from="parallelism"]:not([data-follows])').first
     text = fixed.text_content()
     page.wait_for_url(lambda url: "calc-explorer.chips=2048" in url, timeout=BOOT_TIMEOUT)
     page.reload()
@@ -49,6 +53,7 @@ def test_the_sentences_after_the_explorer_follow_it_and_a_shared_link_restores_t
     expect(activations).to_have_text(changed["activations"], timeout=BOOT_TIMEOUT)
     expect(memory).to_have_text(full_changed["memory"], timeout=BOOT_TIMEOUT)
     assert fixed.text_content() == text
+    assert errors == []
 
 
 def test_without_script_the_sentences_read_as_built(browser: Browser, base_url: str) -> None:

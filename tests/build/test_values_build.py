@@ -47,7 +47,7 @@ def values(html: str) -> list[tuple[str, str, str]]:
     return [
         (value, output, unescape(text))
         for value, output, text in re.findall(
-            r'<data class="calc-value" value="([^"]+)" data-calculator="roofline" '
+            r'<data class="calc-value" value="([^"]+)" data-from="roofline" '
             r'data-output="(\w+)"[^>]*>([^<]*)</data>',
             html,
         )

@@ -23,7 +23,7 @@ def rendered(markdown: str, offset: int = 0) -> RenderedPage:
 def data(html: str) -> list[tuple[float, str, str, str]]:
     """Each computed value: its raw number, calculator, output and text."""
     found = re.findall(
-        r'<data class="calc-value" value="([^"]+)" data-calculator="([^"]+)" data-output="([^"]+)"[^>]*>([^<]*)</data>',
+        r'<data class="calc-value" value="([^"]+)" data-from="([^"]+)" data-output="([^"]+)"[^>]*>([^<]*)</data>',
         html,
     )
     return [(float(value), calculator, output, unescape(text)) for value, calculator, output, text in found]

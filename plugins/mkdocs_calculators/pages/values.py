@@ -11,10 +11,11 @@ their defaults, as in a calculator block. After a `|`, how to show it: `digits=N
 `format=number|si|percent|money`. It is computed at build in the same compute process, with the same time limit, as a
 calculator block, and becomes
 
-    <data class="calc-value" value="4.914e13" data-calculator="roofline" data-output="attainable">49.1 TFLOP/s</data>
+    <data class="calc-value" value="4.914e13" data-from="roofline" data-output="attainable">49.1 TFLOP/s</data>
 
 whose `value` is the raw number in the output's own unit (machine-readable, kept by copy and print, shown without
-script) and whose text is the output as the calculator shows it.
+script) and whose text is the output as the calculator shows it. (`data-from`, not `data-calculator`: that one marks
+a calculator block, which the page's script mounts.)
 
 A value may follow a calculator block of its page, named by its anchor: {value}`#calc-decode.attainable` starts from
 the inputs that block's author wrote (a role's own inputs on top), and as a reader changes the calculator,
@@ -149,7 +150,7 @@ def _render(spec: str, book: Book | None, followed: Mapping[str, Followed]) -> s
         title = f"Follows the calculator #{source.anchor}: change its inputs and this number changes"
         follows = f' data-follows="{escape(source.anchor)}" title="{escape(title)}"'
     return (
-        f'<data class="calc-value" value="{value!r}" data-calculator="{escape(name)}" data-output="{escape(key)}" '
+        f'<data class="calc-value" value="{value!r}" data-from="{escape(name)}" data-output="{escape(key)}" '
         f'data-given="{escape(own)}"{follows}>{escape(shown.text(value))}</data>'
     )
 
