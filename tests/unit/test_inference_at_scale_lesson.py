@@ -17,9 +17,11 @@ from calckit.book import calculator as get
 from calculators.chips import get_chip
 from calculators.latency_throughput import decode_at
 
+from .page_text import page_text
+
 LT, KV, SPEC, COLLECTIVE = get("latency-throughput"), get("kv-cache"), get("speculative"), get("collective")
-LESSON = Path(__file__).parents[2].joinpath("docs/lessons/inference-at-scale.md").read_text()
-FLAT = " ".join(LESSON.split())  # the prose with its line breaks as spaces
+SOURCE = Path(__file__).parents[2].joinpath("docs/lessons/inference-at-scale.md").read_text()  # its blocks' lines
+LESSON = page_text("lessons/inference-at-scale.md")  # the prose as read, its line breaks as spaces
 V3 = {"attention": "mla", "layers": 61, "heads": 128}
 
 
@@ -27,7 +29,7 @@ def shown(calculator: Any, inputs: dict[str, Any], key: str) -> str:
     """The output as the page writes it, and it must be in the lesson (a rate in words: "190 tokens per second")."""
     text = calculator.output(key).text(calculator.run(inputs).values[key])
     spoken = text.replace(" tokens/s", " tokens per second").replace(" FLOP/byte", " FLOP per byte")
-    assert text in FLAT or spoken in FLAT or f" {text.removesuffix(' tokens/s')} in all" in FLAT, (key, text)
+    assert text in LESSON or spoken in LESSON or f" {text.removesuffix(' tokens/s')} in all" in LESSON, (key, text)
     return text
 
 
@@ -77,7 +79,7 @@ def test_attention_intensity() -> None:
     assert shown(LT, {}, "attention_intensity") == "8 FLOP/byte"
     assert LT.run({"batch": 300, "context": 100}).values["attention_intensity"] == 8
     assert LT.run({"kv_heads": 64}).values["attention_intensity"] == 1
-    assert "1 FLOP per\nbyte" in LESSON or "1 FLOP per byte" in LESSON
+    assert "1 FLOP per byte" in LESSON
 
 
 class TestSplitting:
@@ -215,14 +217,14 @@ class TestAttentionKinds:
         assert shown(LT, {"attention": "mqa"}, "attention_intensity") == "64 FLOP/byte"
         assert shown(LT, {"attention": "mla", "heads": 128}, "attention_intensity") == "242 FLOP/byte"
         fp8 = LT.run({"attention": "mla", "heads": 128, "kv_bytes": "1"}).values["attention_intensity"]
-        assert f"{float(fp8):.0f} FLOP per byte" in FLAT and float(fp8) > 989.4 / 3.35
-        assert "4 × 64 × 128 FLOPs against 2 × 8 × 128 × 2 bytes" in FLAT and 4 * 64 * 128 / (2 * 8 * 128 * 2) == 8
+        assert f"{float(fp8):.0f} FLOP per byte" in LESSON and float(fp8) > 989.4 / 3.35
+        assert "4 × 64 × 128 FLOPs against 2 × 8 × 128 × 2 bytes" in LESSON and 4 * 64 * 128 / (2 * 8 * 128 * 2) == 8
 
     def test_verification_multiplies_them(self) -> None:
         gqa = float(LT.run({}).values["attention_intensity"])
         mla = float(LT.run({"attention": "mla", "heads": 128}).values["attention_intensity"])
-        assert f"GQA's {gqa:.0f} becomes {5 * gqa:.0f}" in FLAT
-        assert f"MLA's {mla:.0f} becomes {5 * mla:,.0f}" in FLAT
+        assert f"GQA's {gqa:.0f} becomes {5 * gqa:.0f}" in LESSON
+        assert f"MLA's {mla:.0f} becomes {5 * mla:,.0f}" in LESSON
         assert 5 * gqa < 295 < 5 * mla
 
 
@@ -230,7 +232,7 @@ class TestMixtureOfExperts:
     """DeepSeek-V3 in FP8 on 8 H200s, the page's serving block (hand-worked in tests/unit/test_decode_step.py)."""
 
     def test_the_block_is_the_case(self) -> None:
-        block = LESSON[LESSON.index("id: deepseek-v3") : LESSON.index("batch: 256")]
+        block = SOURCE[SOURCE.index("id: deepseek-v3") : SOURCE.index("batch: 256")]
         for key, value in V3_SERVED.items():
             if key not in ("batch", "kv_bytes"):
                 assert f"\n{key}: " in block and (f": {value}\n" in block or f': "{value}"\n' in block), key
@@ -241,7 +243,7 @@ class TestMixtureOfExperts:
         assert shown(SERVING, one, "matmul_time") == "964 µs"
         assert shown(SERVING, V3_SERVED, "experts_batch") == "73"
         read = float(SERVING.run(V3_SERVED).values["experts_read"])
-        assert f"{read:.2%}" == "99.97%" and "99.97% of them" in FLAT
+        assert f"{read:.2%}" == "99.97%" and "99.97% of them" in LESSON
         assert shown(SERVING, V3_SERVED, "weights_read") == "671 GB"
         assert shown(SERVING, V3_SERVED, "matmul_time") == "17.6 ms"
         assert f"{2 * 37e9 * 256 / (8 * 1979e12) * 1e3:.1f} ms" == "1.2 ms"
@@ -251,7 +253,7 @@ class TestMixtureOfExperts:
         """Routed: 58 x 256 x 3 x 7,168 x 2,048 = 654 B; the rest of 671 B, 17 B, is read at every step."""
         routed = 58 * 256 * 3 * 7168 * 2048
         assert f"{routed / 1e9:.0f} B" == "654 B" and f"{(671e9 - routed) / 1e9:.0f} B" == "17 B"
-        assert "654 B sit in the routed experts" in FLAT and "the other 17 B" in FLAT
+        assert "654 B sit in the routed experts" in LESSON and "the other 17 B" in LESSON
 
 
 class TestChunkedPrefill:
@@ -266,10 +268,10 @@ class TestChunkedPrefill:
 
         assert shown(LT, {}, "critical_batch") == "296"
         apart = plan.step(64) + plan.prefill(231)
-        assert f"a chunk of 231 tokens adds only its own attention to an {plan.step(64) * 1e3:.2f} ms step" in FLAT
-        assert f"it would take {(apart - mixed(64, 231)) * 1e3:.1f} ms more" in FLAT
+        assert f"a chunk of 231 tokens adds only its own attention to an {plan.step(64) * 1e3:.2f} ms step" in LESSON
+        assert f"it would take {(apart - mixed(64, 231)) * 1e3:.1f} ms more" in LESSON
         assert plan.batch_for_rate(50) == 295 and 64 + 231 < 296
-        assert f"the mixed step takes {mixed(295, 512) * 1e3:.1f} ms" in FLAT
+        assert f"the mixed step takes {mixed(295, 512) * 1e3:.1f} ms" in LESSON
         assert f"{mixed(295, 512) * 1e3:.1f}" == f"{(plan.step(295) + plan.prefill(512)) * 1e3:.1f}" == "29.1"
 
 
@@ -280,13 +282,13 @@ class TestInputTokens:
         values = LT.run({}).values
         prefill = float(values["prefill_time"])
         dollars = 8 * 4.916 / 3600 * prefill
-        assert f"${dollars:.6f}" == "$0.000822" and "$0.000822" in FLAT
+        assert f"${dollars:.6f}" == "$0.000822" and "$0.000822" in LESSON
         assert shown(LT, {}, "cost_per_million_input") == "$0.20"
         assert shown(LT, {}, "energy_per_million_input") == "103 kJ"
-        assert f"${dollars / 512 * 1e6:.2f}" == "$1.61" and "$1.61 per million output tokens" in FLAT
+        assert f"${dollars / 512 * 1e6:.2f}" == "$1.61" and "$1.61 per million output tokens" in LESSON
         output = float(values["cost_per_million_output"])
         request = 4096 * float(values["cost_per_million_input"]) / 1e6 + 512 * output / 1e6
-        assert f"${request:.4f}" == "$0.0012" and "$0.0012, two thirds of it" in FLAT
+        assert f"${request:.4f}" == "$0.0012" and "$0.0012, two thirds of it" in LESSON
         assert round(4096 * float(values["cost_per_million_input"]) / 1e6 / request * 3) == 2
         assert dollars / 512 * 1e6 > 2 * output  # "more than twice"
 

@@ -9,29 +9,16 @@ v5p, 1 us per hop) and Meta's Llama 3 70B config.json. If a figure changes, thes
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
 from calckit.book import calculator as get
-from calckit.book import current
-from mkdocs_calculators.blocks import PageContext
-from mkdocs_calculators.pages.page import render_page
+
+from .page_text import page_text
 
 COLLECTIVE, EXPLORER, MATMUL = get("collective"), get("parallelism"), get("matmul")
-
-
-def _as_read(source: str) -> str:
-    """The lesson as a reader reads it: its computed values ({value}`...`, pages/values.py) written as the build
-    writes them, their elements' tags taken away, and its lines joined, so that a sentence reads whole."""
-    page = render_page(source, PageContext("docs/lessons/parallelism.md", current(), url="lessons/parallelism/"))
-    assert page.problems == [], page.problems
-    return " ".join(re.sub(r"<data [^>]*>([^<]*)</data>", r"\1", page.markdown()).split())  # one line: sentences
-
-
-LESSON = _as_read(Path(__file__).parents[2].joinpath("docs/lessons/parallelism.md").read_text())
+LESSON = page_text("lessons/parallelism.md")  # as read: its computed values written, its lines joined
 CUBE = {"topology": "torus-3d", "chips": 64, "link_gbs": 90, "latency_us": 1, "size_mb": 64}
 V5P = {"chip": "tpu-v5p", "network": "torus", "link_gbs": 90, "latency_us": 1, "tp": 1}
 

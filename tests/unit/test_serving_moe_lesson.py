@@ -12,15 +12,16 @@ indexer (128 FP8 values per key, top 2,048); Leviathan et al. 2023 for speculati
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from calckit.book import calculator as get
 
+from .page_text import page_text
+
 EP, DIS, SPEC, LT = get("expert-parallel"), get("disaggregation"), get("speculative"), get("latency-throughput")
-LESSON = re.sub(r"\s+", " ", Path(__file__).parents[2].joinpath("docs/lessons/serving-moe-long-context.md").read_text())
+LESSON = page_text("lessons/serving-moe-long-context.md")  # as read, its line breaks as spaces
 SPOKEN = {" tokens/s": " tokens per second", " requests/s": " requests a second"}
 
 
