@@ -15,13 +15,13 @@ from tests.browser.conftest import Network, new_context
 pytestmark = pytest.mark.browser
 
 PAGE = "/lessons/parallelism/"
-EXPLORER = "#calc-explorer"
+EXPLORER = "#calc-2"
 
 
 def follower(page: Page, output: str, **own: str) -> str:
     """The selector of the value that follows the explorer's `output`, with inputs `own` of its own on top."""
     given = json.dumps(own, separators=(",", ":"), sort_keys=True).replace('"', '\\"')
-    return f'data.calc-value[data-follows="calc-explorer"][data-output="{output}"][data-given="{given}"]'
+    return f'data.calc-value[data-follows="calc-2"][data-output="{output}"][data-given="{given}"]'
 
 
 def test_the_sentences_after_the_explorer_follow_it_and_a_shared_link_restores_them(page: Page, base_url: str) -> None:
@@ -39,7 +39,7 @@ def test_the_sentences_after_the_explorer_follow_it_and_a_shared_link_restores_t
     )
     expect(activations).to_have_text(built["activations"])
     expect(memory).to_have_text(full_built["memory"])  # 7.6 GB
-    assert page.locator('data.calc-value[data-follows="calc-explorer"]').count() >= 14
+    assert page.locator('data.calc-value[data-follows="calc-2"]').count() >= 14
     page.fill(f"{EXPLORER}-chips", "2048")
     expect(activations).to_have_text(changed["activations"], timeout=BOOT_TIMEOUT)  # from the explorer's own answer
     expect(memory).to_have_text(full_changed["memory"], timeout=BOOT_TIMEOUT)  # from a run of its own: 3.8 GB
@@ -47,7 +47,7 @@ def test_the_sentences_after_the_explorer_follow_it_and_a_shared_link_restores_t
     # Values that follow nothing (the 8,192-chip paragraph above the explorer) stay as the build computed them.
     fixed = page.locator('data.calc-value[data-from="parallelism"]:not([data-follows])').first
     text = fixed.text_content()
-    page.wait_for_url(lambda url: "calc-explorer.chips=2048" in url, timeout=BOOT_TIMEOUT)
+    page.wait_for_url(lambda url: "calc-2.chips=2048" in url, timeout=BOOT_TIMEOUT)
     page.reload()
     open_page(page, page.url, EXPLORER)
     expect(activations).to_have_text(changed["activations"], timeout=BOOT_TIMEOUT)

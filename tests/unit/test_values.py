@@ -102,3 +102,11 @@ def test_a_mistake_is_said_at_its_line_and_shown_in_its_place(role: str, message
     html = page.markdown()
     assert len(data(html)) == 1 and f"docs/x.md:7: value `{role}`:" in unescape(html)
     assert '<span class="calc-value-broken">' in html
+
+
+def test_a_quoted_number_is_text_for_a_choice_whose_values_are_numbers() -> None:
+    """`kv_bytes` is a choice whose values are "2", "1", "0.5": a role writes one quoted, as YAML keeps it text."""
+    page = rendered('{value}`kv-cache.per_token kv_bytes="1"` against {value}`kv-cache.per_token kv_bytes="2"`\n')
+    assert page.problems == []
+    (one, *_), (two, *_) = data(page.markdown())
+    assert two == 2 * one  # a byte a number where there were two

@@ -177,8 +177,9 @@ def _pairs(words: list[str], what: str) -> dict[str, Any]:
             read = yaml.safe_load(raw) if raw else ""
         except yaml.YAMLError:
             raise _Refused(f"the value of '{key}' is not one YAML value (got {raw!r})") from None
-        # A number or a list as YAML reads it; any other word as written (`overlap_tp=yes` is the choice 'yes').
-        pairs[key] = read if isinstance(read, int | float | list) and not isinstance(read, bool) else raw
+        # As YAML reads it (a number, a list, a quoted "1" as text), but a word YAML would make true, false or nothing
+        # stays as written (`overlap_tp=yes` is the choice 'yes').
+        pairs[key] = raw if isinstance(read, bool) or read is None else read
     return pairs
 
 
