@@ -19,16 +19,28 @@ PAGE = "/lessons/roofline/"
 FIRST = "#calc-1"
 WORKER = "**/assets/calculators/worker.js"
 
-# From now on, the intensity of each call the page sends the calculators' worker, in window.__callsSent; each call's
-# inputs are also handed to window.__onCall, when a test sets it.
+# From now on, the intensity of each call a calculator sends the calculators' worker, in window.__callsSent; each
+# call's inputs are also handed to window.__onCall, when a test sets it. A sentence that follows the first calculator
+# with an input of its own (`{value}`#calc-1.attainable intensity=120``, pages/values.py) asks for its own answer
+# after each of the calculator's: those calls, recognised by that input, go to window.__followerCalls instead.
 CALLS_SENT = """() => {
   window.__callsSent = [];
+  window.__followerCalls = [];
+  const owns = [...document.querySelectorAll("data.calc-value[data-follows]")]
+    .map((value) => JSON.parse(value.dataset.given || "{}"))
+    .filter((own) => Object.keys(own).length > 0);
+  const follows = (inputs) =>
+    owns.some((own) => Object.entries(own).every(([key, value]) => String(inputs[key]) === String(value)));
   const native = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (message, ...rest) {
     const sent = native.call(this, message, ...rest);
     if (message?.type === "call" && message.function === "run") {
-      window.__callsSent.push(message.arguments.inputs.intensity);
-      window.__onCall?.(message.arguments.inputs);
+      const inputs = message.arguments.inputs;
+      if (follows(inputs)) window.__followerCalls.push(inputs.intensity);
+      else {
+        window.__callsSent.push(inputs.intensity);
+        window.__onCall?.(inputs);
+      }
     }
     return sent;
   };

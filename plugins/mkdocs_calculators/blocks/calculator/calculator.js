@@ -337,22 +337,45 @@ function show(root, result) {
 function showFollowers(root, name, result, sent) {
   const generation = (followGeneration.get(root) ?? 0) + 1;
   followGeneration.set(root, generation);
+  clearTimeout(followTimers.get(root));
+  /** @type {HTMLDataElement[]} */
+  const own = [];
   for (const value of document.querySelectorAll(`data.calc-value[data-follows="${CSS.escape(root.id)}"]`)) {
     const element = /** @type {HTMLDataElement} */ (value);
-    const own = /** @type {Record<string, unknown>} */ (JSON.parse(element.dataset.given || "{}"));
-    const put = (/** @type {import("./contracts.js").Computed} */ answer) => {
-      const output = answer.outputs.find((each) => each.key === element.dataset.output);
-      if (!output || typeof output.value !== "number" || followGeneration.get(root) !== generation) return;
-      setText(element, output.text);
-      if (element.value !== String(output.value)) element.value = String(output.value);
-    };
-    if (Object.keys(own).length === 0) put(result);
-    else
-      runCalculator(name, { ...sent, ...Object.fromEntries(Object.entries(own).map(([key, raw]) => [key, String(raw)])) })
-        .then((answer) => answer?.ok && element.isConnected && put(answer))
-        .catch(() => {}); // the sentence keeps its last number; the calculator says what went wrong
+    if (element.dataset.given && element.dataset.given !== "{}") own.push(element);
+    else putOutput(element, result);
   }
+  if (!own.length) return;
+  // Values with inputs of their own need answers of their own: asked for once the reader pauses, so that dragging a
+  // slider costs the worker no more than the calculator's own calls (a newer answer of the calculator wins).
+  followTimers.set(
+    root,
+    setTimeout(() => {
+      for (const element of own) {
+        const given = /** @type {Record<string, unknown>} */ (JSON.parse(element.dataset.given || "{}"));
+        const inputs = { ...sent, ...Object.fromEntries(Object.entries(given).map(([key, raw]) => [key, String(raw)])) };
+        runCalculator(name, inputs)
+          .then((answer) => {
+            if (answer?.ok && element.isConnected && followGeneration.get(root) === generation) putOutput(element, answer);
+          })
+          .catch(() => {}); // the sentence keeps its last number; the calculator says what went wrong
+      }
+    }, FOLLOW_AFTER_MS),
+  );
 }
+
+/** Write the answer's figure for the output `element` shows. @param {HTMLDataElement} element @param {import("./contracts.js").Computed} answer */
+function putOutput(element, answer) {
+  const output = answer.outputs.find((each) => each.key === element.dataset.output);
+  if (!output || typeof output.value !== "number") return;
+  setText(element, output.text);
+  if (element.value !== String(output.value)) element.value = String(output.value);
+}
+
+/** How long the reader must leave a calculator alone before values with inputs of their own ask for their answers. */
+const FOLLOW_AFTER_MS = 250;
+/** @type {WeakMap<HTMLElement, ReturnType<typeof setTimeout>>} */
+const followTimers = new WeakMap();
 
 /** Each calculator's latest answer shown to the values that follow it. */
 const followGeneration = new WeakMap();
