@@ -38,6 +38,7 @@ ALL = frozenset({"T2", "T3", "T4", "T5", "T6", "T7"})  # the figures `make bench
 COLD_RUNS = 3
 REPEAT_RUNS = 3
 WARM_INPUTS = 60
+FIRST_INPUTS = 15  # a reader's first drag after the boot: V8 has not yet optimised the code it runs (T3)
 
 # Logs when the page creates the calculators' worker and when each message from it arrives (progress stages, ready,
 # the first result), to show where a cold first interaction spends its time. It only listens.
@@ -178,45 +179,50 @@ RECOMPUTES = (
 )
 
 
-def recomputes(visit: Visit, calculator: Recompute) -> list[dict[str, float]]:
-    """T3 in a booted tab: one timed input event per value, each awaited before the next, with its stages (ms): input
-    event to the call leaving the page, the worker's round trip, Python inside it, the result received to the outputs
-    written, the outputs to the chart drawn, the chart drawn to the frame painted; `total`, the input event to outputs
-    and chart; and `frame`, the input event to the frame that shows them painted. On another page than the tab's,
-    the page is opened first and one untimed input boots its worker."""
+def recomputes(visit: Visit, calculator: Recompute) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
+    """T3 in a booted tab: (the first inputs, the warm ones), one timed input event per value, each awaited before
+    the next, with its stages (see `recompute`). On another page than the tab's, the page is opened first and one
+    untimed input boots its worker. Then FIRST_INPUTS inputs, as a reader's first drag makes them while V8 is still
+    optimising the code they run (the worker's wasm, Vega's dataflow); the warm ones follow, as a reader who keeps
+    dragging gets them. (Warming the worker up with calls of its own at boot did not shorten the first inputs: its
+    optimising compiles then ran beside them.)"""
     if urlsplit(visit.page.url).path != calculator.page:
         visit.open_calculators(calculator.page, calculator.selector)
         visit.change(
-            calculator.selector, calculator.field, "1" if calculator.values[0] != "1" else "2", BOOT_TIMEOUT_MS
+            calculator.selector, calculator.field, "1" if calculator.values[-1] != "1" else "2", BOOT_TIMEOUT_MS
         )
-    samples = []
+    first = [recompute(visit, calculator, value) for value in calculator.values[: -FIRST_INPUTS - 1 : -1]]
+    return first, [recompute(visit, calculator, value) for value in calculator.values]
+
+
+def recompute(visit: Visit, calculator: Recompute, value: str) -> dict[str, float]:
+    """One input event, timed: its stages (ms): input event to the call leaving the page, the worker's round trip,
+    Python inside it, the result received to the outputs written, the outputs to the chart drawn, the chart drawn to
+    the frame painted; `total`, the input event to outputs and chart; and `frame`, the input event to the frame that
+    shows them painted."""
     visit.page.evaluate("window.__benchCalls.length = 0")
-    for value in calculator.values:
-        measured = visit.change(calculator.selector, calculator.field, value, WARM_TIMEOUT_MS)
-        calls: list[list[Any]] = visit.page.evaluate("window.__benchCalls.splice(0)")
-        start = measured["dispatched"]
-        sent = next(at for kind, at, *_ in calls if kind == "sent" and at >= start)
-        received, python = next((at, rest[0]) for kind, at, *rest in calls if kind == "received" and at >= sent)
-        samples.append(
-            {
-                "total": measured["chart_ms"],
-                "outputs": measured["ms"],
-                "frame": measured["frame_ms"],
-                "calls": sum(1 for kind, *_ in calls if kind == "sent"),
-                "input to call sent": sent - start,
-                "worker round trip": received - sent,
-                "Python in the worker": python,
-                "result to outputs written": start + measured["ms"] - received,
-                "outputs to chart drawn": measured["chart_ms"] - measured["ms"],
-                "chart drawn to frame painted": measured["frame_ms"] - measured["chart_ms"],
-            }
-        )
-    return samples
+    measured = visit.change(calculator.selector, calculator.field, value, WARM_TIMEOUT_MS)
+    calls: list[list[Any]] = visit.page.evaluate("window.__benchCalls.splice(0)")
+    start = measured["dispatched"]
+    sent = next(at for kind, at, *_ in calls if kind == "sent" and at >= start)
+    received, python = next((at, rest[0]) for kind, at, *rest in calls if kind == "received" and at >= sent)
+    return {
+        "total": measured["chart_ms"],
+        "outputs": measured["ms"],
+        "frame": measured["frame_ms"],
+        "calls": sum(1 for kind, *_ in calls if kind == "sent"),
+        "input to call sent": sent - start,
+        "worker round trip": received - sent,
+        "Python in the worker": python,
+        "result to outputs written": start + measured["ms"] - received,
+        "outputs to chart drawn": measured["chart_ms"] - measured["ms"],
+        "chart drawn to frame painted": measured["frame_ms"] - measured["chart_ms"],
+    }
 
 
-def recompute_figures(name: str, samples: list[dict[str, float]]) -> list[Figure]:
+def recompute_figures(name: str, first: list[dict[str, float]], samples: list[dict[str, float]]) -> list[Figure]:
     """T3 for one calculator: the input event to outputs and chart drawn, median and 95th percentile, each stage's,
-    and the input event to the frame painted."""
+    the input event to the frame painted, and the first inputs after the boot."""
     totals = [sample["total"] for sample in samples]
     frames = [sample["frame"] for sample in samples]
     stages = [stage for stage in samples[0] if stage not in ("total", "outputs", "frame", "calls")]
@@ -250,6 +256,16 @@ def recompute_figures(name: str, samples: list[dict[str, float]]) -> list[Figure
             median(frames),
             "ms",
             f"p95 {percentile(frames, 95):.1f} ms; includes the wait for the next frame (up to 16.7 ms at 60 Hz)",
+        ),
+        Figure(
+            "T3",
+            f"{name}: the first {len(first)} inputs after the boot, median",
+            None,
+            median([sample["total"] for sample in first]),
+            "ms",
+            f"p95 {percentile([sample['total'] for sample in first], 95):.1f} ms; Python in the worker "
+            f"{median([s['Python in the worker'] for s in first]):.1f} / "
+            f"{percentile([s['Python in the worker'] for s in first], 95):.1f}",
         ),
     ]
 
@@ -351,6 +367,7 @@ def _interaction(lab: Lab, site: Path, raw: dict[str, Any], *, t2: bool = True, 
     floor: list[dict[str, Any]] = []
     cold: list[dict[str, Any]] = []
     warm: dict[str, list[dict[str, float]]] = {}
+    first: dict[str, list[dict[str, float]]] = {}
     rounds = COLD_RUNS if t2 else 1
     for round_ in range(rounds):
         if t2:
@@ -363,7 +380,7 @@ def _interaction(lab: Lab, site: Path, raw: dict[str, Any], *, t2: bool = True, 
                 # the rest of it in the background, which on 2 cores competes with everything the page does).
                 runtime_cached(visit.page, len(service_worker_manifest(site)["runtime"]))
                 for calculator in RECOMPUTES:
-                    warm[calculator.name] = recomputes(visit, calculator)
+                    first[calculator.name], warm[calculator.name] = recomputes(visit, calculator)
                     totals = ", ".join(f"{sample['total']:.1f}" for sample in warm[calculator.name])
                     print(f"T3 {calculator.name} recomputes, ms: {totals}", flush=True)
         if not t2:
@@ -382,9 +399,9 @@ def _interaction(lab: Lab, site: Path, raw: dict[str, Any], *, t2: bool = True, 
         raw["T2"].update({"bare": bare, "download_floor": floor, "calculator": cold})
         figures += _cold_figures(bare, floor, cold)
     if t3:
-        raw["T3"] = {"samples": warm}
+        raw["T3"] = {"samples": warm, "first": first}
         for name, samples in warm.items():
-            figures += recompute_figures(name, samples)
+            figures += recompute_figures(name, first[name], samples)
     return figures
 
 

@@ -37,7 +37,8 @@ def test_each_value_put_in_gives_another_result_with_a_chart() -> None:
 
 
 def test_figures_of_one_calculator() -> None:
-    """Median and nearest-rank p95 of input-to-chart, against 8 and 16.7 ms; each stage's median / p95."""
+    """Median and nearest-rank p95 of input-to-chart, against 8 and 16.7 ms; each stage's median / p95; the first
+    inputs after the boot apart."""
     samples = [
         {
             "total": total,
@@ -49,9 +50,14 @@ def test_figures_of_one_calculator() -> None:
         }
         for total in [float(ms) for ms in range(1, 21)]  # 1..20 ms
     ]
-    median, p95, stages, frame = recompute_figures("roofline", samples)
+    first = [{"total": total, "Python in the worker": total / 2} for total in [30.0, 10.0, 20.0]]
+    median, p95, stages, frame, first_inputs = recompute_figures("roofline", first, samples)
     assert (median.measured, median.target, median.met) == (10.5, 8, False)
     assert (p95.measured, p95.target) == (19.0, 16.7)  # the 19th of 20
     assert median.detail == "20 inputs; outputs alone 8.5 ms; calls 20"
     assert stages.detail == "input to call sent 0.5 / 0.5, worker round trip 6.5 / 15.0"
     assert frame.measured == 20.5 and frame.target is None
+    # The first inputs after the boot are shown beside the warm ones, with no target of their own.
+    assert (first_inputs.measured, first_inputs.target) == (20.0, None)
+    assert first_inputs.what == "roofline: the first 3 inputs after the boot, median"
+    assert first_inputs.detail == "p95 30.0 ms; Python in the worker 10.0 / 15.0"
