@@ -25,6 +25,7 @@ PLUGIN_TESTS = frozenset(
         "test_busy.py",
         "test_calckit_imports.py",
         "test_contracts.py",
+        "test_digests.py",
         "test_exercise.py",
         "test_exercise_reach.py",
         "test_fences.py",

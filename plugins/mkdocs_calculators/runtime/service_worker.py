@@ -31,6 +31,7 @@ from importlib import resources
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from .digests import file_digest, keep_digests
 from .layout import (
     ASSETS,
     EDITOR_DIR,
@@ -47,7 +48,6 @@ if TYPE_CHECKING:
 __all__ = [
     "SERVICE_WORKER",
     "build_manifest",
-    "file_digest",
     "worker_cached",
     "write_service_worker",
 ]
@@ -59,18 +59,6 @@ ON_USE = ("assets/javascripts/lunr/",)
 LEFT_OUT_SUFFIXES = (".map", ".gz")
 
 Entry = tuple[str, str]  # (path relative to the site's root, as a page's URL; content hash)
-
-_digests: dict[tuple[str, int, int], str] = {}
-
-
-def file_digest(path: Path) -> str:
-    """The first 16 hex digits of the file's SHA-256, remembered for the process (serve and tests rebuild often)."""
-    stat = path.stat()
-    key = (str(path), stat.st_size, stat.st_mtime_ns)
-    if key not in _digests:
-        with path.open("rb") as file:
-            _digests[key] = hashlib.file_digest(file, "sha256").hexdigest()[:16]
-    return _digests[key]
 
 
 def _url_path(relative: str) -> str:
@@ -140,6 +128,7 @@ def write_service_worker(site_dir: Path, *, serving: bool = False) -> Manifest |
         (site_dir / SERVICE_WORKER).write_text(RETIRED, encoding="utf-8")
         return None
     manifest = build_manifest(site_dir)
+    keep_digests()
     code = resources.files(__package__).joinpath("service_worker.js").read_text(encoding="utf-8")
     literal = json.dumps(json.dumps(manifest, separators=(",", ":")))  # a JS string literal holding the JSON
     head = (

@@ -37,6 +37,7 @@ from ..blocks import BlockKind, kinds
 from ..blocks.hooks import kind_folder
 from ..sandbox.compute_process import DEFAULT_LIMIT
 from .dependencies import Dependency, dependency_wheel
+from .digests import copied
 from .layout import (
     ASSETS,
     BUILD_INFO,
@@ -51,7 +52,7 @@ from .layout import (
     BuildInfo,
 )
 from .service_worker import worker_cached
-from .snapshot import EXERCISE_SNAPSHOT_GLOB, SNAPSHOT_GLOB, provide_exercise_snapshot, provide_snapshot
+from .snapshot import DIGESTS, EXERCISE_SNAPSHOT_GLOB, SNAPSHOT_GLOB, provide_exercise_snapshot, provide_snapshot
 from .stylesheets import compact_css
 from .wheel import build_wheel
 
@@ -149,16 +150,17 @@ def check_node_modules(node_modules: Path) -> None:
         )
 
 
-def _copy(source: Path, target: Path) -> None:
-    """Copy unless `target` already holds the same file (serve rebuilds skip 14 MB of unchanged runtime)."""
-    if (
+def _copy(source: Path, target: Path, node_modules: Path) -> None:
+    """Copy unless `target` already holds the same file (serve rebuilds skip 14 MB of unchanged runtime); its digest is
+    the source's, worked out once (service_worker.copied)."""
+    if not (
         target.exists()
         and target.stat().st_size == source.stat().st_size
         and target.stat().st_mtime >= source.stat().st_mtime
     ):
-        return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(source, target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+    copied(source, target, node_modules / DIGESTS)
 
 
 def _write_if_changed(target: Path, text: str) -> None:
@@ -232,7 +234,7 @@ def write_runtime(
     """
     out = site_dir / ASSETS
     for relative, source in _vendored_sources(node_modules).items():
-        _copy(source, out / relative)
+        _copy(source, out / relative, node_modules)
     for relative, source in _editor_sources(node_modules).items():
         _write_if_changed(out / relative, _linked(source.read_text(encoding="utf-8")))
     wheels = [

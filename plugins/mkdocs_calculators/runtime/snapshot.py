@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 
 from ..problems import LIMIT, python_failure
 from ..sandbox.compute_process import DEFAULT_LIMIT
+from .digests import copied
 from .imports import HOW_TO_SHIP
 from .layout import SNAPSHOT_INPUTS
 
@@ -61,6 +62,7 @@ log = logging.getLogger("mkdocs.plugins.calculators")
 SCRIPT = Path(__file__).with_name("snapshot.mjs")
 CHECK_SCRIPT = Path(__file__).with_name("snapshot_check.mjs")  # restores a snapshot made, as worker.js does
 CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules
+DIGESTS = CACHE / "digests.json"  # of the runtime's files and the snapshots on the shelves (service_worker.copied)
 SNAPSHOT_GLOB = "snapshot-*.bin"
 EXERCISE_SNAPSHOT_GLOB = "exercise-snapshot-*.bin"  # the readers' exercise worker's
 EXERCISE = "--exercise"  # snapshot.mjs's and snapshot_check.mjs's flag for it
@@ -358,6 +360,7 @@ def _provide(
         os.utime(cached)
         if not (target.is_file() and target.stat().st_size == cached.stat().st_size):
             shutil.copyfile(cached, target)
+        copied(cached, target, node_modules / DIGESTS, touched=True)
         return snapshot
     if not create:
         log.info(f"calculators: no cached copy of {what} for these wheels: Python will boot plainly")
