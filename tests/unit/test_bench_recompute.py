@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.browser import RECOMPUTES, recompute_figures, spread
+from bench.browser import RECOMPUTES, recompute_figures, spread, stage_floors
 from bench.figures import BenchError
 from calckit.api import run
 
@@ -61,3 +61,46 @@ def test_figures_of_one_calculator() -> None:
     assert (first_inputs.measured, first_inputs.target) == (20.0, None)
     assert first_inputs.what == "roofline: the first 3 inputs after the boot, median"
     assert first_inputs.detail == "p95 30.0 ms; Python in the worker 10.0 / 15.0"
+
+
+def test_the_cold_boot_against_the_floor_of_each_stage() -> None:
+    """T2 stage by stage: downloads against the floor page, the rest against a repeat visit's same stage."""
+
+    def sample(created: float, runtime: float, ready: float, result: float, worker: dict[str, float]) -> dict:
+        return {
+            "stages": {"created": created, "runtime": runtime, "ready": ready, "result": result},
+            "boot_stages": worker,
+        }
+
+    cold = [
+        sample(
+            -100,
+            -70,
+            700,
+            720,
+            {"wasm compiled": 600, "snapshot decompressed": 580, "wheels downloaded": 500, "ready": 760},
+        ),
+        sample(
+            -120,
+            -80,
+            760,
+            790,
+            {"wasm compiled": 640, "snapshot decompressed": 650, "wheels downloaded": 520, "ready": 800},
+        ),
+        sample(-90, -60, 720, 735, {"wasm compiled": 610, "snapshot decompressed": 600, "ready": 770}),
+    ]
+    repeat = [
+        sample(-50, -40, 400, 410, {"wasm compiled": 300, "snapshot decompressed": 250, "ready": 420}),
+        sample(-60, -45, 420, 428, {"wasm compiled": 310, "snapshot decompressed": 260, "ready": 440}),
+        sample(-55, -40, 410, 420, {"wasm compiled": 305, "snapshot decompressed": 255, "ready": 435}),
+    ]
+    floor = [{"page_ms": 450.0}, {"page_ms": 470.0}, {"page_ms": 460.0}]
+    figure = stage_floors(cold, floor, repeat)
+    # Cold, medians of (30, 40, 30), (600, 650, 610: the snapshot in last in the second), (160, 150, 160) and
+    # (20, 30, 15): 820 ms. Floors: the floor page's 460, and the repeat visits' medians of (10, 15, 15), (120, 130,
+    # 130) and (10, 8, 10): 615 ms.
+    assert figure.detail == (
+        "820 ms against 615 ms: worker start 30 against 15 (2.00x), downloads and compile 610 against 460 (1.33x), "
+        "after them 160 against 130 (1.23x), first call 20 against 10 (2.00x)"
+    )
+    assert figure.target is None and round(figure.measured, 3) == round(820 / 615, 3)
