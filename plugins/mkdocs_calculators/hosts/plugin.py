@@ -74,7 +74,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
         self._book: Book | None = None  # the book's package, as the contract reads it (calckit.book)
         self._generated_paths: tuple[str, ...] = (CALCULATORS_PAGE, PROGRESS_PAGE)  # the package's pages, as last made
-        self._progress = ProgressBook("", uuid.uuid4().hex)  # the book's quizzes and exercises, for the progress page
+        # The book's quizzes and exercises, for the progress page. Its slot's token is the same at every build, so
+        # that the page, with nothing else to render, comes from the build cache as the other pages do.
+        self._progress = ProgressBook("", "built")
         self._progress_url = ""  # the progress page's address in the site
         self._nav_order: list[str] = []  # pages (by source) in the nav's order
         self._formulas: Formulas | None = None  # the build's math, when the `math` option is on
