@@ -40,6 +40,7 @@ PLUGIN_TESTS = frozenset(
         "test_repository_gates.py",
         "test_runtime_layout.py",
         "test_session.py",
+        "test_slots.py",
         "test_snapshot_failures.py",
         "test_spec.py",
         "test_stand_in_height.py",

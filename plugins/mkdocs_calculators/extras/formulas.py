@@ -31,7 +31,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -159,14 +159,16 @@ class Formulas:
     def used(self) -> bool:
         return any(page.formulas for page in self._pages.values())
 
-    def collect(self, src_uri: str, path: str, content_html: str, source: str) -> None:
-        """Note the formulas that arithmatex left in a page's content; `source` is the page's file, front matter and
-        all, so that lines count as an editor shows them."""
+    def collect(self, src_uri: str, path: str, content_html: str, source: Callable[[], str]) -> None:
+        """Note the formulas that arithmatex left in a page's content; `source` gives the page's file, front matter
+        and all, so that lines count as an editor shows them (read only for a page with math)."""
         page = _Page(path)
         start = 0
-        for match in _SPAN.finditer(content_html):
+        found = list(_SPAN.finditer(content_html))
+        text = source() if found else ""
+        for match in found:
             formula = _formula(match[1], match[2])
-            line, start = _line_of(source, formula.tex, start)
+            line, start = _line_of(text, formula.tex, start)
             page.formulas.append((formula, line))
         if page.formulas:
             self._pages[src_uri] = page

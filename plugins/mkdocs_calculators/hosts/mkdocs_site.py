@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -20,12 +21,15 @@ from mkdocs.utils import CountHandler
 from ..pages.authored_text import AuthoredText
 
 __all__ = [
+    "TOKEN_PREFIX",
     "add_arithmatex",
     "authored_text",
     "display_path",
+    "fill_slots",
     "front_matter_lines",
     "markdown_setup",
     "plugins_own",
+    "put_in_place",
     "report_as_usual",
     "report_without_aborting",
     "site_hooks",
@@ -100,7 +104,39 @@ def authored_text(page: Page, config: MkDocsConfig, files: Files) -> AuthoredTex
 
 def slot(token: str) -> str:
     """Where a block's HTML goes in the written page (without its token, which the slot must not contain)."""
-    return f'<div data-search-exclude data-calculators-slot="{token.removeprefix("CALCBLOCK")}"></div>'
+    return f'<div data-search-exclude data-calculators-slot="{token.removeprefix(TOKEN_PREFIX)}"></div>'
+
+
+TOKEN_PREFIX = "CALCBLOCK"  # then 32 hex digits: a block's place in the page's Markdown, until its HTML is put there
+_TOKEN = re.compile(rf"<p>({TOKEN_PREFIX}[0-9a-f]{{32}})</p>|({TOKEN_PREFIX}[0-9a-f]{{32}})")
+_SLOT = re.compile(r'<div data-search-exclude data-calculators-slot="([0-9a-f]{32})"></div>')
+
+
+def put_in_place(html: str, contents: dict[str, str]) -> str:
+    """`html` with each token of `contents` replaced by its content (a paragraph of its own, as Markdown makes of a
+    block's token, replaced whole), in one pass over a page that may be 150 kB with a hundred blocks."""
+
+    def put(match: re.Match[str]) -> str:
+        token = match[1] or match[2]
+        return contents.get(token, match[0])
+
+    return _TOKEN.sub(put, html) if contents else html
+
+
+def fill_slots(output: str, blocks: dict[str, str]) -> tuple[str, list[str]]:
+    """The written page with each block's slot (`slot`) holding its HTML (`blocks`, by token), in one pass; and the
+    tokens whose slot was not found."""
+    found: set[str] = set()
+
+    def fill(match: re.Match[str]) -> str:
+        token = TOKEN_PREFIX + match[1]
+        if token not in blocks:
+            return match[0]
+        found.add(token)
+        return blocks[token]
+
+    filled = _SLOT.sub(fill, output) if blocks else output
+    return filled, [token for token in blocks if token not in found]
 
 
 def display_path(page: Page, config: MkDocsConfig) -> str:

@@ -44,11 +44,14 @@ from ..sandbox.compute_process import (
 from .disabled import add_placeholders
 from .markdown import EXTENSION_NAMES
 from .mkdocs_site import (
+    TOKEN_PREFIX,
     add_arithmatex,
     authored_text,
     display_path,
+    fill_slots,
     front_matter_lines,
     markdown_setup,
+    put_in_place,
     report_as_usual,
     report_without_aborting,
     site_hooks,
@@ -215,7 +218,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             (log.warning if problem.warning else log.error)(str(problem))
         tokens: dict[int, str] = {}
         for block in rendered.blocks:
-            token = tokens[id(block)] = f"CALCBLOCK{uuid.uuid4().hex}"
+            token = tokens[id(block)] = f"{TOKEN_PREFIX}{uuid.uuid4().hex}"
             self._blocks[token] = block.html
             self._block_lines[token] = block.fence.line + offset
             if block.searchable:
@@ -235,7 +238,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         content as a searchable block is (on_page_content)."""
 
         def lift(chunk: re.Match[str]) -> str:
-            token = f"CALCBLOCK{uuid.uuid4().hex}"
+            token = f"{TOKEN_PREFIX}{uuid.uuid4().hex}"
             self._blocks[token] = chunk["html"]
             self._searched.add(token)
             self._tokens[source].append(token)
@@ -250,15 +253,17 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         # HTML is marked data-search-exclude), and the build takes less time.
         self._register_anchors(page, config)
         items = []  # what the page's blocks add to the reader's progress, in page order
+        contents = {}
         for token in self._tokens.get(page.file.src_uri, []):
-            content = self._blocks.pop(token) if token in self._searched else slot(token)
+            contents[token] = self._blocks.pop(token) if token in self._searched else slot(token)
             if token in self._items:
                 items.append(self._items.pop(token))
-            html = html.replace(f"<p>{token}</p>", content).replace(token, content)
+        html = put_in_place(html, contents)
         if self.config.enabled and not self._broken:
             html = self._note_progress(html, page, items)
         if self.config.enabled and self._formulas is not None:
-            self._formulas.collect(page.file.src_uri, display_path(page, config), html, page.file.content_string)
+            where = display_path(page, config)
+            self._formulas.collect(page.file.src_uri, where, html, lambda: page.file.content_string)
         return html
 
     def _note_progress(self, html: str, page: Page, items: list[BlockItem]) -> str:
@@ -286,14 +291,15 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
                 stylesheet = get_relative_url(KATEX_CSS, page.url or ".")
                 output = self._formulas.page_html(page.file.src_uri, output, stylesheet)
+        blocks = {}
         for token in self._tokens.pop(page.file.src_uri, []):
             if token in self._searched:
                 self._searched.discard(token)
-                continue
-            block = self._blocks.pop(token)
-            if slot(token) not in output:
-                log.error(f"{display_path(page, config)}: a calculators block was lost (another plugin rewrote it)")
-            output = output.replace(slot(token), block)
+            else:
+                blocks[token] = self._blocks.pop(token)
+        output, lost = fill_slots(output, blocks)
+        for _ in lost:
+            log.error(f"{display_path(page, config)}: a calculators block was lost (another plugin rewrote it)")
         return output
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
