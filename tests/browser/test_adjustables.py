@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from calckit.api import run
+from calckit.book import load
 from tests.browser import test_offline as offline
-from tests.browser.calculator_page import BOOT_TIMEOUT, expected, open_page, wait_for_texts
+from tests.browser.calculator_page import BOOT_TIMEOUT, expected, frames, open_page, wait_for_texts
 from tests.browser.conftest import Network, new_context
 
 pytestmark = pytest.mark.browser
@@ -69,7 +71,8 @@ def test_keys_step_the_intensity_recompute_the_calculator_and_its_sentences_with
     shows(intensity, "100", "100 FLOP/byte")
     at_120 = page.locator(AT_120).text_content()
     assert at_120 == expected("roofline", intensity=120)["attainable"]
-    # Not a live region, nor inside one: a screen reader hears the spinbutton's value, not a sentence per key press.
+    # Not a live region, nor inside one: a screen reader hears the spinbutton's value, not a sentence per key press
+    # (test_a_burst_of_steps_is_said_once_when_the_reader_pauses: nor the calculator's summary).
     assert intensity.evaluate(f"(element) => element.closest({LIVE!r})") is None
     assert page.locator(ATTAINABLE).evaluate(f"(element) => element.closest({LIVE!r})") is None
 
@@ -105,6 +108,43 @@ def test_keys_step_the_intensity_recompute_the_calculator_and_its_sentences_with
     page.reload()
     shows(live(page, INTENSITY), "30", "30 FLOP/byte")
     expect(page.locator(ATTAINABLE)).to_have_text(want["attainable"], timeout=BOOT_TIMEOUT)
+
+
+# From now on, every text a live region of the page says (an element with aria-live other than "off", or a status),
+# in window.__said, as the region reads when its text changed.
+SAID = """() => {
+  window.__said = [];
+  new MutationObserver((mutations) => {
+    for (const mutation of mutations) {
+      const target = mutation.target instanceof Element ? mutation.target : mutation.target.parentElement;
+      const region = target?.closest("[aria-live], [role=status], [role=alert]");
+      const live = region?.getAttribute("aria-live") ?? (region ? "polite" : "off");
+      const text = region?.textContent?.trim() ?? "";
+      if (live !== "off" && text) window.__said.push(text);
+    }
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+}"""
+
+
+def test_a_burst_of_steps_is_said_once_when_the_reader_pauses(page: Page, base_url: str) -> None:
+    open_page(page, base_url + ROOFLINE, "#calc-1")
+    intensity = live(page, INTENSITY)
+    summary = page.locator("#calc-1 .calc-summary")
+    intensity.focus()
+    intensity.press("ArrowUp")  # Python starts: the first answer, and the pause after it
+    wait_for_texts(page, expected("roofline", intensity=110), "#calc-1")
+    expect(summary).to_have_attribute("aria-live", "polite")
+    page.evaluate(SAID)
+    for _ in range(5):
+        intensity.press("ArrowUp")
+    # While the keys come the summary changes on screen but says nothing; once they stop, it says the last one.
+    final = run("roofline", {"intensity": 160}, load("calculators"))
+    assert final["ok"]
+    wait_for_texts(page, expected("roofline", intensity=160), "#calc-1")
+    expect(summary).to_have_attribute("aria-live", "polite")
+    expect(summary).to_have_text(final["summary"])
+    frames(page)
+    assert page.evaluate("window.__said") == [final["summary"]]
 
 
 def test_a_drag_sets_the_explorers_chips_and_its_sentences_follow(page: Page, base_url: str) -> None:

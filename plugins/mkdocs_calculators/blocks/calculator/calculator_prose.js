@@ -8,7 +8,8 @@
  * An adjustable input is written as plain text (it reads so without script and in print); mountAdjustables makes it a
  * spinbutton: Arrow Up and Down move it one step, Page Up and Down ten, Home and End to its range's ends, and dragging
  * it sideways (a mouse, a pen or a finger) moves it a step every few pixels, within its range and on its steps. It is
- * not a live region: a screen reader says its value as it changes, and the calculator's results as they always do.
+ * not a live region: a screen reader says its value as it changes, and the calculator's results once the reader
+ * pauses (hush).
  */
 import { FIELD } from "./calculator_form.js";
 import { NumberError, readNumber } from "./grading.js";
@@ -207,9 +208,41 @@ function adjust(element, value) {
   const control = /** @type {HTMLInputElement | null} */ (
     root?.querySelector(`[data-input="${CSS.escape(element.dataset.input ?? "")}"] ${FIELD}`) ?? null
   );
-  if (!control) return;
+  if (!control || !root) return;
+  hush(root);
   control.value = String(next);
   control.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+/** How long the reader must leave an adjustable input alone before the calculator's results are announced again. */
+const QUIET_MS = 600;
+/** @type {WeakMap<HTMLElement, {timer: ReturnType<typeof setTimeout>, said: string}>} */
+const hushed = new WeakMap();
+
+/**
+ * Keep the calculator's summary (a polite live region) quiet while a reader steps or drags an input in the prose, and
+ * have it say the result once they pause: a screen reader hears the spinbutton's own value at each step, not a
+ * sentence of results per key press. The summary still changes on screen with every answer.
+ * @param {HTMLElement} root
+ */
+function hush(root) {
+  const summary = /** @type {HTMLElement | null} */ (root.querySelector(".calc-summary"));
+  if (!summary) return;
+  const quiet = hushed.get(root);
+  clearTimeout(quiet?.timer);
+  if (!quiet) summary.setAttribute("aria-live", "off");
+  const said = quiet?.said ?? summary.textContent ?? "";
+  const timer = setTimeout(() => {
+    hushed.delete(root);
+    summary.setAttribute("aria-live", "polite");
+    const text = summary.textContent ?? "";
+    if (text === said) return; // nothing new to say (an answer still to come is said as it arrives)
+    summary.textContent = ""; // written again once live, so that it is said once
+    requestAnimationFrame(() => {
+      if (summary.textContent === "") summary.textContent = text;
+    });
+  }, QUIET_MS);
+  hushed.set(root, { timer, said });
 }
 
 /** Show `value` in the element, for eyes and for a screen reader. @param {HTMLDataElement} element @param {number} value */
