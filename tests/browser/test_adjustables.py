@@ -16,7 +16,7 @@ from calckit.api import run
 from calckit.book import load
 from tests.browser import test_offline as offline
 from tests.browser.calculator_page import BOOT_TIMEOUT, expected, frames, open_page, wait_for_texts
-from tests.browser.conftest import Network, new_context
+from tests.browser.conftest import Network, WarmContexts, new_context, warm_tab
 
 pytestmark = pytest.mark.browser
 
@@ -182,6 +182,28 @@ def test_a_drag_sets_the_explorers_chips_and_its_sentences_follow(page: Page, ba
     # Typing in the calculator's own field shows in the sentence.
     page.fill("#calc-2-chips", "2048")
     shows(chips, "2048", "2,048")
+
+
+def test_a_finger_drags_it_without_scrolling_the_page(
+    warm_contexts: WarmContexts, network: Network, base_url: str
+) -> None:
+    with warm_tab(warm_contexts(has_touch=True), network, base_url) as page:
+        open_page(page, base_url + ROOFLINE, "#calc-1")
+        intensity = live(page, INTENSITY)
+        x, y = middle(intensity)
+        scrolled = page.evaluate("scrollY")
+        touch = page.context.new_cdp_session(page)
+        touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for moved in (8, 16, 24, 32):  # to the right, and a little down, as a thumb moves
+            point = {"x": x + moved, "y": y + moved / 4}
+            touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        touch.detach()
+        # 100 FLOP/byte, four steps of 10: one every 8 pixels.
+        shows(intensity, "140", "140 FLOP/byte")
+        expect(page.locator("#calc-1-intensity")).to_have_value("140")
+        wait_for_texts(page, expected("roofline", intensity=140), "#calc-1")
+        assert page.evaluate("scrollY") == scrolled  # the finger moved the number, not the page
 
 
 @pytest.fixture

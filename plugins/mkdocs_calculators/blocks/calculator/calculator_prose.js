@@ -181,12 +181,14 @@ function mountAdjustable(element) {
     element.focus({ preventScroll: true });
     event.preventDefault(); // no text selection as the pointer moves
   });
-  element.addEventListener("pointermove", (event) => {
+  const follow = (/** @type {PointerEvent} */ event) => {
     if (!drag || event.pointerId !== drag.pointer) return;
     const steps = Math.round((event.clientX - drag.x) / PIXELS_PER_STEP);
     adjust(element, drag.value + steps * drag.step);
-  });
+  };
+  element.addEventListener("pointermove", follow);
   const end = (/** @type {PointerEvent} */ event) => {
+    if (event.type === "pointerup") follow(event); // where the finger left: its last moves may have come together
     if (!drag || event.pointerId !== drag.pointer) return;
     drag = null;
     element.classList.remove("calc-adjusting");
