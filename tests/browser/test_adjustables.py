@@ -14,9 +14,11 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from calckit.api import run
 from calckit.book import load
+from tests.browser import test_every_page as every_page
 from tests.browser import test_offline as offline
 from tests.browser.calculator_page import BOOT_TIMEOUT, expected, frames, open_page, wait_for_texts
 from tests.browser.conftest import Network, WarmContexts, new_context, warm_tab
+from tests.support import NODE_MODULES
 
 pytestmark = pytest.mark.browser
 
@@ -204,6 +206,15 @@ def test_a_finger_drags_it_without_scrolling_the_page(
         expect(page.locator("#calc-1-intensity")).to_have_value("140")
         wait_for_texts(page, expected("roofline", intensity=140), "#calc-1")
         assert page.evaluate("scrollY") == scrolled  # the finger moved the number, not the page
+
+
+@pytest.mark.parametrize("path", [ROOFLINE, PARALLELISM])
+def test_axe_finds_nothing_serious_on_the_pages_that_adjust(page: Page, base_url: str, path: str) -> None:
+    """axe-core on the lessons with adjustable inputs, live: the spinbuttons' names, roles and values included."""
+    page.goto(base_url + path)
+    expect(page.locator("data.calc-adjust").first).to_have_attribute("role", "spinbutton")
+    page.add_script_tag(content=(NODE_MODULES / "axe-core/axe.min.js").read_text(encoding="utf-8"))
+    assert page.evaluate(every_page.AXE, None) == []
 
 
 @pytest.fixture

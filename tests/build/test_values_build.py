@@ -113,3 +113,14 @@ def test_a_number_typed_by_hand_beside_its_calculator_stops_the_strict_build(tmp
         "docs/index.md:29: \"201 TFLOP/s\" is typed by hand; calculator #calc-explorer outputs it as 'attainable' "
         "(write {value}`#calc-explorer.attainable`)"
     ], build.output
+
+
+def test_an_input_that_cannot_be_adjusted_stops_the_strict_build_at_its_line(tmp_path: Path) -> None:
+    page = PAGE.replace("{input}`#calc-explorer.intensity | step=10`", "{input}`#calc-explorer.chip`")
+    build = build_fixture(tmp_path, {"docs/index.md": page})
+    assert build.returncode != 0
+    assert len(build.errors()) == 1, build.output
+    assert build.errors()[0].startswith(
+        "docs/index.md:28: input `#calc-explorer.chip`: input 'chip' of #calc-explorer is a choice from a list, not a "
+        "number: only a number can be adjusted (its numbers: peak_tflops, bandwidth_tbs, intensity, m, n, k, "
+    ), build.errors()
