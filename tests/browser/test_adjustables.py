@@ -67,6 +67,9 @@ def test_keys_step_the_intensity_recompute_the_calculator_and_its_sentences_with
     intensity = live(page, INTENSITY)
     # Its name is the input's label; its range the input's (calculators/roofline.py); its value the block's default.
     expect(intensity).to_have_attribute("aria-label", "Arithmetic intensity")
+    expect(intensity).to_have_attribute(
+        "title", "Arithmetic intensity: drag it sideways, or use the arrow keys, to change the Roofline calculator"
+    )
     expect(intensity).to_have_attribute("tabindex", "0")
     expect(intensity).to_have_attribute("aria-valuemin", "0.01")
     expect(intensity).to_have_attribute("aria-valuemax", "1000000")

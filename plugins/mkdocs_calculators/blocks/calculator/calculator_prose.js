@@ -155,7 +155,8 @@ function mountAdjustable(element) {
   element.setAttribute("aria-label", label);
   if (min !== null) element.setAttribute("aria-valuemin", String(min));
   if (max !== null) element.setAttribute("aria-valuemax", String(max));
-  element.title = `${label}: drag sideways, or use the arrow keys, to change the calculator #${element.dataset.adjusts}`;
+  const calculator = document.getElementById(element.dataset.adjusts ?? "")?.querySelector(".calc-title")?.textContent;
+  element.title = `${label}: drag it sideways, or use the arrow keys, to change the ${calculator ?? "calculator"}`;
   paint(element, Number(element.value));
 
   element.addEventListener("keydown", (event) => {
