@@ -219,6 +219,8 @@ function adjust(element, value) {
 
 /** How long the reader must leave an adjustable input alone before the calculator's results are announced again. */
 const QUIET_MS = 600;
+/** How many more pauses it waits for results still behind the inputs before it speaks all the same. */
+const QUIET_WAITS = 10;
 /** @type {WeakMap<HTMLElement, {timer: ReturnType<typeof setTimeout>, said: string}>} */
 const hushed = new WeakMap();
 
@@ -235,7 +237,13 @@ function hush(root) {
   clearTimeout(quiet?.timer);
   if (!quiet) summary.setAttribute("aria-live", "off");
   const said = quiet?.said ?? summary.textContent ?? "";
-  const timer = setTimeout(() => {
+  let waits = 0;
+  const speak = () => {
+    // Results still behind the inputs (Python starting, a slow answer): wait for them, a few pauses at most.
+    if (root.matches(".calc-stale, .calc-loading") && waits++ < QUIET_WAITS) {
+      hushed.set(root, { timer: setTimeout(speak, QUIET_MS), said });
+      return;
+    }
     hushed.delete(root);
     summary.setAttribute("aria-live", "polite");
     const text = summary.textContent ?? "";
@@ -244,8 +252,8 @@ function hush(root) {
     requestAnimationFrame(() => {
       if (summary.textContent === "") summary.textContent = text;
     });
-  }, QUIET_MS);
-  hushed.set(root, { timer, said });
+  };
+  hushed.set(root, { timer: setTimeout(speak, QUIET_MS), said });
 }
 
 /** Show `value` in the element, for eyes and for a screen reader. @param {HTMLDataElement} element @param {number} value */
