@@ -1,5 +1,6 @@
 """Prose that computes, through a real strict build: a value in a paragraph, a table, a list and an admonition reaches
-the written page as a <data> element, search finds its text, and a mistake stops the build at its line."""
+the written page as a <data> element, as does an adjustable input, search finds their text, and a mistake or a number
+typed by hand beside the calculator that outputs it stops the build at its line."""
 
 from __future__ import annotations
 
@@ -32,6 +33,18 @@ The ridge of an H100 is {value}`roofline.ridge chip=h100-sxm`.
     {value}`roofline.ridge chip=h100-sxm | digits=4` is 989.4 over 3.35.
 
 Shown as code: ``{value}`roofline.ridge` ``
+
+## A calculator the prose adjusts
+
+```calculator
+use: roofline
+id: explorer
+chip: h100-sxm
+intensity: 60
+```
+
+At {input}`#calc-explorer.intensity | step=10` it reaches {value}`#calc-explorer.attainable`; a paper measured
+{typed}`201 TFLOP/s` on it.
 """
 
 
@@ -63,7 +76,14 @@ def test_every_value_is_in_the_written_page_as_data(built: Build) -> None:
         ("201000000000000.0", "attainable", "201 TFLOP/s"),  # 3.35 TB/s x 60
         ("3350000000000.0", "attainable", "3.4 TFLOP/s"),  # 3.35 TB/s x 1, two digits
         (repr(float(ridge["value"])), "ridge", "295.3 FLOP/byte"),
+        ("201000000000000.0", "attainable", "201 TFLOP/s"),  # follows the explorer: 3.35 TB/s x 60
     ]
+    assert (
+        '<data class="calc-adjust" value="60" data-adjusts="calc-explorer" data-input="intensity" '
+        'data-label="Arithmetic intensity" data-unit="FLOP/byte" data-min="0.01" data-max="1e+06" data-step="10">'
+        "60 FLOP/byte</data>"
+    ) in html
+    assert "a paper measured\n201 TFLOP/s on it." in html  # a figure marked as typed, as it was typed
     assert "<td><data " in html and '<div class="admonition note">' in html
     assert "<code>{value}`roofline.ridge`</code>" in html
 
@@ -81,4 +101,26 @@ def test_a_mistake_stops_the_strict_build_at_its_line(tmp_path: Path) -> None:
     assert len(build.errors()) == 1, build.output
     assert build.errors()[0].startswith(
         "docs/index.md:6: value `roofline.ridge chip=h100-sx`: calculator 'roofline': 'chip' must be one of"
+    ), build.errors()
+
+
+def test_a_number_typed_by_hand_beside_its_calculator_stops_the_strict_build(tmp_path: Path) -> None:
+    page = PAGE.replace("{typed}`201 TFLOP/s`", "201 TFLOP/s")
+    build = build_fixture(tmp_path, {"docs/index.md": page})
+    assert build.returncode != 0
+    warnings = [line.split("-  ", 1)[1] for line in build.output.splitlines() if line.startswith("WARNING")]
+    assert warnings == [
+        "docs/index.md:29: \"201 TFLOP/s\" is typed by hand; calculator #calc-explorer outputs it as 'attainable' "
+        "(write {value}`#calc-explorer.attainable`)"
+    ], build.output
+
+
+def test_an_input_that_cannot_be_adjusted_stops_the_strict_build_at_its_line(tmp_path: Path) -> None:
+    page = PAGE.replace("{input}`#calc-explorer.intensity | step=10`", "{input}`#calc-explorer.chip`")
+    build = build_fixture(tmp_path, {"docs/index.md": page})
+    assert build.returncode != 0
+    assert len(build.errors()) == 1, build.output
+    assert build.errors()[0].startswith(
+        "docs/index.md:28: input `#calc-explorer.chip`: input 'chip' of #calc-explorer is a choice from a list, not a "
+        "number: only a number can be adjusted (its numbers: peak_tflops, bandwidth_tbs, intensity, m, n, k, "
     ), build.errors()

@@ -15,6 +15,7 @@ import pytest
 # The plugin and calckit: the page renderer, the block kinds' models, the runtime's layout, grading, the test tools.
 PLUGIN_TESTS = frozenset(
     {
+        "test_adjustables.py",
         "test_api.py",
         "test_authored_text.py",
         "test_bench_editor.py",
@@ -49,6 +50,7 @@ PLUGIN_TESTS = frozenset(
         "test_suite_order.py",
         "test_test_server.py",
         "test_twins.py",
+        "test_typed_check.py",
         "test_values.py",
         "test_units.py",
         "test_yaml_compose.py",

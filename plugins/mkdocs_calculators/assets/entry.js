@@ -218,6 +218,7 @@
       }
     }, staticPage); // offline and never cached: the page as the build wrote it
     mountComponent("[data-calc-player]", "player.js", "mountPlayers"); // Previous, Play, Next for a cycle input
+    mountComponent("[data-adjusts]", "calculator_prose.js", "mountAdjustables"); // inputs adjustable in the prose
     mountComponent("[data-progress-here]", "progress-view.js", "mountProgressHere"); // the reader's progress here
     mountComponent("[data-progress-book]", "progress-view.js", "mountProgressBook"); // and on the progress page
   }

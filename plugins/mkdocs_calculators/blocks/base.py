@@ -105,11 +105,15 @@ class Authored:
 
 @dataclass(frozen=True)
 class Followed:
-    """A calculator block as a value in the prose follows it: anchor, calculator, the inputs its author wrote."""
+    """A calculator block as the prose follows it: anchor, calculator, the inputs its author wrote; every input's value
+    as its form shows it (what an adjustable input in a sentence starts from, pages/adjustables.py), and the text of
+    each numeric output for them (what the hand-typed check looks for, pages/typed_check.py)."""
 
     anchor: str
     calculator: str
     given: Mapping[str, Any]
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    outputs: Mapping[str, str] = field(default_factory=dict)
 
 
 class Problems(Exception):

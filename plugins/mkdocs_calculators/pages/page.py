@@ -24,6 +24,7 @@ from .ids import PageIds
 from .progress_page import BlockItem
 from .render import render_problems
 from .slips import anchor_ids, fence_name_slips
+from .typed_check import typed_problems
 from .values import RenderedValue, render_values
 
 __all__ = ["RenderedBlock", "RenderedPage", "render_page"]
@@ -78,6 +79,7 @@ def render_page(
     front_matter = front_matter_problem(file_text, page.path) if file_text is not None else None
     rendered.problems += ([front_matter] if front_matter else []) + footnote_problems(markdown, page.path, offset)
     followed: dict[str, Followed] = {}  # what a value in the prose may follow, by its block's anchor
+    beside: list[tuple[Fence, Followed]] = []  # and where each is, for the hand-typed check
     ids = PageIds()  # anchors, numbered per kind: a block added above one of another kind leaves it be
     elements: dict[str, int] = {}  # every element id in the blocks so far -> the line of the block that has it
     for fence in find_fences(markdown, frozenset(by_name)):
@@ -92,11 +94,14 @@ def render_page(
         item = kind.progress.item(model, block) if model is not None and kind.progress else None
         if model is not None and (source := kind.followed(model)) is not None:
             followed[source.anchor] = source
+            beside.append((fence, source))
         rendered.problems += block.warnings
         rendered.blocks.append(RenderedBlock(fence, kind.name, html, kind.searchable, item))
     if over := over_page_budget((block.fence.line + offset, block.html) for block in rendered.blocks):
         rendered.problems.append(Problem(page.path, *over, warning=True))
-    rendered.values, problems = render_values(markdown, page, find_fences(markdown, None), offset, followed)
+    every_fence = find_fences(markdown, None)
+    rendered.values, problems = render_values(markdown, page, every_fence, offset, followed)
+    problems += typed_problems(markdown, page.path, every_fence, beside, offset)
     rendered.problems = sorted([*rendered.problems, *problems], key=lambda problem: problem.line)
     return rendered
 

@@ -22,6 +22,10 @@ the inputs that block's author wrote (a role's own inputs on top), and as a read
 calculator.js writes its answers into every value that follows it (an extra run for one with inputs of its own), so
 that the sentences around a calculator keep saying what it shows; a shared link restores them with it.
 
+Two more roles share this scan (roles.py): {input}`#calc-decode.intensity`, an input of a calculator block that a
+reader adjusts in the sentence (adjustables.py), and {typed}`1,979 W`, a figure typed on purpose (typed_check.py),
+written as it is.
+
 Roles inside code (fenced, or a code span) are left alone, so a guide can show the syntax. A mistake (an unknown
 calculator, output or input, a value the calculator refuses, a compute that fails or runs past the limit) is
 `path:LINE: message`, with "did you mean"; the page shows the message in the number's place.
@@ -31,10 +35,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from difflib import get_close_matches
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +46,10 @@ from calckit.running import CodeFailure
 
 from ..problems import Problem
 from ..sandbox.compute_process import failure_message
+from .adjustables import render_input
+from .roles import Refused as _Refused
+from .roles import block_named, has_role, roles
+from .roles import did_you_mean as _did_you_mean
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -55,8 +61,6 @@ if TYPE_CHECKING:
 
 __all__ = ["RenderedValue", "render_values"]
 
-# A code span (skipped: a role shown as code stays code) or a role: {value}`...`
-_SCAN = re.compile(r"(?P<ticks>`+)[^\n]*?(?P=ticks)|\{value\}`(?P<spec>[^`\n]+)`")
 _FORMATS = ("number", "si", "percent", "money")
 _SHOWING = ("digits", "format")
 
@@ -69,10 +73,6 @@ class RenderedValue:
     html: str
 
 
-class _Refused(ValueError):
-    """What is wrong with one role, as its message says it."""
-
-
 def render_values(
     markdown: str, page: PageContext, fences: list[Fence], offset: int, followed: Mapping[str, Followed] | None = None
 ) -> tuple[list[RenderedValue], list[Problem]]:
@@ -83,24 +83,23 @@ def render_values(
     values: list[RenderedValue] = []
     problems: list[Problem] = []
     for index, text in enumerate(markdown.split("\n")):
-        if index in inside or "{value}`" not in text:
+        if index in inside or not has_role(text):
             continue
-        for start, end, spec in _roles(text):
+        for start, end, role, spec in roles(text):
             line = index + offset + 1
             try:
-                html = _render(spec, page.book, followed)
+                if role == "value":
+                    html = _render(spec, page.book, followed)
+                elif role == "input":
+                    html = render_input(spec, page.book, followed)
+                else:  # typed on purpose (typed_check.py): the text as written
+                    html = escape(spec)
             except _Refused as refused:
-                problem = Problem(page.path, line, f"value `{spec}`: {refused}")
+                problem = Problem(page.path, line, f"{role} `{spec}`: {refused}")
                 problems.append(problem)
                 html = f'<span class="calc-value-broken">{escape(str(problem))}</span>'
             values.append(RenderedValue(index, start, end, html))
     return values, problems
-
-
-def _roles(text: str) -> Iterator[tuple[int, int, str]]:
-    for match in _SCAN.finditer(text):
-        if match["spec"] is not None:
-            yield match.start(), match.end(), match["spec"].strip()
 
 
 def _render(spec: str, book: Book | None, followed: Mapping[str, Followed]) -> str:
@@ -113,11 +112,7 @@ def _render(spec: str, book: Book | None, followed: Mapping[str, Followed]) -> s
     name, _, key = words[0].partition(".")
     source: Followed | None = None
     if name.startswith("#"):  # a calculator block of the page, which the value follows
-        source = followed.get(name[1:])
-        if source is None:
-            known = ", ".join(f"#{anchor}" for anchor in followed) or "none"
-            hint = _did_you_mean(name[1:], followed, "")
-            raise _Refused(f"no calculator on this page is {name}{hint} (its calculators: {known})")
+        source = block_named(name, followed)
         if bar:
             raise _Refused(
                 "a value that follows a calculator reads as the calculator shows it: remove what follows '|'"
@@ -196,8 +191,3 @@ def _showing(output: Output, options: dict[str, Any]) -> Output:
     if form not in _FORMATS:
         raise _Refused(f"'format' must be one of {', '.join(_FORMATS)} (got {form!r})")
     return dataclasses.replace(output, digits=digits, format=form)
-
-
-def _did_you_mean(word: str, known: Any, otherwise: str = "") -> str:
-    close = get_close_matches(word, list(known), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else otherwise

@@ -37,9 +37,17 @@ class CalculatorKind(BlockKind[CalculatorModel]):
     title = "calculator block"
     anchor = "calc"
     searchable = False  # its form and results are not prose: the page's text around it is what search finds
-    # calculator.js (with calculator_form.js and calculator_link.js) recomputes in Python (runtime.js) as the reader
-    # changes the form; a page with one keeps that runtime for reading offline.
-    browser = Browser("calculator.js", "[data-calculator]", "mountCalculators", near_viewport=True, keeps_offline=True)
+    # calculator.js (with calculator_form.js, calculator_link.js and calculator_prose.js) recomputes in Python
+    # (runtime.js) as the reader changes the form; a page with one keeps that runtime for reading offline. The inputs
+    # its prose adjusts (calculator_prose.js, which entry.js mounts at once) are styled in every page's stylesheet.
+    browser = Browser(
+        "calculator.js",
+        "[data-calculator]",
+        "mountCalculators",
+        near_viewport=True,
+        keeps_offline=True,
+        page_styles=("calculator_prose.css",),
+    )
     options: ClassVar = {
         "use": Option("the calculator's name", required=True),
         "id": Option(f"the calculator's id on the page, {ID_RULE}"),
@@ -123,7 +131,12 @@ class CalculatorKind(BlockKind[CalculatorModel]):
         return render_calculator(model.anchor, model.calculator, model.inputs, model.result)
 
     def followed(self, model: CalculatorModel) -> Followed:
-        return Followed(model.anchor, model.calculator.name, model.given)
+        numbers = {
+            output["key"]: output["text"]
+            for output in model.result.get("outputs", [])
+            if isinstance(output["value"], int | float) and not isinstance(output["value"], bool)
+        }
+        return Followed(model.anchor, model.calculator.name, model.given, model.inputs, numbers)
 
 
 KIND = CalculatorKind()

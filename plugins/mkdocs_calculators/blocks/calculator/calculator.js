@@ -30,6 +30,7 @@ import {
   updateVisibility,
 } from "./calculator_form.js";
 import { forgetInUrl, recordInUrl, restoreFromUrl, showIgnored } from "./calculator_link.js";
+import { showAdjustables, showFollowers } from "./calculator_prose.js";
 import { claim, stageText } from "./status.js";
 import { drawChart, drawChartWhenVisible } from "./vega.js";
 
@@ -214,6 +215,7 @@ function mountCalculator(root) {
         const current = JSON.stringify(readInputs(root)) === JSON.stringify(sent);
         show(root, result);
         if (result.ok) showFollowers(root, name, result, sent);
+        if (result.ok) showAdjustables(root); // a chip's figures may have filled the fields they show
         rejected = !result.ok;
         failed = result.ok ? "" : (result.failure?.error ?? "");
         // A chip's figures were just filled in: the form now says what the results were computed for.
@@ -256,6 +258,7 @@ function mountCalculator(root) {
     const field = /** @type {HTMLElement | null} */ (target.closest("[data-input]"));
     if (field?.dataset.filledBy) setControl(root, field.dataset.filledBy, CUSTOM);
     updateVisibility(root);
+    showAdjustables(root);
     markStale();
     schedule();
   });
@@ -266,6 +269,7 @@ function mountCalculator(root) {
       syncAllSliders(form);
       updateVisibility(root);
       forgetInUrl(root);
+      showAdjustables(root);
       root.querySelector(".calc-link-note")?.remove(); // the link's inputs are gone, and with them what it ignored
       markStale();
       schedule();
@@ -275,6 +279,7 @@ function mountCalculator(root) {
   // A shared link's inputs, or the values a browser put back into the form on return: both differ from the
   // results the build rendered, so those are marked stale at once and recomputed.
   showIgnored(root, restoreFromUrl(root));
+  showAdjustables(root); // the link's values, in the sentences too
   if (JSON.stringify(readInputs(root)) !== shownFor) {
     syncAllSliders(form);
     updateVisibility(root);
@@ -326,59 +331,6 @@ function show(root, result) {
     drawChart(chart, result.chart); // a chart that fails to draw says so itself
   }
 }
-
-/**
- * Every value in the page's prose that follows this calculator (pages/values.py, `data-follows`) says what it now
- * shows: its own output from the same answer, or, for a value with inputs of its own on top, the worker's answer for
- * those (a newer answer wins). Not announced: a reader changing the calculator hears its results, not every sentence.
- * @param {HTMLElement} root @param {string} name @param {import("./contracts.js").Computed} result
- * @param {Record<string, string>} sent
- */
-function showFollowers(root, name, result, sent) {
-  const generation = (followGeneration.get(root) ?? 0) + 1;
-  followGeneration.set(root, generation);
-  clearTimeout(followTimers.get(root));
-  /** @type {HTMLDataElement[]} */
-  const own = [];
-  for (const value of document.querySelectorAll(`data.calc-value[data-follows="${CSS.escape(root.id)}"]`)) {
-    const element = /** @type {HTMLDataElement} */ (value);
-    if (element.dataset.given && element.dataset.given !== "{}") own.push(element);
-    else putOutput(element, result);
-  }
-  if (!own.length) return;
-  // Values with inputs of their own need answers of their own: asked for once the reader pauses, so that dragging a
-  // slider costs the worker no more than the calculator's own calls (a newer answer of the calculator wins).
-  followTimers.set(
-    root,
-    setTimeout(() => {
-      for (const element of own) {
-        const given = /** @type {Record<string, unknown>} */ (JSON.parse(element.dataset.given || "{}"));
-        const inputs = { ...sent, ...Object.fromEntries(Object.entries(given).map(([key, raw]) => [key, String(raw)])) };
-        runCalculator(name, inputs)
-          .then((answer) => {
-            if (answer?.ok && element.isConnected && followGeneration.get(root) === generation) putOutput(element, answer);
-          })
-          .catch(() => {}); // the sentence keeps its last number; the calculator says what went wrong
-      }
-    }, FOLLOW_AFTER_MS),
-  );
-}
-
-/** Write the answer's figure for the output `element` shows. @param {HTMLDataElement} element @param {import("./contracts.js").Computed} answer */
-function putOutput(element, answer) {
-  const output = answer.outputs.find((each) => each.key === element.dataset.output);
-  if (!output || typeof output.value !== "number") return;
-  setText(element, output.text);
-  if (element.value !== String(output.value)) element.value = String(output.value);
-}
-
-/** How long the reader must leave a calculator alone before values with inputs of their own ask for their answers. */
-const FOLLOW_AFTER_MS = 250;
-/** @type {WeakMap<HTMLElement, ReturnType<typeof setTimeout>>} */
-const followTimers = new WeakMap();
-
-/** Each calculator's latest answer shown to the values that follow it. */
-const followGeneration = new WeakMap();
 
 /** The table each calculator's slot shows, as JSON (none yet: the build's, which the first answer replaces). */
 const tablesShown = new WeakMap();
