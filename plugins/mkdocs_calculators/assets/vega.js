@@ -4,6 +4,7 @@
  * page's colours. The vendored bundles are UMD scripts that publish globals, so they go in as script tags. Points'
  * labels are placed by vega_labels.js.
  */
+import { t } from "./i18n.js";
 import { declutter } from "./vega_labels.js";
 
 /** @typedef {import("./contracts.js").Chart} Chart */
@@ -270,7 +271,7 @@ export function drawChart(container, spec) {
       // A spec Vega refuses (a mark type it does not know, say), or Vega that did not load: said beside the chart,
       // and logged for the author, rather than leaving only the chart's description.
       console.error(`calculators: the chart could not be drawn: ${error?.message ?? error}`);
-      chartMessage(container, `The chart could not be drawn (${error?.message ?? error}).`);
+      chartMessage(container, t("chart.failed", { error: error?.message ?? error }));
     })
     .finally(() => {
       chart.drawing = undefined;

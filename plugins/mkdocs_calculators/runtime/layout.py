@@ -75,3 +75,6 @@ class BuildInfo(TypedDict):
         str
     ]  # the files Pyodide fetches itself, relative to the scripts, the wasm first (WORKER_FETCHES)
     runtimeCache: str  # the runtime cache's name, less the site's address that follows it (RUNTIME_CACHE_PREFIX)
+    language: str  # the book's language, as the host's theme.language gives it (i18n/)
+    strings: dict[str, str | dict[str, str]]  # the plugin's words for readers in that language, by key: a text with
+    # {name} placeholders, or its plural forms by CLDR category (assets/i18n.js looks them up)

@@ -35,6 +35,7 @@ from calckit.book import Book
 
 from ..blocks import BlockKind, kinds
 from ..blocks.hooks import kind_folder
+from ..i18n import ENGLISH, Strings
 from ..sandbox.compute_process import DEFAULT_LIMIT
 from .dependencies import Dependency, dependency_wheel
 from .layout import (
@@ -221,6 +222,7 @@ def write_runtime(
     time_limit: float = DEFAULT_LIMIT,
     dependencies: tuple[Dependency, ...] = (),
     missing: tuple[str, ...] = (),
+    strings: Strings = ENGLISH,
 ) -> list[str]:
     """Write everything the browser needs into the site, for `book`; return the wheels' file names.
 
@@ -228,7 +230,7 @@ def write_runtime(
     reuses a cached one) and has no service worker; `time_limit`: seconds for one call of the book's code;
     `dependencies`: the distributions the book ships (browser_dependencies), each in a wheel before the book's;
     `missing`: modules the package imports that the browser lacks (a build that is not strict goes on), for which
-    the worker puts stand-ins (calckit.stand_ins).
+    the worker puts stand-ins (calckit.stand_ins); `strings`: the book's language's words for readers (i18n/).
     """
     out = site_dir / ASSETS
     for relative, source in _vendored_sources(node_modules).items():
@@ -262,6 +264,8 @@ def write_runtime(
         timeLimit=time_limit,
         pyodideFiles=list(WORKER_FETCHES),
         runtimeCache=RUNTIME_CACHE_PREFIX,
+        language=strings.language,
+        strings=strings.browser(),
     )
     _write_if_changed(out / BUILD_INFO, build_info_module(info))
     assets = resources.files(PLUGIN).joinpath("assets")

@@ -5,6 +5,7 @@
  */
 import { NumberError, allows, readAnswer } from "./grading.js";
 import { element } from "./quiz_marks.js";
+import { t } from "./i18n.js";
 import { stageText } from "./status.js";
 
 /** @typedef {import("./contracts.js").NumericData} NumericData */
@@ -47,7 +48,7 @@ export function numericKind(form, spec, context, answer, render) {
       return { value: readAnswer(input.value, spec.unit) };
     } catch (error) {
       if (!(error instanceof NumberError)) throw error;
-      return { error: `${error.message}.` };
+      return { error: t("sentence", { text: t(error.key, error.params) }) };
     }
   }
 
@@ -55,7 +56,7 @@ export function numericKind(form, spec, context, answer, render) {
     newNumbers.hidden = false;
     newNumbers.addEventListener("click", async () => {
       newNumbers.disabled = true;
-      status.textContent = "Making new numbers…";
+      status.textContent = t("quiz.new.making");
       /** @type {(() => void) | null} */
       let stopWatching = null;
       try {
@@ -74,13 +75,11 @@ export function numericKind(form, spec, context, answer, render) {
         input.value = "";
         render();
         status.textContent = "";
-        feedback.replaceChildren(element("p", "quiz-detail", "New numbers: read the question again."));
+        feedback.replaceChildren(element("p", "quiz-detail", t("quiz.new.done")));
         input.focus();
         context.changed();
       } catch (error) {
-        status.textContent =
-          `New numbers need Python in your browser, which could not start (${/** @type {Error} */ (error).message}). ` +
-          "The question as written still works.";
+        status.textContent = t("quiz.new.failed", { error: /** @type {Error} */ (error).message });
       } finally {
         stopWatching?.();
         newNumbers.disabled = false;
@@ -100,7 +99,7 @@ export function numericKind(form, spec, context, answer, render) {
     grade() {
       const read = given();
       const correct = "value" in read && allows(read.value, current.answer, spec.tolerance);
-      return { correct, details: correct ? [`The answer is ${current.answer_text}.`] : [] };
+      return { correct, details: correct ? [t("quiz.answer.is", { answer: current.answer_text })] : [] };
     },
     clear() {},
     focus: () => input.focus(),

@@ -1,0 +1,39 @@
+// @ts-check
+/**
+ * The plugin's words for readers, in the book's language: the build's catalogue (mkdocs_calculators/i18n/, the
+ * language's strings with the author's overrides) comes in build-info.js, and the scripts look each one up by key.
+ * Plural forms follow the language's CLDR rules (Intl.PluralRules), as Babel's do at build.
+ */
+import { language, strings } from "./build-info.js";
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+/** @type {Intl.PluralRules | null} */
+let rules = null;
+
+/** @param {string} text @param {Record<string, unknown>} params */
+function fill(text, params) {
+  return text.replace(PLACEHOLDER, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** The text of `key`, its `{name}` placeholders filled from `params`. @param {string} key @param {Record<string, unknown>} [params] */
+export function t(key, params = {}) {
+  const entry = strings[key];
+  if (entry === undefined) return key;
+  return fill(typeof entry === "string" ? entry : (entry.other ?? ""), params);
+}
+
+/**
+ * The form of `key` for `count` (which fills `{count}`), by the language's plural rules.
+ * @param {string} key @param {number} count @param {Record<string, unknown>} [params]
+ */
+export function plural(key, count, params = {}) {
+  const entry = strings[key];
+  if (entry === undefined) return key;
+  const all = { count, ...params };
+  if (typeof entry === "string") return fill(entry, all);
+  rules ??= new Intl.PluralRules(language);
+  return fill(entry[rules.select(count)] ?? entry.other ?? "", all);
+}
+
+/** The book's language, as `theme.language` gives it (`fr`, `pt-BR`). */
+export { language };
