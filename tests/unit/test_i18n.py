@@ -101,17 +101,21 @@ def test_grading_scripts_english_is_the_catalogues() -> None:
 
 
 def test_plurals_follow_the_languages_rules() -> None:
-    french, english = strings_for("fr"), strings_for("en")
+    french, english, japanese = strings_for("fr"), strings_for("en"), strings_for("ja")
     assert french.plural("quiz.sort.left", 0) == "0 élément reste à classer."  # French counts 0 as one
     assert french.plural("quiz.sort.left", 2) == "2 éléments restent à classer."
     assert (
         english.plural("progress.imported", 1, file="a.json")
         == "Imported your progress on 1 quiz or exercise from a.json."
     )
+    assert (
+        japanese.plural("exercise.pass", 1) == "1 個のケースすべてに合格しました。よくできました。"
+    )  # no plural forms
 
 
 def test_a_regional_language_takes_its_languages_strings_and_an_unknown_one_english() -> None:
     assert strings_for("fr-CA")("quiz.check") == "Vérifier"
+    assert strings_for("pt-BR")("quiz.check") == "Verificar"
     assert strings_for("it")("quiz.check") == "Check"
     assert untranslated(strings_for("fr")) == []
     assert "quiz.check" in untranslated(strings_for("it"))
@@ -177,6 +181,8 @@ def test_an_authors_strings_replace_the_plugins_and_may_come_from_a_file(tmp_pat
 
 
 def test_the_browser_gets_every_key_in_the_books_language() -> None:
+    german = strings_for("de").browser()
+    assert german["quiz.retry"] == "Erneut versuchen" and german["player.previous"] == "Zurück"  # Material's word
     strings = strings_for("fr", {"quiz.check": "Valider"})
     browser = strings.browser()
     assert sorted(browser) == sorted(ENGLISH)

@@ -40,7 +40,7 @@ Entry = str | dict[str, str]  # a text, or its plural forms by CLDR category
 SOURCE = "en"  # the language every key is written in first, and the fallback for a key another language lacks
 # The languages the plugin ships, each a file here: English, French, German, Spanish, Portuguese, Simplified Chinese,
 # Japanese (Material's codes).
-LANGUAGES = ("en", "fr")
+LANGUAGES = ("en", "fr", "de", "es", "pt", "zh", "ja")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
