@@ -28,10 +28,3 @@ export const timeLimit: number;
 export const pyodideFiles: string[];
 /** the runtime cache's name, less the site's address that follows it (RUNTIME_CACHE_PREFIX) */
 export const runtimeCache: string;
-/** the book's language, as the host's theme.language gives it (i18n/) */
-export const language: string;
-/**
- * the plugin's words for readers in that language, by key: a text with {name} placeholders, or its plural forms by
- * CLDR category (assets/i18n.js looks them up)
- */
-export const strings: Record<string, string | Record<string, string>>;

@@ -11,6 +11,8 @@ from contextlib import ExitStack
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from calckit.api import run
+from mkdocs_calculators.i18n.numbers import localized
 from tests.browser.calculator_page import wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_offline import Served
@@ -67,6 +69,13 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     expect(page.locator("#calc-1 .calc-stale-note")).to_have_text(
         "Ces résultats correspondent aux dernières valeurs valides."
     )
+    # A decimal comma, as French writes it, is read; the results come back with French numbers, as the build wrote
+    # them (numbers.js and numbers.py, on one table).
+    page.fill("#calc-1 [data-input=intensity] input[type=text]", "2,5")
+    expect(message).to_be_hidden(timeout=BOOT_TIMEOUT)
+    shown = [localized(out["text"], "fr") for out in run("roofline", {"intensity": 2.5})["outputs"]]
+    assert any("," in text for text in shown), shown
+    expect(page.locator("#calc-1 .calc-outputs output")).to_have_text(shown)
 
     # The quiz: a wrong answer, graded and scored in French.
     wait_mounted(page, "#quiz-essai")

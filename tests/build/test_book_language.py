@@ -145,6 +145,7 @@ def _book_texts() -> list[str]:
     English, which is the book's to translate, not the plugin's. The longest first."""
     from calckit.api import run
     from calckit.book import current
+    from mkdocs_calculators.i18n.numbers import localized
 
     texts: list[str] = []
     for calculator in current().calculators.values():
@@ -160,6 +161,7 @@ def _book_texts() -> list[str]:
         texts += (
             [table["caption"], *table["columns"], *(cell for row in table["rows"] for cell in row)] if table else []
         )
+    texts += [localized(text, "fr") for text in texts]  # the figures in them as the French book shows them
     return sorted({" ".join(text.split()) for text in texts if text.strip()}, key=len, reverse=True)
 
 
@@ -178,8 +180,16 @@ def test_no_english_of_the_plugins_where_a_reader_looks(
     assert sorted(set(reader.controls) & words) == []
 
 
-def test_the_pages_speak_french(french: Build) -> None:
+def test_the_pages_speak_french(french: Build, use_book: Callable[[str], object]) -> None:
+    from calckit.api import run
+    from mkdocs_calculators.i18n.numbers import localized
+
+    use_book("calculators")
     html = french.html()
+    # The results as French writes numbers (a decimal comma, narrow no-break spaces between groups).
+    outputs = re.findall(r'<output for="calc-1-form">([^<]*)</output>', html)
+    assert outputs == [localized(out["text"], "fr") for out in run("roofline", {})["outputs"]]
+    assert any("," in text for text in outputs) and not any(re.search(r"\d\.\d", text) for text in outputs)
     for said in ("Vérifier", "Réessayer", "Rétablir les valeurs par défaut", "Exécuter", "Question 1 sur 3"):
         assert said in html, said
     assert "Calculateur\u00a0: Roofline" in html or "Calculateur\u00a0: " in html
@@ -188,7 +198,7 @@ def test_the_pages_speak_french(french: Build) -> None:
 
 
 def test_the_scripts_get_the_french_strings(french: Build) -> None:
-    info = (french.site / "assets" / "calculators" / "build-info.js").read_text(encoding="utf-8")
+    info = (french.site / "assets" / "calculators" / "strings.js").read_text(encoding="utf-8")
     values = dict(re.findall(r"^export const (\w+) = (.*);$", info, re.MULTILINE))
     assert json.loads(values["language"]) == "fr"
     strings = json.loads(values["strings"])

@@ -188,3 +188,31 @@ def test_the_browser_gets_every_key_in_the_books_language() -> None:
     assert sorted(browser) == sorted(ENGLISH)
     assert browser["quiz.check"] == "Valider" and browser["quiz.retry"] == "Réessayer"
     assert strings.digest() != strings_for("fr").digest()
+
+
+NUMBER_TEXTS = Path(__file__).with_name("number_texts.json")
+
+
+def test_numbers_are_written_the_languages_way_alike_at_build_and_in_the_browser() -> None:
+    """numbers.py (Babel's symbols, at build) and numbers.js (Intl.NumberFormat's, in the browser) write one table
+    of figures as calckit writes them (English) the same way for each language, with the same symbols."""
+    import shutil
+    import subprocess
+
+    from mkdocs_calculators.i18n.numbers import localized, symbols
+
+    cases = json.loads(NUMBER_TEXTS.read_text(encoding="utf-8"))
+    expected = [case["shown"] for case in cases]  # French groups with a narrow no-break space (U+202F), as CLDR does
+    assert [localized(case["text"], case["language"]) for case in cases] == expected
+    node = shutil.which("node")
+    assert node, "Node is needed for the browser's half (make puts it on PATH)"
+    ran = subprocess.run(
+        [node, str(NUMBER_TEXTS.with_name("number_texts.mjs"))],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    browser = json.loads(ran.stdout)
+    assert [row["shown"] for row in browser] == expected
+    assert [tuple(row["symbols"]) for row in browser] == [symbols(case["language"]) for case in cases]

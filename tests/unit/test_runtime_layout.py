@@ -72,8 +72,7 @@ def test_every_build_value_a_script_imports_is_written_and_each_is_used() -> Non
     is taken by some script, and the type check's declaration of build-info.js names the same ones; no script waits
     for a value to be written into its text."""
     imported = imported_values()
-    assert set(imported) == {"worker.js", "exercise_worker.js", "runtime.js", "offline.js", "entry.js", "i18n.js"}
-    assert imported["i18n.js"] == {"language", "strings"}  # the plugin's words in the book's language
+    assert set(imported) == {"worker.js", "exercise_worker.js", "runtime.js", "offline.js", "entry.js"}
     assert imported["exercise_worker.js"] == {"wheels", "exerciseSnapshot", "exerciseSnapshotFor"}
     assert imported["entry.js"] == {"serviceWorker"}
     assert ENTRY_IMPORT in (PLUGIN / "assets/entry.js").read_text(encoding="utf-8")

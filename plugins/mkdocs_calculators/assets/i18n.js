@@ -1,10 +1,12 @@
 // @ts-check
 /**
  * The plugin's words for readers, in the book's language: the build's catalogue (mkdocs_calculators/i18n/, the
- * language's strings with the author's overrides) comes in build-info.js, and the scripts look each one up by key.
+ * language's strings with the author's overrides) comes in strings.js, which the build writes (a module of its own,
+ * not build-info.js, which every page's entry.js imports), and the scripts look each one up by key.
  * Plural forms follow the language's CLDR rules (Intl.PluralRules), as Babel's do at build.
  */
-import { language, strings } from "./build-info.js";
+import { language, strings } from "./strings.js";
+import { localized } from "./numbers.js";
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 /** @type {Intl.PluralRules | null} */
@@ -33,6 +35,11 @@ export function plural(key, count, params = {}) {
   if (typeof entry === "string") return fill(entry, all);
   rules ??= new Intl.PluralRules(language);
   return fill(entry[rules.select(count)] ?? entry.other ?? "", all);
+}
+
+/** `text` with its numbers written the book's language's way (`1 400,5` in French). @param {string} text */
+export function number(text) {
+  return localized(text, language);
 }
 
 /** The book's language, as `theme.language` gives it (`fr`, `pt-BR`). */

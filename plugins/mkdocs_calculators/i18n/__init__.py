@@ -115,6 +115,12 @@ class Strings:
             entry = entry.get(category, entry.get("other", ""))
         return _fill(escape(entry, quote=False), {"count": count, **html})
 
+    def number(self, text: str) -> str:
+        """`text` with its numbers written the language's way (`1 400,5` in French): numbers.py."""
+        from .numbers import localized
+
+        return localized(text, self.language)
+
     def digest(self) -> str:
         """What a build cache's key takes of the strings: a page rendered in other words is rendered again."""
         return "strings " + hashlib.sha256(json.dumps([self.language, self.table], sort_keys=True).encode()).hexdigest()

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from .stand_in import NARROW, WIDE, stand_in_rem, table_stand_in
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from calckit.contracts import RunReply, TableData
     from calckit.spec import Calculator, Choice, Input, Value
 
@@ -176,8 +178,14 @@ def _checkboxes(spec: Input, value: tuple[str, ...]) -> str:
     return "".join(html)
 
 
-def render_table(table: TableData) -> str:
-    """A result table; the first column names each row. Scrolls inside its own box on narrow screens."""
+def render_table(table: TableData, number: Callable[[str], str] = str) -> str:
+    """A result table; the first column names each row, and `number` writes the figures in the book's language.
+    Scrolls inside its own box on narrow screens."""
+    table = {
+        "caption": number(table["caption"]),
+        "columns": [number(column) for column in table["columns"]],
+        "rows": [[number(cell) for cell in row] for row in table["rows"]],
+    }
     head = "".join(f'<th scope="col">{escape(column)}</th>' for column in table["columns"])
     rows = "".join(
         f'<tr><th scope="row">{escape(row[0])}</th>{"".join(f"<td>{escape(cell)}</td>" for cell in row[1:])}</tr>'
@@ -222,9 +230,10 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
     fields = "".join(_field(uid, spec, inputs[spec.key], inputs, s) for spec in calculator.inputs)
     outputs = "".join(
         f'<div class="calc-output" data-output="{escape(out["key"])}">'
-        f'<dt>{escape(out["label"])}</dt><dd><output for="{uid}-form">{escape(out["text"])}</output>'
+        f'<dt>{escape(out["label"])}</dt><dd><output for="{uid}-form">{escape(s.number(out["text"]))}</output>'
         # A value that is no result (above 100%, or no figure for these inputs) says so beside it, in plain type.
-        f'<span class="calc-note"{"" if out.get("note") else " hidden"}>{escape(out.get("note", ""))}</span></dd></div>'
+        f'<span class="calc-note"{"" if out.get("note") else " hidden"}>{escape(s.number(out.get("note", "")))}</span>'
+        "</dd></div>"
         for out in result.get("outputs", [])
     )
     chart = ""
@@ -255,8 +264,9 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
         f'<button type="reset" class="calc-reset md-button">{s.html("calculator.reset")}</button>'
         "</form>"
         f'<div class="calc-results"><dl class="calc-outputs">{outputs}</dl>'
-        f'<p class="calc-summary" aria-live="polite" aria-atomic="true">{escape(result.get("summary", ""))}</p>'
-        f'<div class="calc-table-slot">{render_table(table) if table else ""}</div>'
+        '<p class="calc-summary" aria-live="polite" aria-atomic="true">'
+        f"{escape(s.number(result.get('summary', '')))}</p>"
+        f'<div class="calc-table-slot">{render_table(table, s.number) if table else ""}</div>'
         f'<p class="calc-stale-note" hidden>{s.html("calculator.stale.invalid")}</p></div>'
         f"{chart}"
         f'<p class="calc-status" role="status" data-file-text="{s.html("calculator.file")}"></p>'

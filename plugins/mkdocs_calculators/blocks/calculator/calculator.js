@@ -7,7 +7,7 @@
  * opening such a link restores the inputs and recomputes (calculator_link.js). calculator_form.js reads and writes
  * the form.
  */
-import { t } from "./i18n.js";
+import { number, t } from "./i18n.js";
 import {
   bootRuntime,
   CallError,
@@ -380,9 +380,10 @@ const followGeneration = new WeakMap();
 /** The table each calculator's slot shows, as JSON (none yet: the build's, which the first answer replaces). */
 const tablesShown = new WeakMap();
 
-/** @param {Element} element @param {string} text */
+/** Write `text`, its numbers as the book's language writes them (i18n.js). @param {Element} element @param {string} text */
 function setText(element, text) {
-  if (element.textContent !== text) element.textContent = text;
+  const shown = number(text);
+  if (element.textContent !== shown) element.textContent = shown;
 }
 
 /** Show the figures a chip picker put into its fields (unless the reader is typing in one). @param {HTMLElement} root @param {Record<string, unknown>} inputs */
@@ -400,7 +401,7 @@ function fillFromPicker(root, inputs) {
 function tableElement(table) {
   const cell = (/** @type {string} */ tag, /** @type {string} */ text, /** @type {string} */ scope = "") => {
     const element = document.createElement(tag);
-    element.textContent = text;
+    element.textContent = number(text);
     if (scope) element.setAttribute("scope", scope);
     return element;
   };
@@ -408,10 +409,10 @@ function tableElement(table) {
   wrap.className = "calc-table-wrap";
   wrap.setAttribute("role", "region");
   wrap.tabIndex = 0;
-  wrap.setAttribute("aria-label", table.caption);
+  wrap.setAttribute("aria-label", number(table.caption));
   const element = document.createElement("table");
   element.className = "calc-table";
-  element.createCaption().textContent = table.caption;
+  element.createCaption().textContent = number(table.caption);
   element.createTHead().insertRow().append(...table.columns.map((column) => cell("th", column, "col")));
   const body = element.createTBody();
   for (const [first, ...rest] of table.rows) {

@@ -5,7 +5,7 @@
  */
 import { NumberError, allows, readAnswer } from "./grading.js";
 import { element } from "./quiz_marks.js";
-import { t } from "./i18n.js";
+import { number, t } from "./i18n.js";
 import { stageText } from "./status.js";
 
 /** @typedef {import("./contracts.js").NumericData} NumericData */
@@ -35,7 +35,10 @@ export function numericKind(form, spec, context, answer, render) {
   /** @param {Variant} variant */
   function apply(variant) {
     current = variant;
-    values.forEach((node, index) => (node.textContent = variant.values[index] ?? node.textContent));
+    values.forEach((node, index) => {
+      const value = variant.values[index];
+      if (value !== undefined) node.textContent = number(value);
+    });
     form.dataset.inputs = JSON.stringify(variant.inputs);
   }
 
@@ -99,7 +102,7 @@ export function numericKind(form, spec, context, answer, render) {
     grade() {
       const read = given();
       const correct = "value" in read && allows(read.value, current.answer, spec.tolerance);
-      return { correct, details: correct ? [t("quiz.answer.is", { answer: current.answer_text })] : [] };
+      return { correct, details: correct ? [t("quiz.answer.is", { answer: number(current.answer_text) })] : [] };
     },
     clear() {},
     focus: () => input.focus(),

@@ -30,6 +30,7 @@ __all__ = ["QuizHtml", "authored_html", "old_anchor_attribute", "quiz_version", 
 
 
 _TAG = re.compile(r"(<[^>]*>)")
+_VALUE = re.compile(r'(<span class="quiz-value">)([^<]*)(</span>)')
 _FIRST_PARAGRAPH = re.compile(r"\s*<p>((?:(?!</?p[ >]).)*)</p>\s*", re.DOTALL)
 
 
@@ -176,6 +177,8 @@ def render_quiz(uid: str, quiz: Quiz, html: QuizHtml, key: str, s: Strings, old_
         _question(f"{uid}-q{number}", question, shown, (number, total), f"{quiz.id}/{question.id}", s)
         for number, (question, shown) in enumerate(zip(quiz.questions, html.questions, strict=True), 1)
     )
+    # A numeric question's values, written as the language writes numbers (quiz_numeric.js writes new ones so).
+    questions = _VALUE.sub(lambda value: value[1] + s.number(value[2]) + value[3], questions)
     intro = f'<div class="quiz-intro">{html.intro}</div>' if html.intro else ""
     return (
         f'<div class="quiz" id="{uid}" role="group" aria-labelledby="{uid}-title"{old_anchor_attribute(old_anchor)} '
