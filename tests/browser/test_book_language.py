@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, FloatRect, Page, expect
 
 from calckit.api import run
 from mkdocs_calculators.i18n.numbers import localized
@@ -120,5 +120,85 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     said, buttons = accessible_names(page)
     assert sorted(phrase for phrase in phrases if phrase in said) == []
     assert sorted(set(buttons) & words) == []
+    assert errors == []
+    context.close()
+
+
+RTL_PAGE = PAGE + "\n```chips\nchips: [h100-sxm, tpu-v5e]\ncolumns: [bf16, bandwidth]\n```\n"
+
+
+@pytest.fixture(scope="module")
+def hebrew_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A book in Hebrew: Material lays it out right to left (its `direction` for `he`); the plugin has no Hebrew
+    catalogue, so its words are English, and its layout is what is tested."""
+    root = tmp_path_factory.mktemp("sefer")
+    built = build_fixture(
+        root,
+        {"docs/index.md": RTL_PAGE},
+        theme={"name": "material", "font": False, "language": "he"},
+        nav=[{"Home": "index.md"}, {"Calculators": "reference/calculators.md"}],
+    )
+    assert built.returncode == 0, built.output[-3000:]
+    with ExitStack() as stack:
+        yield Served(stack, built.site)
+
+
+def _box(page: Page, selector: str) -> FloatRect:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_right_to_left_book_lays_out_its_blocks_from_the_right(
+    browser: Browser, hebrew_site: Served, width: int
+) -> None:
+    network = Network(hebrew_site.url)
+    context = new_context(browser, network, viewport={"width": width, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{hebrew_site.url}/")
+    assert page.evaluate("getComputedStyle(document.body).direction") == "rtl"
+
+    # The calculator: its fields run from the right (the first at the right on a wide screen), and results marked
+    # stale carry their rule on the right, where a right-to-left reader starts each line.
+    wait_mounted(page, "#calc-1")
+    fields = page.locator("#calc-1 .calc-field:not([hidden])")
+    first, second = fields.nth(0).bounding_box(), fields.nth(1).bounding_box()
+    assert first and second
+    if width > 600:
+        assert first["x"] > second["x"]
+    else:
+        assert abs((first["x"] + first["width"]) - (second["x"] + second["width"])) < 2  # one column, right-aligned
+    page.fill("#calc-1 [data-input=intensity] input[type=text]", "-3")
+    expect(page.locator("#calc-1")).to_have_class(re.compile(r"\bcalc-stale\b"), timeout=BOOT_TIMEOUT)
+    rule = page.eval_on_selector(
+        "#calc-1 .calc-outputs", "e => [getComputedStyle(e).borderRightStyle, getComputedStyle(e).borderLeftStyle]"
+    )
+    assert rule == ["dashed", "none"]
+    # Its chart is drawn inside its box.
+    view = "#calc-1 .calc-chart-view"
+    page.locator(view).scroll_into_view_if_needed()
+    page.wait_for_function("v => Number(document.querySelector(v).dataset.drawn) > 0", arg=view, timeout=BOOT_TIMEOUT)
+    chart, drawn = _box(page, view), _box(page, f"{view} svg, {view} canvas")
+    assert chart["x"] - 1 <= drawn["x"] and drawn["x"] + drawn["width"] <= chart["x"] + chart["width"] + 1
+
+    # The quiz: each option's button before its words, at the right.
+    wait_mounted(page, "#quiz-essai")
+    radio, words = _box(page, "#quiz-essai-q1 .quiz-choice input"), _box(page, "#quiz-essai-q1 .quiz-choice-text")
+    assert radio["x"] > words["x"]
+    # The exercise: Run first, at the right.
+    wait_mounted(page, "#exercise-atteignable")
+    run_button, check = (
+        _box(page, "#exercise-atteignable .exercise-run"),
+        _box(page, "#exercise-atteignable .exercise-check"),
+    )
+    assert run_button["x"] > check["x"]
+    # The table: its first column stays at the right edge as the rest scrolls under it.
+    sticky = page.eval_on_selector(".calc-table tbody th[scope=row]", "e => getComputedStyle(e).right")
+    assert sticky == "0px"
+    # Nothing runs off the page sideways.
+    assert page.evaluate("document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth + 1")
     assert errors == []
     context.close()
