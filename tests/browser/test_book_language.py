@@ -65,7 +65,7 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     wait_mounted(page, "#calc-1")
     page.fill("#calc-1 [data-input=intensity] input[type=text]", "-3")
     message = page.locator("#calc-1 [data-input=intensity] .calc-error")
-    expect(message).to_have_text("Utilisez 0.01 ou plus (vous avez tapé -3).", timeout=BOOT_TIMEOUT)
+    expect(message).to_have_text("Utilisez 0,01 ou plus (vous avez tapé -3).", timeout=BOOT_TIMEOUT)
     expect(page.locator("#calc-1 .calc-stale-note")).to_have_text(
         "Ces résultats correspondent aux dernières valeurs valides."
     )

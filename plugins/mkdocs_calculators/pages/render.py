@@ -42,8 +42,9 @@ def range_text(spec: Input, s: Strings) -> str:
             return s("range.one_of", choices=choices)
         return s("range.at_least_of", count=spec.min_count, choices=choices)
     what = s("range.what.integer" if spec.kind == "integer" else "range.what.number")
-    low = None if spec.min is None else _bound_text(spec.min)
-    high = None if spec.max is None else _bound_text(spec.max)
+    # The bounds as the language writes numbers (`0,01` in French), which the field reads back.
+    low = None if spec.min is None else s.number(_bound_text(spec.min))
+    high = None if spec.max is None else s.number(_bound_text(spec.max))
     if low is not None and high is not None:
         return s("range.above_up_to" if spec.min_exclusive else "range.between", what=what, low=low, high=high)
     if low is not None:

@@ -5,7 +5,7 @@
  * sliders kept in step with their fields.
  */
 import { NumberError, readNumber } from "./grading.js";
-import { language, t } from "./i18n.js";
+import { language, number, t } from "./i18n.js";
 
 // A field's own control: not its slider, and not the filter box of a long list.
 export const FIELD = "input:not(.calc-slider):not(.calc-filter)";
@@ -163,7 +163,7 @@ export function fieldAdvice(field, control, error) {
     }
   }
   const bound = /^(>=|>|<=) (.+)$/.exec(error.rule);
-  if (bound) return said(t({ ">=": "field.at_least", ">": "field.above", "<=": "field.at_most" }[bound[1]] ?? "", { bound: bound[2] }));
+  if (bound) return said(t({ ">=": "field.at_least", ">": "field.above", "<=": "field.at_most" }[bound[1]] ?? "", { bound: number(bound[2]) }));
   if (error.rule === "a whole number") return said(t("field.whole"));
   if (error.rule.startsWith("one of: ")) return t("field.choose", { label: fieldLabel(field) });
   return error.hint;
