@@ -216,3 +216,20 @@ def test_numbers_are_written_the_languages_way_alike_at_build_and_in_the_browser
     browser = json.loads(ran.stdout)
     assert [row["shown"] for row in browser] == expected
     assert [tuple(row["symbols"]) for row in browser] == [symbols(case["language"]) for case in cases]
+
+
+def test_a_quizs_tolerance_is_said_in_the_books_language() -> None:
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from calckit.quiz import Tolerance
+    from mkdocs_calculators.blocks.quiz.render import _tolerance
+
+    def said(language: str, amount: float, unit: str, relative: bool = False) -> str:
+        question = cast(Any, SimpleNamespace(unit=unit, tolerance=Tolerance(amount, relative)))
+        return _tolerance(question, strings_for(language))
+
+    assert said("en", 1, "%") == "± 1 percentage point" and said("en", 0.5, "%") == "± 0.5 percentage points"
+    assert said("fr", 2, "%") == "± 2\u00a0points de pourcentage"
+    assert said("de", 0.5, "TFLOP/s") == "± 0,5 TFLOP/s"
+    assert said("fr", 0.025, "A", relative=True) == "± 2,5%"

@@ -301,6 +301,18 @@ def _zone(qid: str, zone: str, label: str, items: str) -> str:
     )
 
 
+def _tolerance(question: NumericQuestion, s: Strings) -> str:
+    """calckit's `Tolerance.text` in the book's language: its figures as the language writes them, and its words
+    ('± 1 percentage point') from the catalogue."""
+    from calckit.units import format_number
+
+    tolerance = question.tolerance
+    if question.unit == "%" and not tolerance.relative:
+        count = 1 if tolerance.amount == 1 else 2
+        return s.plural("quiz.tolerance.points", count, amount=s.number(format_number(tolerance.amount)))
+    return s.number(tolerance.text(question.unit))
+
+
 def _numeric(qid: str, question: NumericQuestion, s: Strings) -> str:
     unit = f' <span class="quiz-unit">({escape(question.unit)})</span>' if question.unit else ""
     return (
@@ -309,6 +321,6 @@ def _numeric(qid: str, question: NumericQuestion, s: Strings) -> str:
         f'<input id="{qid}-answer" name="answer" type="text" inputmode="decimal" autocomplete="off" '
         f'spellcheck="false" aria-describedby="{qid}-tolerance">'
         f'<p class="quiz-hint" id="{qid}-tolerance">'
-        f"{s.html('quiz.tolerance', tolerance=question.tolerance.text(question.unit))}</p>"
+        f"{s.html('quiz.tolerance', tolerance=_tolerance(question, s))}</p>"
         "</div>"
     )
