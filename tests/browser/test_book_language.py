@@ -77,6 +77,14 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     assert any("," in text for text in shown), shown
     expect(page.locator("#calc-1 .calc-outputs output")).to_have_text(shown)
 
+    # Its chart's axes write numbers the French way too (Vega's format locale, from the same symbols).
+    view = "#calc-1 .calc-chart-view"
+    page.locator(view).scroll_into_view_if_needed()
+    page.wait_for_function("v => Number(document.querySelector(v).dataset.drawn) > 0", arg=view, timeout=BOOT_TIMEOUT)
+    labels = page.eval_on_selector_all(f"{view} svg text", "texts => texts.map(t => t.textContent)")
+    assert not [label for label in labels if re.search(r"\d,\d{3}\b|\d\.\d", label)], labels
+    assert any(re.fullmatch(r"\d+\u202f\d{3}|\d+,\d+", label) for label in labels), labels  # 1 000, 0,1
+
     # The quiz: a wrong answer, graded and scored in French.
     wait_mounted(page, "#quiz-essai")
     question = page.locator("#quiz-essai-q1")
