@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, FloatRect, Page, expect
 
 from calckit.api import run
-from mkdocs_calculators.i18n.numbers import localized
+from mkdocs_calculators.i18n import strings_for
 from tests.browser.calculator_page import wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_offline import Served
@@ -73,7 +73,7 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     # them (numbers.js and numbers.py, on one table).
     page.fill("#calc-1 [data-input=intensity] input[type=text]", "2,5")
     expect(message).to_be_hidden(timeout=BOOT_TIMEOUT)
-    shown = [localized(out["text"], "fr") for out in run("roofline", {"intensity": 2.5})["outputs"]]
+    shown = [strings_for("fr").number(out["text"]) for out in run("roofline", {"intensity": 2.5})["outputs"]]
     assert any("," in text for text in shown), shown
     expect(page.locator("#calc-1 .calc-outputs output")).to_have_text(shown)
 

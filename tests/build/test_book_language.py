@@ -145,7 +145,7 @@ def _book_texts() -> list[str]:
     English, which is the book's to translate, not the plugin's. The longest first."""
     from calckit.api import run
     from calckit.book import current
-    from mkdocs_calculators.i18n.numbers import localized
+    from mkdocs_calculators.i18n import strings_for
 
     texts: list[str] = []
     for calculator in current().calculators.values():
@@ -161,7 +161,8 @@ def _book_texts() -> list[str]:
         texts += (
             [table["caption"], *table["columns"], *(cell for row in table["rows"] for cell in row)] if table else []
         )
-    texts += [localized(text, "fr") for text in texts]  # the figures in them as the French book shows them
+    french = strings_for("fr")
+    texts += [french.number(text) for text in texts]  # the figures in them as the French book shows them
     return sorted({" ".join(text.split()) for text in texts if text.strip()}, key=len, reverse=True)
 
 
@@ -182,18 +183,18 @@ def test_no_english_of_the_plugins_where_a_reader_looks(
 
 def test_the_pages_speak_french(french: Build, use_book: Callable[[str], object]) -> None:
     from calckit.api import run
-    from mkdocs_calculators.i18n.numbers import localized
+    from mkdocs_calculators.i18n import strings_for
 
     use_book("calculators")
     html = french.html()
     # The results as French writes numbers (a decimal comma, narrow no-break spaces between groups).
     outputs = re.findall(r'<output for="calc-1-form">([^<]*)</output>', html)
-    assert outputs == [localized(out["text"], "fr") for out in run("roofline", {})["outputs"]]
+    assert outputs == [strings_for("fr").number(out["text"]) for out in run("roofline", {})["outputs"]]
     assert any("," in text for text in outputs) and not any(re.search(r"\d\.\d", text) for text in outputs)
     for said in ("Vérifier", "Réessayer", "Rétablir les valeurs par défaut", "Exécuter", "Question 1 sur 3"):
         assert said in html, said
     assert "Calculateur\u00a0: Roofline" in html
-    assert "Un nombre de 0,01 à 1 million." in html  # a field's range, as French writes numbers
+    assert "Un nombre de 0,01 à 1\u00a0million." in html  # a field's range, as French writes numbers
     assert "Votre progression" in french.html("progress/index.html")
     assert "Tous les calculateurs du livre" in french.html("reference/calculators/index.html")
 

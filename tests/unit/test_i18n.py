@@ -76,6 +76,7 @@ def _source_keys() -> set[str]:
         keys |= set(re.findall(r"""_key=["']([a-z_.]+)["']""", path.read_text(encoding="utf-8")))
     keys |= {f"reference.{name}" for name in ("input", "label", "unit", "default", "allowed", "output", "meaning")}
     keys |= {f"progress.kind.{name}" for name in ("quiz", "exercise")}  # progress-view.js: `progress.kind.${kind}`
+    keys |= {f"number.{scale}" for scale in ("million", "billion", "trillion")}  # numbers.py's SCALES
     return {key for key in keys if not key.endswith(".js") and "." in key}
 
 
@@ -199,11 +200,11 @@ def test_numbers_are_written_the_languages_way_alike_at_build_and_in_the_browser
     import shutil
     import subprocess
 
-    from mkdocs_calculators.i18n.numbers import localized, symbols
+    from mkdocs_calculators.i18n.numbers import symbols
 
     cases = json.loads(NUMBER_TEXTS.read_text(encoding="utf-8"))
     expected = [case["shown"] for case in cases]  # French groups with a narrow no-break space (U+202F), as CLDR does
-    assert [localized(case["text"], case["language"]) for case in cases] == expected
+    assert [strings_for(case["language"]).number(case["text"]) for case in cases] == expected
     node = shutil.which("node")
     assert node, "Node is needed for the browser's half (make puts it on PATH)"
     ran = subprocess.run(

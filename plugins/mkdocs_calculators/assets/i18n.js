@@ -6,11 +6,13 @@
  * Plural forms follow the language's CLDR rules (Intl.PluralRules), as Babel's do at build.
  */
 import { language, strings } from "./strings.js";
-import { localized } from "./numbers.js";
+import { SCALES, worded } from "./numbers.js";
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 /** @type {Intl.PluralRules | null} */
 let rules = null;
+/** The catalogue's words for calckit's large figures, by word (`million`: `number.million`). */
+const SCALE_WORDS = Object.fromEntries(SCALES.map((scale) => [scale, strings[`number.${scale}`] ?? `{number} ${scale}`]));
 
 /** @param {string} text @param {Record<string, unknown>} params */
 function fill(text, params) {
@@ -37,9 +39,9 @@ export function plural(key, count, params = {}) {
   return fill(entry[rules.select(count)] ?? entry.other ?? "", all);
 }
 
-/** `text` with its numbers written the book's language's way (`1 400,5` in French). @param {string} text */
+/** `text` with its numbers written the book's language's way (`1 400,5`, `2,5 millions` in French). @param {string} text */
 export function number(text) {
-  return localized(text, language);
+  return worded(text, language, SCALE_WORDS);
 }
 
 /** The book's language, as `theme.language` gives it (`fr`, `pt-BR`). */

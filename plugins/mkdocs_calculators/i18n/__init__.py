@@ -116,10 +116,10 @@ class Strings:
         return _fill(escape(entry, quote=False), {"count": count, **html})
 
     def number(self, text: str) -> str:
-        """`text` with its numbers written the language's way (`1 400,5` in French): numbers.py."""
-        from .numbers import localized
+        """`text` with its numbers written the language's way (`1 400,5`, `2,5 millions` in French): numbers.py."""
+        from .numbers import SCALES, worded
 
-        return localized(text, self.language)
+        return worded(text, self.language, {scale: self.entry(f"number.{scale}") for scale in SCALES})
 
     def digest(self) -> str:
         """What a build cache's key takes of the strings: a page rendered in other words is rendered again."""

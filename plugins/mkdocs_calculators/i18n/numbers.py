@@ -10,13 +10,20 @@ not touching a letter or another digit (`H100`, `v5.1`, `1.5e+07` and dates stay
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache
 
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
-__all__ = ["localized", "symbols"]
+__all__ = ["SCALES", "localized", "symbols", "worded"]
 
 NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![A-Za-z0-9_])")
+
+
+# calckit's words for large figures (`2.5 million`: units.format_number), each a key of the catalogue
+# (`number.million`) whose plural forms hold the language's word around `{number}`.
+SCALES = ("million", "billion", "trillion")
+SCALE = re.compile(r"(?<![A-Za-z0-9_.,])(\d+(?:\.\d+)?) (million|billion|trillion)\b")
 
 
 @cache
@@ -34,3 +41,18 @@ def localized(text: str, language: str) -> str:
     if (decimal, group) == (".", ","):
         return text
     return NUMBER.sub(lambda match: match[0].replace(",", "\0").replace(".", decimal).replace("\0", group), text)
+
+
+def worded(text: str, language: str, entries: Mapping[str, Mapping[str, str] | str]) -> str:
+    """`text` with calckit's words for large figures (`2.5 million`) in the language's (`2,5 millions`, `2,5 百万`):
+    `entries` are the catalogue's `number.million`, ... by word; then every number as the language writes it."""
+    from . import locale
+
+    rule = locale(language).plural_form
+
+    def word(match: re.Match[str]) -> str:
+        entry = entries[match[2]]
+        form = entry if isinstance(entry, str) else entry.get(rule(float(match[1])), entry.get("other", ""))
+        return form.replace("{number}", localized(match[1], language))
+
+    return localized(SCALE.sub(word, text), language)
