@@ -196,6 +196,21 @@ def test_a_right_to_left_book_lays_out_its_blocks_from_the_right(
     wait_mounted(page, "#quiz-essai")
     radio, words = _box(page, "#quiz-essai-q1 .quiz-choice input"), _box(page, "#quiz-essai-q1 .quiz-choice-text")
     assert radio["x"] > words["x"]
+    # Its sort question by keyboard: the arrow that points ahead, left, reaches the first bucket (at the right) and
+    # then the next one, to its left.
+    if width > 600:
+        page.click("#quiz-essai .quiz-next")
+        page.click("#quiz-essai .quiz-next")
+        page.locator("#quiz-essai-q3 .quiz-item").first.focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("ArrowLeft")
+        buckets = page.locator("#quiz-essai-q3 .quiz-bucket .quiz-target")
+        expect(buckets.nth(0)).to_be_focused()
+        page.keyboard.press("ArrowLeft")
+        expect(buckets.nth(1)).to_be_focused()
+        first_bucket, second_bucket = buckets.nth(0).bounding_box(), buckets.nth(1).bounding_box()
+        assert first_bucket and second_bucket and first_bucket["x"] > second_bucket["x"]
+        page.keyboard.press("Escape")
     # The exercise: Run first, at the right.
     wait_mounted(page, "#exercise-atteignable")
     run_button, check = (

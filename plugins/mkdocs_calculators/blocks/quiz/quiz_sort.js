@@ -171,7 +171,9 @@ export function sortKind(form, spec, changed) {
       cancel(true);
       return;
     }
-    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    // Right to left (Material's direction, Arabic or Hebrew), the next bucket is the one to the left.
+    const ahead = getComputedStyle(sort).direction === "rtl" ? -1 : 1;
+    const step = { ArrowRight: ahead, ArrowDown: 1, ArrowLeft: -ahead, ArrowUp: -1 }[event.key];
     if (!step) return;
     event.preventDefault();
     const at = targets.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
