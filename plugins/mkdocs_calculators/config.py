@@ -117,6 +117,24 @@ CACHE = Option(
     "one, renders again), and a page with a problem is rendered on every build; set `false` if your code reads files "
     "from outside its package's folder",  # extras/build_cache.py
 )
+LANGUAGE = Option(
+    "language",
+    (str,),
+    "",
+    "the book's language for the plugin's words, where the host's configuration cannot be read: empty (the default) "
+    "takes `theme.language` from `mkdocs.yml` (or Zensical's configuration), as the plugin does under MkDocs",
+    (EXTENSION,),
+)
+STRINGS = Option[Any](
+    "strings",
+    (dict, str),
+    {},
+    "your own words for any of the plugin's (a button, a message, an accessible name), by key: a mapping such as "
+    "`{quiz.check: Valider}`, or the name of a YAML file beside `mkdocs.yml` that holds one (a language the plugin "
+    "does not ship gives every key there); each key and its placeholders are checked at build (see [A book in "
+    "another language](#a-book-in-another-language))",
+    (PLUGIN, EXTENSION),
+)
 STRICT = Option(
     "strict",
     (bool,),
@@ -135,6 +153,8 @@ OPTIONS: tuple[Option[Any], ...] = (
     TIME_LIMIT,
     BROWSER_DEPENDENCIES,
     CACHE,
+    LANGUAGE,
+    STRINGS,
     STRICT,
 )
 
@@ -151,3 +171,4 @@ class CalculatorsConfig(Config):
     time_limit = TIME_LIMIT.mkdocs()
     browser_dependencies = BROWSER_DEPENDENCIES.mkdocs_list()
     cache = CACHE.mkdocs()
+    strings = STRINGS.mkdocs()

@@ -109,3 +109,23 @@ def test_a_configuration_without_the_plugin_or_the_extension(
         f"mkdocs-calculators: {tmp_path / 'mkdocs.yml'}: names neither the `calculators` plugin nor the "
         "`calculators` Markdown extension\n"
     )
+
+
+def test_the_extension_speaks_the_books_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Under Zensical the plugin's words follow the book's `theme.language` (read from mkdocs.yml beside the pages
+    when the host gives none), or the extension's own `language`, with its `strings` on top; a mistake in those is
+    said in place of every block, at its line."""
+    monkeypatch.syspath_prepend(str(SECOND_BOOK))
+    block = "```calculator\nuse: ohms-law\n```\n"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mkdocs.yml").write_text("theme:\n  language: de\n", encoding="utf-8")
+    md = markdown.Markdown(extensions=[CalculatorsExtension(package="circuits")])
+    assert "Auf Standardwerte zurücksetzen" in md.convert(block)
+    md = markdown.Markdown(
+        extensions=[CalculatorsExtension(package="circuits", language="fr", strings={"calculator.reset": "Défauts"})]
+    )
+    html = md.convert(block)
+    assert ">Défauts</button>" in html and "Rechner" not in html and "Calculateur" in html
+    wrong = CalculatorsExtension(package="circuits", strings={"calculator.rest": "X"}, strict=False)
+    md = markdown.Markdown(extensions=[wrong])
+    assert "unknown key &#x27;calculator.rest&#x27; (did you mean &#x27;calculator.reset&#x27;?)" in md.convert(block)

@@ -12,7 +12,7 @@ import yaml
 
 from mkdocs_calculators import config
 from mkdocs_calculators.config import EXTENSION, OPTIONS, PLUGIN, CalculatorsConfig
-from mkdocs_calculators.hosts.cli import read_options
+from mkdocs_calculators.hosts.cli import UsageError, read_options
 from mkdocs_calculators.hosts.markdown import CalculatorsExtension
 
 GUIDE = Path(__file__).parents[2] / "docs" / "own-book.md"
@@ -53,6 +53,7 @@ def test_the_plugins_configuration_is_the_plugins_options() -> None:
         "time_limit": 5.0,
         "browser_dependencies": [],
         "cache": True,
+        "strings": {},
     }
 
 
@@ -87,7 +88,13 @@ def test_a_good_configuration_keeps_its_values() -> None:
 
 def test_the_extensions_configuration_is_its_options() -> None:
     extension = CalculatorsExtension()
-    assert extension.getConfigs() == {"package": "calculators", "time_limit": 5.0, "strict": True}
+    assert extension.getConfigs() == {
+        "package": "calculators",
+        "time_limit": 5.0,
+        "language": "",
+        "strings": {},
+        "strict": True,
+    }
     for option in OPTIONS:
         assert (option.name in extension.config) == (EXTENSION in option.hosts)
     assert extension.getConfigInfo() == [(option.name, option.help) for option in OPTIONS if EXTENSION in option.hosts]
@@ -100,3 +107,23 @@ def test_the_command_line_reads_the_options_defaults(tmp_path: Path) -> None:
     assert options.package == config.PACKAGE.default == "calculators"
     assert options.node_modules == tmp_path / config.NODE_MODULES.default
     assert (options.snapshot, options.time_limit, options.browser_dependencies) == (True, 5.0, ())
+    assert options.strings.language == "en"
+
+
+def test_the_command_line_speaks_the_themes_language(tmp_path: Path) -> None:
+    """`mkdocs-calculators pages` and `ship` (Zensical's steps) write the plugin's words in `theme.language`, with
+    the extension's `strings`, and refuse a mistake in them at its line."""
+    config_file = tmp_path / "mkdocs.yml"
+    text = (
+        "theme:\n  language: fr\nmarkdown_extensions:\n  - calculators:\n      strings:\n        quiz.check: Valider\n"
+    )
+    config_file.write_text(text, encoding="utf-8")
+    options = read_options(config_file)
+    assert (options.strings.language, options.strings("quiz.check"), options.strings("quiz.retry")) == (
+        "fr",
+        "Valider",
+        "Réessayer",
+    )
+    config_file.write_text(text.replace("quiz.check", "quiz.chek"), encoding="utf-8")
+    with pytest.raises(UsageError, match=r"^mkdocs.yml:6: strings: unknown key 'quiz.chek'"):
+        read_options(config_file)

@@ -85,6 +85,7 @@ def test_the_plugin_is_its_own_distribution() -> None:
     book = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert plugin["name"] == "mkdocs-calculators" and plugin["version"] == "0.1.0"
     assert [re.split(r"[<>=]", dependency)[0] for dependency in plugin["dependencies"]] == [
+        "babel",  # the plural rules of the book's language, for the plugin's words (i18n/)
         "coverage",  # an exercise's cases must reach every line and branch of its solution, measured at build
         "jsonschema",
         "mkdocs",

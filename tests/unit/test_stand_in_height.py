@@ -13,6 +13,7 @@ import pytest
 
 from calckit.api import run
 from calculators import CALCULATORS
+from mkdocs_calculators.i18n import ENGLISH
 from mkdocs_calculators.pages.render import render_calculator
 from mkdocs_calculators.pages.stand_in import CHART_BOX, NARROW, WIDE, _chart, _columns, _lines, height_px, stand_in_rem
 
@@ -82,7 +83,7 @@ def test_the_markup_carries_both_stand_ins() -> None:
     calculator = BY_NAME["energy"]
     inputs = calculator.defaults
     result = run("energy", inputs)
-    html = render_calculator("calc-1", calculator, inputs, result)
+    html = render_calculator("calc-1", calculator, inputs, result, ENGLISH)
     wide, narrow = stand_in_rem(calculator, inputs, result, WIDE), stand_in_rem(calculator, inputs, result, NARROW)
     assert f'style="--calc-stand-in: {wide}rem; --calc-stand-in-narrow: {narrow}rem"' in html
     assert 40 <= wide < narrow <= 180

@@ -16,12 +16,6 @@
    */
   const mountTable = location.protocol === "file:" ? null : import(new URL("kinds.js", base).href);
   mountTable?.catch(() => {}); // said when a page mounts: staticPage
-  const FILE_TEXT =
-    "This calculator needs the site to be served over http; opened as a file, it shows the results for the inputs " +
-    "as written.";
-  const QUIZ_FILE_TEXT =
-    "Answers are checked by a script that needs the site served over http: opened as a file, this quiz shows its " +
-    "questions but cannot check them.";
   let generation = 0;
   const STATIC = "calculators-static"; // on <html>: the components' scripts cannot run here (quiz.css, in calculators.css)
   // The page's head marked <html> "calculators-live" (the components' scripts will run: runtime/site.py, LIVE_MARK) and
@@ -31,8 +25,9 @@
   /** Opened from a file: say why the calculator is still, and keep its results readable. @param {HTMLElement[]} elements */
   function explainFileMode(elements) {
     for (const element of elements) {
-      const status = element.querySelector(".calc-status");
-      if (status) status.textContent = FILE_TEXT;
+      // In the book's language: written by the build beside the status line (no module, hence no catalogue, here).
+      const status = /** @type {HTMLElement | null} */ (element.querySelector(".calc-status"));
+      if (status) status.textContent = status.dataset.fileText ?? "";
       for (const control of element.querySelectorAll("input, select, button")) {
         /** @type {HTMLInputElement} */ (control).disabled = true;
       }
@@ -55,7 +50,9 @@
         link.href = url.href;
       }
     }
-    for (const note of document.querySelectorAll(".quiz .quiz-note")) note.textContent = QUIZ_FILE_TEXT;
+    for (const note of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".quiz .quiz-note"))) {
+      note.textContent = note.dataset.fileText ?? note.textContent;
+    }
   }
 
   /**

@@ -39,26 +39,71 @@ function shortest(x) {
 }
 
 /**
- * "" when what came back answers the case; otherwise why not, in a reader's words (calckit.grading.verdict).
- * Anything that is not one of Returned's forms fails: the page trusts nothing of the worker's reply but the numbers.
+ * The plugin's English for what grading says (its keys in the catalogue, mkdocs_calculators/i18n/en.json, which a
+ * unit test holds this table to): `verdict` and NumberError's message say it in English, as calckit.grading does,
+ * and a page says it in the book's language by the key and its values (i18n.js).
+ * @type {Record<string, string>}
+ */
+export const ENGLISH = {
+  "grading.expected_none": "expected None: there is no such number for these inputs",
+  "grading.got_none": "expected a number, got None",
+  "grading.got_other": "expected a number, got {type}",
+  "grading.got_something": "expected a number, got something else",
+  "grading.not_finite": "expected a finite number",
+  "grading.expected_zero": "expected 0",
+  "grading.times": "{ratio} times the expected value",
+  "grading.away": "{percent}% away from the expected value",
+  "number.digits": "Write the number with the digits 0 to 9, such as 12.5",
+  "number.comma": "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400,000",
+  "number.either": "{text} could be {thousands} or {decimal}: write {thousands}, or {decimal} with a point",
+  "number.type": "Type a number, such as 12.5",
+  "number.too_large": "This number is too large to work with: type a smaller one",
+  "number.too_small": "This number is too small to tell from 0: type 0, or a larger number",
+  "answer.number": "Write your answer as a number, such as 12.5",
+  "answer.number_in": "Write your answer as a number in {unit}, such as 12.5",
+  "answer.plain": "Write your answer as a plain number, without a unit",
+  "answer.unit": "“{written}” is not a unit this answer can be in: write it in {unit}",
+  "answer.unit_prefix": "“{written}” is not a unit this answer can be in: write it in {unit}, or with another prefix, such as {example}",
+};
+
+/** `key`'s English with its values. @param {string} key @param {Record<string, unknown>} [params] */
+export function english(key, params = {}) {
+  return ENGLISH[key].replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/**
+ * Why what came back does not answer the case, as a catalogue key and its values, or null when it does
+ * (calckit.grading.verdict). Anything that is not one of Returned's forms fails: the page trusts nothing of the
+ * worker's reply but the numbers.
+ * @param {unknown} got @param {number | null} expected @param {Tolerance} tolerance
+ * @returns {{key: string, params: Record<string, string>} | null}
+ */
+export function judge(got, expected, tolerance) {
+  const fields = got && typeof got === "object" ? /** @type {Record<string, unknown>} */ (got) : {};
+  const kind = fields.kind;
+  const said = (/** @type {string} */ key, /** @type {Record<string, string>} */ params = {}) => ({ key, params });
+  if (expected === null) return kind === "none" ? null : said("grading.expected_none");
+  if (kind === "none") return said("grading.got_none");
+  if (kind === "other") {
+    const type = fields.type;
+    return typeof type === "string" ? said("grading.got_other", { type }) : said("grading.got_something");
+  }
+  const value = fields.value;
+  if (kind !== "number" || typeof value !== "number" || !Number.isFinite(value)) return said("grading.not_finite");
+  if (allows(value, expected, tolerance)) return null;
+  if (!expected) return said("grading.expected_zero");
+  const ratio = value / expected;
+  if (ratio >= 2 || (ratio > 0 && ratio <= 0.5)) return said("grading.times", { ratio: threeDigits(ratio) });
+  return said("grading.away", { percent: threeDigits((100 * Math.abs(value - expected)) / Math.abs(expected)) });
+}
+
+/**
+ * "" when what came back answers the case; otherwise why not, in a reader's words, in English (judge).
  * @param {unknown} got @param {number | null} expected @param {Tolerance} tolerance
  */
 export function verdict(got, expected, tolerance) {
-  const fields = got && typeof got === "object" ? /** @type {Record<string, unknown>} */ (got) : {};
-  const kind = fields.kind;
-  if (expected === null) return kind === "none" ? "" : "expected None: there is no such number for these inputs";
-  if (kind === "none") return "expected a number, got None";
-  if (kind === "other") {
-    const type = fields.type;
-    return `expected a number, got ${typeof type === "string" ? type : "something else"}`;
-  }
-  const value = fields.value;
-  if (kind !== "number" || typeof value !== "number" || !Number.isFinite(value)) return "expected a finite number";
-  if (allows(value, expected, tolerance)) return "";
-  if (!expected) return "expected 0";
-  const ratio = value / expected;
-  if (ratio >= 2 || (ratio > 0 && ratio <= 0.5)) return `${threeDigits(ratio)} times the expected value`;
-  return `${threeDigits((100 * Math.abs(value - expected)) / Math.abs(expected))}% away from the expected value`;
+  const judged = judge(got, expected, tolerance);
+  return judged ? english(judged.key, judged.params) : "";
 }
 
 // The one number reader (calckit/numbers.py): a decimal comma where unambiguous, commas, spaces and underscores
@@ -66,7 +111,6 @@ export function verdict(got, expected, tolerance) {
 // the digits of other scripts refused (JavaScript's \d is ASCII already; Python's is not, so numbers.py says so).
 const FULL_WIDTH = /[\uff01-\uff5e]/g;
 const OTHER_DIGITS = /(?![0-9])\p{Nd}/u;
-export const DIGITS_ADVICE = "Write the number with the digits 0 to 9, such as 12.5";
 const MINUSES = /[\u2212\u2013]/g;
 const GROUP_SPACE = /(?<=\d)[ \u00a0\u202f](?=\d{3}(?:\D|$))/g;
 const UNDERSCORE = /(?<=\d)_(?=\d)/g;
@@ -75,17 +119,25 @@ const THOUSANDS = new RegExp(`^[+-]?[1-9]\\d{0,2}(?:,\\d{3})+(?:\\.\\d*)?${EXPON
 const DECIMAL_COMMA = new RegExp(`^[+-]?\\d+,\\d+${EXPONENT}$`);
 const EITHER_COMMA = new RegExp(`^[+-]?[1-9]\\d{0,2},\\d{3}${EXPONENT}$`); // 1,500: 1500 or 1.5?
 const PLAIN = new RegExp(`^[+-]?(?:\\d+\\.?\\d*|\\.\\d+)${EXPONENT}$`);
-export const COMMA_ADVICE =
-  "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400,000";
 
 /** What to write instead of a number whose one comma may group thousands or mark decimals: both readings. @param {string} text */
 function eitherComma(text) {
   const [thousands, decimal] = [text.replace(",", ""), text.replace(",", ".")];
-  return `${text} could be ${thousands} or ${decimal}: write ${thousands}, or ${decimal} with a point`;
+  return new NumberError("number.either", { text, thousands, decimal });
 }
 
-/** A text that is not a number: `message` says what to do (a sentence without its stop). */
-export class NumberError extends Error {}
+/**
+ * A text that is not a number: `message` says what to do in English (a sentence without its stop), `key` and
+ * `params` the same in the catalogue's words (i18n.js says it in the book's language).
+ */
+export class NumberError extends Error {
+  /** @param {string} key @param {Record<string, string>} [params] */
+  constructor(key, params = {}) {
+    super(english(key, params));
+    this.key = key;
+    this.params = params;
+  }
+}
 
 /**
  * `text` as both twins start reading it: full-width forms as ASCII, white space trimmed; a NumberError if it has
@@ -93,7 +145,7 @@ export class NumberError extends Error {}
  */
 function plainText(text) {
   const plain = text.replace(FULL_WIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).trim();
-  if (OTHER_DIGITS.test(plain)) throw new NumberError(DIGITS_ADVICE);
+  if (OTHER_DIGITS.test(plain)) throw new NumberError("number.digits");
   return plain;
 }
 
@@ -101,16 +153,16 @@ function plainText(text) {
 export function readNumber(text) {
   let cleaned = plainText(text).replace(MINUSES, "-").replace(GROUP_SPACE, "").replace(UNDERSCORE, "");
   if (cleaned.includes(",")) {
-    if (EITHER_COMMA.test(cleaned)) throw new NumberError(eitherComma(cleaned));
+    if (EITHER_COMMA.test(cleaned)) throw eitherComma(cleaned);
     if (THOUSANDS.test(cleaned)) cleaned = cleaned.replaceAll(",", "");
     else if (DECIMAL_COMMA.test(cleaned)) cleaned = cleaned.replace(",", ".");
-    else throw new NumberError(COMMA_ADVICE);
+    else throw new NumberError("number.comma");
   }
-  if (!PLAIN.test(cleaned)) throw new NumberError("Type a number, such as 12.5");
+  if (!PLAIN.test(cleaned)) throw new NumberError("number.type");
   const number = Number(cleaned);
-  if (!Number.isFinite(number)) throw new NumberError("This number is too large to work with: type a smaller one");
+  if (!Number.isFinite(number)) throw new NumberError("number.too_large");
   if (number === 0 && /[1-9]/.test(cleaned.split(/[eE]/)[0])) {
-    throw new NumberError("This number is too small to tell from 0: type 0, or a larger number");
+    throw new NumberError("number.too_small");
   }
   return number;
 }
@@ -201,16 +253,16 @@ export function unitFactor(given, unit) {
  */
 export function readAnswer(text, unit) {
   const match = ANSWER.exec(plainText(text));
-  if (!match) throw new NumberError(`Write your answer as a number${unit ? ` in ${unit}` : ""}, such as 12.5`);
+  if (!match) throw new NumberError(unit ? "answer.number_in" : "answer.number", { unit });
   const number = readNumber(match[1]);
   const written = match[2].trim();
   if (!written) return number;
-  if (!unit) throw new NumberError("Write your answer as a plain number, without a unit");
+  if (!unit) throw new NumberError("answer.plain");
   const factor = unitFactor(written, unit);
   if (factor === null) {
     const [prefix, base] = readings(unit)[0];
-    const other = prefix ? `, or with another prefix, such as ${NEIGHBOUR[prefix] ?? "k"}${base}` : "";
-    throw new NumberError(`“${written}” is not a unit this answer can be in: write it in ${unit}${other}`);
+    const example = `${NEIGHBOUR[prefix] ?? "k"}${base}`;
+    throw new NumberError(prefix ? "answer.unit_prefix" : "answer.unit", { written, unit, example });
   }
   return number * factor;
 }

@@ -7,6 +7,7 @@
  * output named by `data-until` (a pass's count of cycles), or when the calculator refuses the value; Pause, Previous,
  * Next, Escape, the reader's own edit or leaving the page stop it.
  */
+import { t } from "./i18n.js";
 import { NumberError, readNumber } from "./grading.js";
 import { claim } from "./status.js";
 
@@ -55,7 +56,7 @@ function mountPlayer(root) {
   function stop() {
     if (timer !== null) clearInterval(timer);
     timer = null;
-    play.textContent = "Play";
+    play.textContent = t("player.play");
     play.setAttribute("aria-pressed", "false");
   }
   function tick() {
@@ -76,7 +77,7 @@ function mountPlayer(root) {
   });
   play.addEventListener("click", () => {
     if (timer !== null) return stop();
-    play.textContent = "Pause";
+    play.textContent = t("player.pause");
     play.setAttribute("aria-pressed", "true");
     tick();
     timer = setInterval(tick, calm.matches ? 2000 : 1000);

@@ -6,6 +6,7 @@
  * download made here, import reads a file the reader picks.
  */
 import { PROGRESS_EVENT, everything, merge, read, restore, summary } from "./progress.js";
+import { plural, t } from "./i18n.js";
 import { claim } from "./status.js";
 
 const FORMAT = /** @type {const} */ ("calculators-progress");
@@ -36,11 +37,13 @@ export function mountProgressHere(elements) {
     const state = /** @type {HTMLElement} */ (root.querySelector(".progress-here-state"));
     follow(root, () => {
       const parts = items.map((item) => {
-        const kind = item.kind; // "quiz", "exercise": the kind's name, as the build wrote it
-        const text = summary(item, read(item.key)).text.toLowerCase();
-        return items.length === 1 ? `${kind}, ${text}` : `${kind} “${item.title}”, ${text}`;
+        // "quiz", "exercise" in the book's language (the kind's name, as the build wrote it, for a book's own kind)
+        const key = `progress.kind.${item.kind}`;
+        const kind = t(key) === key ? item.kind : t(key);
+        const state = summary(item, read(item.key)).phrase;
+        return t(items.length === 1 ? "progress.here.one" : "progress.here.many", { kind, title: item.title, state });
       });
-      state.textContent = parts.join("; ") + ".";
+      state.textContent = t("progress.here.end", { list: parts.join(t("progress.here.separator")) });
     });
     root.hidden = false;
   }
@@ -80,9 +83,7 @@ function mountBook(root) {
       if (state === "done") done += 1;
       if (state === "started") started += 1;
     });
-    summaryLine.textContent =
-      `${done} of ${items.length} finished` + (started ? `, ${started} more started.` : ".") +
-      " Kept in this browser only.";
+    summaryLine.textContent = plural(started ? "progress.summary.started" : "progress.summary", items.length, { done, started });
   }
   follow(root, update);
   find(".progress-actions").hidden = false;
@@ -100,46 +101,46 @@ function mountBook(root) {
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-    say(`Exported your progress on ${Object.keys(entries).length} quizzes and exercises to ${link.download}.`);
+    say(plural("progress.exported", Object.keys(entries).length, { file: link.download }));
   });
 
   fileInput.addEventListener("change", async () => {
     const file = fileInput.files?.[0];
     fileInput.value = "";
     if (!file) return;
-    const refusal = (/** @type {string} */ why) => say(`${file.name} was not imported: ${why} Your progress is unchanged.`);
+    const refusal = (/** @type {string} */ why) => say(t("progress.import.refused", { file: file.name, why }));
     /** @type {Partial<import("./contracts.js").ProgressExport> | null} */
     let data;
     try {
       data = JSON.parse(await file.text());
     } catch {
-      return refusal("it is not a progress export (not JSON).");
+      return refusal(t("progress.import.not_json"));
     }
     if (!data || typeof data !== "object" || data.format !== FORMAT || typeof data.progress !== "object" || !data.progress) {
-      return refusal("it is not a progress export from this site.");
+      return refusal(t("progress.import.not_export"));
     }
-    if (data.version !== FORMAT_VERSION) return refusal(`it was written in a format this book cannot read (${data.version}).`);
-    if (data.book !== book) return refusal(`it holds progress for another book (“${data.book}”), not for “${book}”.`);
+    if (data.version !== FORMAT_VERSION) return refusal(t("progress.import.format", { version: data.version }));
+    if (data.book !== book) return refusal(t("progress.import.book", { other: data.book, book }));
     /** @type {Record<string, import("./progress.js").Entry>} */
     const merged = {};
     for (const [key, entry] of Object.entries(data.progress)) {
       if (!known.has(key) || !entry || typeof entry !== "object" || Array.isArray(entry)) continue;
       merged[key] = merge(key, entry, read(key));
     }
-    if (!restore(merged)) return say("Your browser would not store the imported progress (storage full or off).");
+    if (!restore(merged)) return say(t("progress.import.storage"));
     forgetUndo();
     const count = Object.keys(merged).length;
-    say(`Imported your progress on ${count} ${count === 1 ? "quiz or exercise" : "quizzes and exercises"} from ${file.name}.`);
+    say(plural("progress.imported", count, { file: file.name }));
   });
 
   find(".progress-reset").addEventListener("click", () => {
     const saved = Object.fromEntries(Object.entries(everything()).filter(([key]) => known.has(key)));
-    if (!Object.keys(saved).length) return say("There is no progress to reset.");
+    if (!Object.keys(saved).length) return say(t("progress.reset.none"));
     beforeReset = saved;
     const now = Date.now();
     restore(Object.fromEntries(Object.keys(saved).map((key) => [key, { resetAt: now }])));
     undo.hidden = false;
-    say("Every quiz and exercise of the book was reset.");
+    say(t("progress.reset.done"));
     undoButton.focus();
   });
   undoButton.addEventListener("click", () => {
@@ -148,7 +149,7 @@ function mountBook(root) {
     // Stamped anew: the answers come back as the latest state, ahead of the reset another tab has merged.
     restore(Object.fromEntries(Object.entries(beforeReset).map(([key, entry]) => [key, restamp(entry, now)])));
     forgetUndo();
-    say("Your progress is back as it was before the reset.");
+    say(t("progress.undone"));
     find(".progress-reset").focus();
   });
 

@@ -12,6 +12,8 @@
  * Every function here works with storage off or full: the blocks then work for the visit and remember nothing.
  */
 
+import { t } from "./i18n.js";
+
 export const PROGRESS_EVENT = "calculators:progress";
 const ROOT = new URL("../../", import.meta.url).pathname; // the site's root: this file is assets/calculators/progress.js
 const PREFIX = `calculators-progress:${ROOT}|`;
@@ -209,19 +211,23 @@ export function answered(answer) {
 /**
  * What a reader has done on one block, in words and as a kind the styles use.
  * @param {{key: string, kind: string, version: string, total: number}} item @param {Entry | null | undefined} entry
- * @returns {{state: "none" | "started" | "done", text: string}}
+ * @returns {{state: "none" | "started" | "done", text: string, phrase: string}} `text` on its own (the progress
+ * page's rows), `phrase` within a sentence (the line under a page's title)
  */
 export function summary(item, entry) {
   const current = entry && entry.version === item.version;
   if (item.kind === "quiz") {
     const answers = current ? Object.values(entry.answers ?? {}).filter(answered) : [];
-    if (!answers.length) return { state: "none", text: "Not started" };
+    if (!answers.length) return { state: "none", text: t("progress.state.none"), phrase: t("progress.here.none") };
     const right = answers.filter((answer) => answer.correct).length;
     const done = answers.length >= item.total;
-    const text = `${right} of ${item.total} right` + (done ? "" : ` (${answers.length} of ${item.total} answered)`);
-    return { state: done ? "done" : "started", text };
+    const values = { right, total: item.total, answered: answers.length };
+    const text = t(done ? "progress.state.right" : "progress.state.partial", values);
+    return { state: done ? "done" : "started", text, phrase: text };
   }
-  if (current && entry.passed) return { state: "done", text: "Solved" };
-  if (entry && (entry.code !== undefined || entry.attempts)) return { state: "started", text: "Started, not solved yet" };
-  return { state: "none", text: "Not started" };
+  if (current && entry.passed) return { state: "done", text: t("progress.state.solved"), phrase: t("progress.here.solved") };
+  if (entry && (entry.code !== undefined || entry.attempts)) {
+    return { state: "started", text: t("progress.state.started"), phrase: t("progress.here.started") };
+  }
+  return { state: "none", text: t("progress.state.none"), phrase: t("progress.here.none") };
 }

@@ -5,12 +5,15 @@
  * the same element to a mount again).
  */
 
+import { t } from "./i18n.js";
+
 /** @type {Partial<Record<import("./runtime.js").Stage, string>>} */
-const STAGE_TEXT = { runtime: "Starting Python in your browser…", package: "Loading the calculators…" };
+const STAGE_KEY = { runtime: "status.runtime", package: "status.package" };
 
 /** What a block says while Python starts, or "" at a stage with nothing to say. @param {import("./runtime.js").Stage} stage */
 export function stageText(stage) {
-  return STAGE_TEXT[stage] ?? "";
+  const key = STAGE_KEY[stage];
+  return key ? t(key) : "";
 }
 
 /** Whether `root` is this mount's to make live: false when an earlier mount has it already. @param {HTMLElement} root */

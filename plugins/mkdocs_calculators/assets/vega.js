@@ -4,7 +4,19 @@
  * page's colours. The vendored bundles are UMD scripts that publish globals, so they go in as script tags. Points'
  * labels are placed by vega_labels.js.
  */
+import { language, t } from "./i18n.js";
+import { symbols } from "./numbers.js";
 import { declutter } from "./vega_labels.js";
+
+/**
+ * The axes' and labels' numbers as the book's language writes them (Vega's d3-format locale, from the same CLDR
+ * symbols as the results': numbers.js); nothing for English, Vega's own.
+ */
+const NUMBERS = (() => {
+  const [decimal, thousands] = symbols(language);
+  if (decimal === "." && thousands === ",") return {};
+  return { formatLocale: { decimal, thousands, grouping: [3], currency: ["", ""] } };
+})();
 
 /** @typedef {import("./contracts.js").Chart} Chart */
 
@@ -252,7 +264,7 @@ export function drawChart(container, spec) {
         declutter(container, chart.view);
       } else {
         const spec = withNumbers(named, datasets, signals);
-        const result = await vegaEmbed(container, spec, { actions: false, renderer: "svg", config });
+        const result = await vegaEmbed(container, spec, { actions: false, renderer: "svg", config, ...NUMBERS });
         chart.view?.finalize();
         chart.view = result.view;
         chart.shape = shape;
@@ -270,7 +282,7 @@ export function drawChart(container, spec) {
       // A spec Vega refuses (a mark type it does not know, say), or Vega that did not load: said beside the chart,
       // and logged for the author, rather than leaving only the chart's description.
       console.error(`calculators: the chart could not be drawn: ${error?.message ?? error}`);
-      chartMessage(container, `The chart could not be drawn (${error?.message ?? error}).`);
+      chartMessage(container, t("chart.failed", { error: error?.message ?? error }));
     })
     .finally(() => {
       chart.drawing = undefined;

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from calckit.authored import unknown_key
 
+from ..i18n import ENGLISH, Strings
 from ..pages.authored_text import PLAIN_TEXT, AuthoredText
 from ..pages.fences import Fence
 from ..pages.ids import PageIds
@@ -55,6 +56,7 @@ class PageContext:
     source: str | None = None  # the page's file on disk (a quiz may name a file beside it); None when generated
     url: str = ""  # the page's address in the site, `lessons/roofline/`: links to generated pages are relative to it
     text: AuthoredText = PLAIN_TEXT  # the Markdown of an author's text in a block (pages/authored_text.py)
+    strings: Strings = ENGLISH  # the plugin's words for readers, in the book's language (i18n/)
     # The files that the page's blocks read (read_beside), for a host that reuses its render (extras/build_cache.py).
     reads: list[str] = field(default_factory=list, compare=False, repr=False)
 

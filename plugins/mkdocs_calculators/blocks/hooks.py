@@ -52,6 +52,12 @@ class Progress:
     item: Callable[[Any, Any], BlockItem]  # (model, Authored block) -> the block's item
     total_from_tag: Callable[[Mapping[str, str]], int] = lambda tag: 1  # its size, from its tag's attributes
     title_prefix: str = ""  # what its title's element says before the title ("Exercise: ")
+    # The plugin's kinds: the catalogue's keys (i18n/) for `label` and for the text of the title's element ("Exercise:
+    # {title}"), which the book's language words, and for the kind's name in a sentence ("exercise", the line under a
+    # page's title); a book's kind has none, and is named by `label` and its name.
+    label_key: str = ""
+    title_key: str = ""
+    name_key: str = ""
 
 
 def kind_folder(kind: object) -> Path:

@@ -22,7 +22,9 @@ from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config import BROWSER_DEPENDENCIES, NAME, NODE_MODULES, PACKAGE, SNAPSHOT, TIME_LIMIT
+from ..config import BROWSER_DEPENDENCIES, LANGUAGE, NAME, NODE_MODULES, PACKAGE, SNAPSHOT, STRINGS, TIME_LIMIT
+from ..i18n import ENGLISH, SOURCE, Strings
+from ..i18n.overrides import StringsProblemError, book_strings
 from ..pages.progress_page import PROGRESS_PAGE
 from ..sandbox.books import load_book
 from ..sandbox.compute_process import limit_problem, session, start_book_code, stop_book_code
@@ -50,6 +52,7 @@ class BookOptions:
     browser_dependencies: tuple[str, ...]  # distributions shipped to the browser beside the book (the plugin's option)
     site_name: str = ""
     nav: tuple[tuple[str, str, str], ...] = ()  # the nav's pages: (source, title or "", its section's title)
+    strings: Strings = ENGLISH  # the plugin's words in the book's language (theme.language), the author's on top
 
 
 def _entries(value: Any) -> dict[str, dict[str, Any]]:
@@ -96,6 +99,7 @@ def read_options(config_file: Path) -> BookOptions:
         )
     limit = limits[0]
     root = config_file.resolve().parent
+    strings = _strings(config_file, config, plugin, extension)
     return BookOptions(
         root=root,
         docs_dir=root / str(config.get("docs_dir", "docs")),
@@ -105,8 +109,24 @@ def read_options(config_file: Path) -> BookOptions:
         time_limit=float(limit),
         browser_dependencies=tuple(str(name) for name in BROWSER_DEPENDENCIES.given(plugin)),
         site_name=str(config.get("site_name", "")),
-        nav=tuple(_nav_pages(config.get("nav"), "The book")),
+        nav=tuple(_nav_pages(config.get("nav"), strings("progress.section.book"))),
+        strings=strings,
     )
+
+
+def _strings(config_file: Path, config: dict[str, Any], plugin: Any, extension: Any) -> Strings:
+    """The book's words: the theme's language (or the extension's `language`), the plugin's `strings` option (or
+    the extension's) on top, checked as the plugin checks them."""
+    theme = config.get("theme")
+    language = LANGUAGE.given(extension) or (theme.get("language") if isinstance(theme, dict) else "") or SOURCE
+    given, where = STRINGS.given(plugin), ("plugins", NAME, "strings")
+    if not given and extension:
+        name = next((name for name in EXTENSION_NAMES if name in _entries(config.get("markdown_extensions"))), NAME)
+        given, where = STRINGS.given(extension), ("markdown_extensions", name, "strings")
+    try:
+        return book_strings(str(language), given, config_file, where)
+    except StringsProblemError as error:
+        raise UsageError(str(error)) from None
 
 
 def _nav_pages(entries: Any, section: str) -> Iterator[tuple[str, str, str]]:
@@ -165,7 +185,7 @@ def _problems_shown(site_dir: Path) -> list[str]:
 
 def pages(options: BookOptions) -> None:
     with _book(options) as book:
-        for path in write_pages(options.docs_dir, book):
+        for path in write_pages(options.docs_dir, book, options.strings):
             print(f"calculators: wrote {path.relative_to(options.root).as_posix()}")
 
 
@@ -190,10 +210,13 @@ def _fill_progress(site_dir: Path, options: BookOptions) -> None:
     )
     pages = [
         BuiltPage(html, title, section)
-        for source, title, section in [*options.nav, *((source, "", "The book") for source in others)]
+        for source, title, section in [
+            *options.nav,
+            *((source, "", options.strings("progress.section.book")) for source in others),
+        ]
         if (html := _built(site_dir, source)) is not None
     ]
-    fill_progress(site_dir, progress, options.site_name, pages)
+    fill_progress(site_dir, progress, options.site_name, pages, options.strings)
 
 
 def _ship_book(site_dir: Path, options: BookOptions, book: Book) -> None:
@@ -203,7 +226,7 @@ def _ship_book(site_dir: Path, options: BookOptions, book: Book) -> None:
     from ..runtime.site import check_node_modules
 
     docs = options.docs_dir.relative_to(options.root).as_posix()
-    for source, text in generated_pages(book).items():
+    for source, text in generated_pages(book, options.strings).items():
         written = options.docs_dir / source
         if not written.is_file() or not written.read_text(encoding="utf-8").endswith(text):
             raise UsageError(
@@ -231,6 +254,7 @@ def _ship_book(site_dir: Path, options: BookOptions, book: Book) -> None:
             snapshot=options.snapshot,
             time_limit=options.time_limit,
             dependencies=dependencies,
+            strings=options.strings,
         )
     except (PluginError, DependencyError) as error:
         raise UsageError(str(error)) from None

@@ -6,6 +6,10 @@ check the same things and say `docs/page.md:LINE: message` the same way.
       - calculators:
           package: circuits     # the book's package, as the plugin's option of that name
           time_limit: 5         # seconds for one call of the book's code, as the plugin's option of that name
+          strings: {}           # the author's words for the plugin's, as the plugin's option of that name
+
+The plugin's words are in the book's language: `theme.language` (Zensical's configuration, else mkdocs.yml's), or
+the extension's `language` where it is given.
 
 Which page is rendered comes from the host: under Zensical from its context preprocessor (the page's path in the
 docs folder, its address, its metadata); a host that says nothing gets `<markdown>` as the path, lines counted from
@@ -37,6 +41,8 @@ from markdown.preprocessors import Preprocessor
 
 from ..blocks import PageContext
 from ..config import EXTENSION, NAME, OPTIONS
+from ..i18n import SOURCE, Strings
+from ..i18n.overrides import StringsProblemError, book_strings
 from ..pages.authored_text import AuthoredText
 from ..pages.page import render_page
 from ..sandbox.books import load_book
@@ -129,12 +135,48 @@ def _start_and_load(package: str, root: Path, limit: float) -> Session | str:
     return loaded if isinstance(loaded, str) else session(loaded, code)
 
 
+def _theme_language(root: Path) -> str:
+    """The book's `theme.language`: Zensical's configuration's, else that of the mkdocs.yml in `root`."""
+    try:
+        from zensical.config import get_config
+
+        theme = get_config().get("theme") or {}
+    except Exception:
+        theme = {}
+    if not (isinstance(theme, dict) and theme.get("language")) and (root / "mkdocs.yml").is_file():
+        from mkdocs.utils.yaml import yaml_load
+
+        try:
+            with (root / "mkdocs.yml").open(encoding="utf-8") as source:
+                theme = (yaml_load(source) or {}).get("theme") or {}
+        except Exception:
+            theme = {}
+    return str(theme.get("language") or SOURCE) if isinstance(theme, dict) else SOURCE
+
+
+_strings: dict[tuple[str, str, str], Strings | str] = {}  # the book's words for (root, language option, strings option)
+
+
+def _book_strings(root: Path, language: str, given: object) -> Strings | str:
+    """The plugin's words in the book's language with the author's `strings`, or their problems (one line each)."""
+    key = (str(root), language, repr(given))
+    with _loading:
+        if key not in _strings:
+            where = ("markdown_extensions", NAME, "strings")
+            try:
+                _strings[key] = book_strings(language or _theme_language(root), given, root / "mkdocs.yml", where)
+            except StringsProblemError as error:
+                _strings[key] = str(error)
+        return _strings[key]
+
+
 class _BlocksPreprocessor(Preprocessor):
-    def __init__(self, md: Markdown, package: str, strict: bool, limit: object) -> None:
+    def __init__(self, md: Markdown, package: str, strict: bool, limit: object, words: tuple[str, object]) -> None:
         super().__init__(md)
         self.package = package
         self.strict = strict
         self.limit = limit
+        self.words = words  # the `language` and `strings` options
         self._text: AuthoredText | None = None
 
     def text(self) -> AuthoredText:
@@ -157,12 +199,17 @@ class _BlocksPreprocessor(Preprocessor):
         root = Path.cwd() if page.file is None else _project_root(page.file)
         loaded = _session(self.package, root, self.limit)
         book, broken = (None, loaded) if isinstance(loaded, str) else (loaded.book, "")
+        strings = _book_strings(root, *self.words)
+        if isinstance(strings, str):
+            book, broken, strings = None, broken or strings, Strings(SOURCE)
         markdown = "\n".join(lines)
         file_text = page.file.read_text(encoding="utf-8") if page.file and page.file.is_file() else None
         with nullcontext() if isinstance(loaded, str) else loaded.active():
             rendered = render_page(
                 markdown,
-                PageContext(page.display_path, book, str(page.file) if page.file else None, page.url, self.text()),
+                PageContext(
+                    page.display_path, book, str(page.file) if page.file else None, page.url, self.text(), strings
+                ),
                 offset=_lines_before(markdown, file_text),
                 file_text=file_text,
                 broken=broken,
@@ -210,7 +257,11 @@ class CalculatorsExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
         # After whitespace is normalised (30), before any fence is read (fenced_code and superfences: 25).
         preprocessor = _BlocksPreprocessor(
-            md, str(self.getConfig("package")), bool(self.getConfig("strict")), self.getConfig("time_limit")
+            md,
+            str(self.getConfig("package")),
+            bool(self.getConfig("strict")),
+            self.getConfig("time_limit"),
+            (str(self.getConfig("language") or ""), self.getConfig("strings")),
         )
         md.preprocessors.register(preprocessor, NAME, 29)
         # The reference page gives each calculator's heading its name as its id (`{#ohms-law}`).

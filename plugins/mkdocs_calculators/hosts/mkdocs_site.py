@@ -18,6 +18,9 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler
 
+from ..config import NAME
+from ..i18n import SOURCE, Strings
+from ..i18n.overrides import StringsProblemError, book_strings, untranslated
 from ..pages.authored_text import AuthoredText
 
 __all__ = [
@@ -34,6 +37,7 @@ __all__ = [
     "report_without_aborting",
     "site_hooks",
     "slot",
+    "theme_strings",
 ]
 
 # Under `mkdocs.` so that strict mode counts the errors and stops the build (the plugin's logger).
@@ -160,3 +164,26 @@ def plugins_own(kind: object) -> bool:
     """Whether `kind` is one of the plugin's own (blocks.REGISTRY), not one a book registered."""
     plugin = (__package__ or "").partition(".")[0]  # mkdocs_calculators
     return type(kind).__module__.startswith(f"{plugin}.blocks.")
+
+
+def theme_strings(config: MkDocsConfig, given: Any) -> Strings:
+    """The plugin's words in the theme's language (Material's `theme.language`), the `strings` option (`given`) on
+    top; PluginError listing each mistake in them at its line of mkdocs.yml."""
+    from mkdocs.exceptions import PluginError
+
+    language = str(config.theme.get("language") or SOURCE)
+    where = ("plugins", NAME, "strings")
+    try:
+        strings = book_strings(language, given, Path(config.config_file_path or "mkdocs.yml"), where)
+    except StringsProblemError as error:
+        raise PluginError(str(error)) from None
+    left = untranslated(strings)
+    if left:
+        log.info(
+            "calculators: the plugin has no strings in '%s' and the `strings` option gives %d of %d: the rest are in "
+            "English",
+            language,
+            len(strings.table) - len(left),
+            len(strings.table),
+        )
+    return strings

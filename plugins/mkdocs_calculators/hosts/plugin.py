@@ -24,8 +24,9 @@ from ..config import CalculatorsConfig
 from ..extras.build_cache import BuildCache, PagePlace, book_cache
 from ..extras.chart_check import save_valid_shapes, use_schema
 from ..extras.formulas import KATEX_CSS, Formulas, arithmatex_problem
+from ..i18n import ENGLISH
 from ..pages.page import render_page
-from ..pages.progress_page import PROGRESS_PAGE, BlockItem, ProgressBook, here_line, progress_page_markdown
+from ..pages.progress_page import PROGRESS_PAGE, BlockItem, ProgressBook, here_line
 from ..pages.reference import CALCULATORS_PAGE, HTML_CHUNK
 from ..pages.render import render_problems
 from ..pages.slips import anchor_ids
@@ -56,6 +57,7 @@ from .mkdocs_site import (
     report_without_aborting,
     site_hooks,
     slot,
+    theme_strings,
 )
 from .ship import GENERATED_MARK, generated_pages, mark_live
 
@@ -90,6 +92,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._cache = BuildCache(None, "")  # what earlier builds worked out from the same code (extras/build_cache.py)
         self._runtime_threads = ThreadPoolExecutor(1)  # where the browser's runtime is written (_write_runtime)
         self._runtime: Future[list[str]] | None = None
+        self._strings = ENGLISH  # the plugin's words for readers in the book's language, with the author's (i18n/)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._serving = command == "serve"
@@ -120,6 +123,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         mimetypes.add_type("text/javascript", ".mjs")
         mimetypes.add_type("application/wasm", ".wasm")
         check_node_modules(self._node_modules(config))
+        self._strings = theme_strings(config, self.config.strings)
+        self._progress.strings = self._strings
         if "attr_list" not in config.markdown_extensions:
             # The reference page gives each calculator's heading its name as its id (`{#roofline}`): links go there.
             config.markdown_extensions.append("attr_list")
@@ -153,7 +158,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             return add_placeholders(files, config)
         self._load_book(config)
         if self._book is not None:
-            generated = {**generated_pages(self._book), PROGRESS_PAGE: progress_page_markdown(self._progress.token)}
+            generated = generated_pages(self._book, self._strings, self._progress.token)
             self._generated_paths = tuple(generated)
         elif self._broken:
             # Only under `mkdocs serve` (a build stops in _load_book): the pages the package makes say why they are not
@@ -205,7 +210,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             self._searched.discard(token)
             self._items.pop(token, None)
         text = authored_text(page, config, files)
-        context = PageContext(display_path(page, config), self._book, page.file.abs_src_path, page.url, text)
+        context = PageContext(
+            display_path(page, config), self._book, page.file.abs_src_path, page.url, text, self._strings
+        )
         offset = front_matter_lines(page, markdown)
         place = PagePlace(context.path, context.source, context.url, offset, page.file.content_string)
         rendered = None if self._broken else self._cache.page(markdown, place)
@@ -272,11 +279,11 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         from mkdocs.utils import get_relative_url
 
         url = get_relative_url(page.url or ".", self._progress_url)
-        section = page.parent.title if page.parent is not None else "The book"
+        section = page.parent.title if page.parent is not None else self._strings("progress.section.book")
         self._progress.add(page.file.src_uri, page.title or page.file.src_uri, url, section, items)
         if not items:
             return html
-        line = here_line(items, get_relative_url(self._progress_url, page.url or "."))
+        line = here_line(items, get_relative_url(self._progress_url, page.url or "."), self._strings)
         end = html.find("</h1>")
         return html[: end + 5] + line + html[end + 5 :] if end >= 0 else line + html
 
@@ -326,7 +333,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         import_problems: list[str] = []
 
         def meanwhile(directory: Path) -> None:
-            versions = [f"time limit {float(self.config.time_limit)}", markdown_setup(config)]
+            versions = [f"time limit {float(self.config.time_limit)}", markdown_setup(config), self._strings.digest()]
             if self.config.cache:
                 self._cache = book_cache(
                     root, directory, site_hooks(config), versions, self.config.browser_dependencies
@@ -365,6 +372,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             time_limit=float(self.config.time_limit),
             dependencies=self._dependencies,
             missing=self._missing,
+            strings=self._strings,
         )
 
     def on_shutdown(self) -> None:

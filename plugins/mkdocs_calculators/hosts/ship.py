@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..i18n import ENGLISH, Strings
 from ..pages.progress_page import PROGRESS_PAGE, ProgressBook, blocks_in, progress_page_markdown
 from ..pages.reference import CALCULATORS_PAGE, calculators_page, table_page, table_page_path
 from ..runtime.service_worker import write_service_worker
@@ -43,14 +44,15 @@ _TITLE = re.compile(r"<h1\b[^>]*>(.*?)</h1>", re.S | re.IGNORECASE)
 _TAG = re.compile(r"<[^>]+>")
 
 
-def generated_pages(book: Book) -> dict[str, str]:
+def generated_pages(book: Book, strings: Strings = ENGLISH, progress_token: str = _WRITTEN_PROGRESS) -> dict[str, str]:
     """The pages the plugin adds to a book: source path in the docs folder -> Markdown. The reference pages, from
     the book's package, and the reader's progress page, whose list of the book's quizzes and exercises goes into its
-    slot once every page is built (the plugin's page hooks, or `fill_progress` for another host)."""
-    pages = {CALCULATORS_PAGE: calculators_page(book)}
+    slot once every page is built (the plugin's page hooks, or `fill_progress` for another host); in the words of
+    `strings`, the book's language (`progress_token` marks the progress page's slot)."""
+    pages = {CALCULATORS_PAGE: calculators_page(book, strings)}
     if book.table:
-        pages[table_page_path(book.table)] = table_page(book.table)
-    pages[PROGRESS_PAGE] = progress_page_markdown(_WRITTEN_PROGRESS)
+        pages[table_page_path(book.table)] = table_page(book.table, strings)
+    pages[PROGRESS_PAGE] = progress_page_markdown(progress_token, strings)
     return pages
 
 
@@ -69,7 +71,9 @@ def _site_url(site_dir: Path, html: Path) -> str:
     return relative.removesuffix("index.html") if html.name == "index.html" else relative
 
 
-def fill_progress(site_dir: Path, progress: Path, book_name: str, pages: list[BuiltPage]) -> bool:
+def fill_progress(
+    site_dir: Path, progress: Path, book_name: str, pages: list[BuiltPage], strings: Strings = ENGLISH
+) -> bool:
     """Fill the list of the progress page built at `progress` (written by `mkdocs-calculators pages`, then built by
     another host) with the quizzes and exercises of `pages`, in their order, as the plugin fills it; True when it
     was filled now (False: no slot, as when the site was shipped already)."""
@@ -79,7 +83,7 @@ def fill_progress(site_dir: Path, progress: Path, book_name: str, pages: list[Bu
     slot = _PROGRESS_SLOT.search(html)
     if slot is None:
         return False
-    book = ProgressBook(book_name, _WRITTEN_PROGRESS)
+    book = ProgressBook(book_name, _WRITTEN_PROGRESS, strings)
     for page in pages:
         if page.html == progress or not page.html.is_file():
             continue
@@ -87,19 +91,19 @@ def fill_progress(site_dir: Path, progress: Path, book_name: str, pages: list[Bu
         heading = _TITLE.search(text)
         title = page.title or (" ".join(_TAG.sub("", heading[1]).split()) if heading else page.html.parent.name)
         url = get_relative_url(_site_url(site_dir, page.html) or ".", _site_url(site_dir, progress))
-        book.add(str(page.html.relative_to(site_dir)), title, url, page.section, blocks_in(text))
+        book.add(str(page.html.relative_to(site_dir)), title, url, page.section, blocks_in(text, strings))
     order = [str(page.html.relative_to(site_dir)) for page in pages]
     progress.write_text(html[: slot.start()] + book.list_html(order) + html[slot.end() :], encoding="utf-8")
     return True
 
 
-def write_pages(docs_dir: Path, book: Book) -> list[Path]:
+def write_pages(docs_dir: Path, book: Book, strings: Strings = ENGLISH) -> list[Path]:
     """Write the reference pages into `docs_dir` for a host that cannot add pages itself; return those that changed.
 
     A file there that lacks GENERATED_MARK is the author's: it is left alone, and named in the ValueError raised.
     """
     changed = []
-    for relative, text in generated_pages(book).items():
+    for relative, text in generated_pages(book, strings).items():
         target = docs_dir / relative
         content = f"{GENERATED_MARK}\n\n{text}"
         if target.is_file():
@@ -157,8 +161,10 @@ def ship(
     time_limit: float = DEFAULT_LIMIT,
     dependencies: tuple[Dependency, ...] = (),
     missing: tuple[str, ...] = (),
+    strings: Strings = ENGLISH,
 ) -> list[str]:
-    """The runtime and the service worker written into the built site; return the wheels' file names."""
+    """The runtime and the service worker written into the built site, with the book's `strings`; return the wheels'
+    file names."""
     wheels = write_runtime(
         site_dir,
         node_modules,
@@ -168,6 +174,7 @@ def ship(
         time_limit=time_limit,
         dependencies=dependencies,
         missing=missing,
+        strings=strings,
     )
     write_service_worker(site_dir, serving=serving)  # last: its manifest hashes every file written before
     return wheels

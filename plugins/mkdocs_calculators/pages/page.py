@@ -7,8 +7,9 @@ that MkDocs and Zensical run the very same code. Page checks (front matter, foot
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from calckit.running import CodeFailure
@@ -101,9 +102,19 @@ def render_page(
         rendered.problems.append(Problem(page.path, *over, warning=True))
     every_fence = find_fences(markdown, None)
     rendered.values, problems = render_values(markdown, page, every_fence, offset, followed)
+    rendered.values = [_in_language(value, page) for value in rendered.values]
     problems += typed_problems(markdown, page.path, every_fence, beside, offset)
     rendered.problems = sorted([*rendered.problems, *problems], key=lambda problem: problem.line)
     return rendered
+
+
+_VALUE_TEXT = re.compile(r"(<data [^>]*>)([^<]*)(</data>)")
+
+
+def _in_language(value: RenderedValue, page: PageContext) -> RenderedValue:
+    """The value's figure as the book's language writes numbers (calculator.js writes a followed one's so too)."""
+    html = _VALUE_TEXT.sub(lambda shown: shown[1] + page.strings.number(shown[2]) + shown[3], value.html)
+    return value if html == value.html else replace(value, html=html)
 
 
 def _unique_elements(

@@ -19,16 +19,18 @@ from html import escape
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Literal, cast
 
+from ..i18n import ENGLISH
+
 if TYPE_CHECKING:
     from calckit.contracts import ProgressItemData
 
     from ..blocks.hooks import Progress
+    from ..i18n import Strings
 
 __all__ = ["PROGRESS_PAGE", "BlockItem", "ProgressBook", "blocks_in", "progress_hooks", "progress_page_markdown"]
 
 PROGRESS_PAGE = "progress.md"
 _SLOT = '<div data-progress-list-slot="{}"></div>'
-_NO_SCRIPT = "Your progress is kept by this page's script in your browser, which needs the site served over http."
 
 
 @dataclass(frozen=True)
@@ -96,11 +98,11 @@ def progress_hooks() -> dict[str, Progress]:
     return {kind.name: kind.progress for kind in kinds() if kind.progress is not None}
 
 
-def blocks_in(html: str) -> list[BlockItem]:
+def blocks_in(html: str, s: Strings) -> list[BlockItem]:
     """Every block of a kind with a progress hook in `html` (a page that another host built), in order.
 
     Only each block's own tag and its title's element are parsed (the title follows the tag): parsing every tag of a
-    page for them would be one of the larger costs of shipping it."""
+    page for them would be one of the larger costs of shipping it. `s`: the words the titles were written in."""
     hooks = progress_hooks()
     if not hooks:
         return []
@@ -122,14 +124,26 @@ def blocks_in(html: str) -> list[BlockItem]:
             key=str(item["key"]),
             version=str(item["version"]),
             total=int(item["total"]),
-            title=" ".join(str(item["title"]).split()).removeprefix(hooks[str(item["kind"])].title_prefix),
+            title=" ".join(str(item["title"]).split()).removeprefix(_title_prefix(hooks[str(item["kind"])], s)),
             anchor=str(item["anchor"]),
         )
         for item in finder.found
     ]
 
 
-def here_line(items: list[BlockItem], progress_url: str) -> str:
+def _title_prefix(hook: Progress, s: Strings) -> str:
+    """What a kind's title's element says before the block's title, in the book's language."""
+    prefix = s(hook.title_key).partition("{title}")[0] if hook.title_key else hook.title_prefix
+    return re.sub(r"\s+", " ", prefix)  # as the title's text is read: every run of white space one space
+
+
+def kind_name(kind: str, s: Strings) -> str:
+    """A kind as a sentence names it ("quiz"), in the book's language."""
+    hook = progress_hooks().get(kind)
+    return s(hook.name_key) if hook and hook.name_key else kind
+
+
+def here_line(items: list[BlockItem], progress_url: str, s: Strings) -> str:
     """The line under a page's title: this reader's state on the page's quizzes and exercises, filled in by script.
 
     It is written as progress-view.js words it for a reader who has not started any of them, so that for a new
@@ -139,27 +153,26 @@ def here_line(items: list[BlockItem], progress_url: str) -> str:
     data = escape(json.dumps([item.data() | {"title": item.title} for item in items]))
     return (
         f'<p class="progress-here" data-progress-here="{data}" hidden>'
-        '<span class="progress-here-label">Your progress here:</span> '
-        f'<span class="progress-here-state">{escape(_not_started(items))}</span> '
-        f'<a href="{escape(progress_url)}">All your progress</a></p>'
+        f'<span class="progress-here-label">{s.html("progress.here.label")}</span> '
+        f'<span class="progress-here-state">{escape(_not_started(items, s))}</span> '
+        f'<a href="{escape(progress_url)}">{s.html("progress.here.all")}</a></p>'
     )
 
 
-def _not_started(items: list[BlockItem]) -> str:
+def _not_started(items: list[BlockItem], s: Strings) -> str:
     """progress-view.js's words for these blocks when none is started."""
+    state = s("progress.here.none")
     if len(items) == 1:
-        return f"{items[0].kind}, not started."
-    return "; ".join(f"{item.kind} \u201c{item.title}\u201d, not started" for item in items) + "."
+        return s("progress.here.end", list=s("progress.here.one", kind=kind_name(items[0].kind, s), state=state))
+    parts = [s("progress.here.many", kind=kind_name(item.kind, s), title=item.title, state=state) for item in items]
+    return s("progress.here.end", list=s("progress.here.separator").join(parts))
 
 
-def progress_page_markdown(token: str) -> str:
+def progress_page_markdown(token: str, s: Strings) -> str:
     """The generated page; the list goes into its slot once every page has been read (ProgressBook.list_html)."""
-    return f"""# Your progress
+    return f"""# {s.html("progress.title")}
 
-Every quiz and exercise of the book, chapter by chapter, with how far you got. It is kept in this browser only
-(nothing is sent anywhere), so it works offline. To take it to another device, or to show it to a teacher, export it
-to a file and import that file there. An export is a record that you keep, not a certificate: it is plain text, and
-whoever holds it can edit it.
+{s.html("progress.intro")}
 
 {_SLOT.format(token)}
 """
@@ -176,9 +189,10 @@ class _Page:
 class ProgressBook:
     """What the build saw of the book's quizzes and exercises, page by page, for the progress page."""
 
-    def __init__(self, book: str, token: str) -> None:
+    def __init__(self, book: str, token: str, strings: Strings = ENGLISH) -> None:
         self.book = book  # the book's name, written into exports: a file from another book is refused
         self.token = token
+        self.strings = strings  # the plugin's words, in the book's language
         self._pages: dict[str, _Page] = {}
 
     def slot(self) -> str:
@@ -201,45 +215,47 @@ class ProgressBook:
         shared = {title for title, times in titles.items() if times > 1}
         body = "".join(
             f'<section class="progress-section"><h2>{escape(section)}</h2>'
-            + "".join(_page_html(page, shared) for page in members)
+            + "".join(_page_html(page, shared, self.strings) for page in members)
             + "</section>"
             for section, members in sections.items()
         )
         count = sum(len(page.items) for _, page in pages)
         data = escape(json.dumps({"book": self.book}))
+        s = self.strings
+        empty = f"<p>{s.html('progress.empty')}</p>"
         return (
             f'<div class="progress-book" data-progress-book="{data}">'
-            f'<p class="progress-summary" role="status">{_NO_SCRIPT}</p>'
+            f'<p class="progress-summary" role="status">{s.html("progress.file")}</p>'
             '<div class="progress-actions" hidden>'
-            '<button type="button" class="md-button progress-export">Export to a file</button>'
-            '<label class="md-button progress-import-label">Import from a file'
+            f'<button type="button" class="md-button progress-export">{s.html("progress.export")}</button>'
+            f'<label class="md-button progress-import-label">{s.html("progress.import")}'
             '<input type="file" class="progress-import" accept=".json,application/json"></label>'
-            '<button type="button" class="md-button progress-reset">Reset all progress</button>'
+            f'<button type="button" class="md-button progress-reset">{s.html("progress.reset")}</button>'
             "</div>"
             '<p class="progress-message" role="status" aria-live="polite"></p>'
             '<p class="progress-undo" hidden><button type="button" class="md-button progress-undo-button">'
-            "Undo reset</button></p>"
-            f"{body or '<p>This book has no quizzes or exercises yet.</p>'}"
-            f'<p class="progress-count">{count} quizzes and exercises in all.</p>'
+            f"{s.html('progress.undo')}</button></p>"
+            f"{body or empty}"
+            f'<p class="progress-count">{escape(s.plural("progress.count", count))}</p>'
             "</div>"
         )
 
 
-def _page_html(page: _Page, shared: set[tuple[str, str]]) -> str:
+def _page_html(page: _Page, shared: set[tuple[str, str]], s: Strings) -> str:
     """A page's heading and its blocks; a block whose kind and title another block of the book shares is named with
     its page too, so that no two rows (nor two links, as a screen reader lists them) read the same."""
-    labels = {name: hook.label for name, hook in progress_hooks().items()}
+    labels = {name: s(hook.label_key) if hook.label_key else hook.label for name, hook in progress_hooks().items()}
     rows = "".join(
         f'<li class="progress-item" data-progress-item="{escape(json.dumps(item.data()))}">'
-        f'<a href="{escape(page.url)}#{escape(item.anchor)}">{escape(labels.get(item.kind, item.kind.capitalize()))}: '
-        f"{escape(item.title)}"
+        f'<a href="{escape(page.url)}#{escape(item.anchor)}">'
+        + s.html("progress.row", kind=labels.get(item.kind, item.kind.capitalize()), title=item.title)
         + (
-            f'<span class="progress-page-name"> (in \u201c{escape(page.title)}\u201d)</span>'
+            f'<span class="progress-page-name">{s.html("progress.row.page", page=page.title)}</span>'
             if (item.kind, item.title) in shared
             else ""
         )
         + "</a> "
-        '<span class="progress-state" data-state="none">Not started</span></li>'
+        f'<span class="progress-state" data-state="none">{s.html("progress.state.none")}</span></li>'
         for item in page.items
     )
     return f'<h3><a href="{escape(page.url)}">{escape(page.title)}</a></h3><ul class="progress-list">{rows}</ul>'

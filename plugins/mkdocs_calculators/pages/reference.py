@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     from calckit.spec import Calculator
     from calckit.table import DataTable, Source
 
+    from ..i18n import Strings
+
 __all__ = ["CALCULATORS_PAGE", "HTML_CHUNK", "calculators_page", "table_page", "table_page_path"]
 
 CALCULATORS_PAGE = "reference/calculators.md"
@@ -40,11 +42,13 @@ def _table(head: tuple[str, ...], rows: list[list[str]]) -> str:
     return _chunk("\n".join([*lines, "</tbody>", "</table>"]))
 
 
-def _calculator_section(calculator: Calculator) -> str:
-    from .render import input_value_text
+def _calculator_section(calculator: Calculator, s: Strings) -> str:
+    from .render import input_value_text, range_text
 
+    heads = ("input", "label", "unit", "default", "allowed", "output", "meaning")
+    head = {name: s.html(f"reference.{name}") for name in heads}
     inputs = _table(
-        ("input", "label", "unit", "default", "allowed"),
+        (head["input"], head["label"], head["unit"], head["default"], head["allowed"]),
         [
             [
                 f"<code>{escape(spec.key)}</code>",
@@ -53,13 +57,13 @@ def _calculator_section(calculator: Calculator) -> str:
                 escape(
                     input_value_text(spec.default) if not isinstance(spec.default, tuple) else ", ".join(spec.default)
                 ),
-                escape(spec.range_text),
+                escape(range_text(spec, s)),
             ]
             for spec in calculator.inputs
         ],
     )
     outputs = _table(
-        ("output", "label", "unit", "meaning"),
+        (head["output"], head["label"], head["unit"], head["meaning"]),
         [
             [f"<code>{escape(out.key)}</code>", escape(out.label), escape(out.unit) or "—", escape(out.help) or "—"]
             for out in calculator.outputs
@@ -67,7 +71,7 @@ def _calculator_section(calculator: Calculator) -> str:
     )
     return f"""## {calculator.title} {{#{calculator.name}}}
 
-{escape(calculator.description)} Embed it with `use: {calculator.name}`.
+{escape(calculator.description)} {s.markup("reference.embed", use=f"`use: {calculator.name}`")}
 
 {inputs}
 
@@ -79,24 +83,28 @@ use: {calculator.name}
 """
 
 
-def calculators_page(book: Book) -> str:
-    """Markdown for every calculator of the book, with a live example of each at its defaults."""
-    sections = "\n".join(_calculator_section(calculator) for calculator in book.calculators.values())
+def calculators_page(book: Book, s: Strings) -> str:
+    """Markdown for every calculator of the book, with a live example of each at its defaults, in the words of `s`."""
+    sections = "\n".join(_calculator_section(calculator, s) for calculator in book.calculators.values())
     table = (
-        f" A field filled by a picker is taken from the [{book.table.title.lower()}]({book.table.name}.md) unless the "
-        "block sets the picker to `custom`."
+        " "
+        + s.markup(
+            "reference.picker",
+            table=f"[{escape(book.table.title.lower())}]({book.table.name}.md)",
+            custom="`custom`",
+        )
         if book.table
         else ""
     )
-    return f"""# Calculators
+    intro = s.markup("reference.intro", package=f"`{book.package}`", block="```` ```calculator ````")
+    return f"""# {s.html("reference.title")}
 
-Every calculator in the book, generated from its declaration in the `{book.package}` package. Any input can be set
-in a ```` ```calculator ```` block.{table}
+{intro}{table}
 
 {sections}"""
 
 
-def table_page(table: DataTable) -> str:
+def table_page(table: DataTable, s: Strings) -> str:
     """Markdown with a table of every row; each figure links to its numbered source below."""
     from .tables import SourceLinks, data_table, source_numbers
 
@@ -111,7 +119,7 @@ def table_page(table: DataTable) -> str:
 
 {_chunk(html)}
 
-## Sources
+## {s.html("reference.sources")}
 
 <ol class="table-sources">{items}</ol>
 """

@@ -14,10 +14,14 @@ from typing import TYPE_CHECKING
 from .stand_in import NARROW, WIDE, stand_in_rem, table_stand_in
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from calckit.contracts import RunReply, TableData
     from calckit.spec import Calculator, Choice, Input, Value
 
-__all__ = ["input_value_text", "render_calculator", "render_problems", "render_table"]
+    from ..i18n import Strings
+
+__all__ = ["input_value_text", "range_text", "render_calculator", "render_problems", "render_table"]
 
 
 def input_value_text(value: Value) -> str:
@@ -25,6 +29,27 @@ def input_value_text(value: Value) -> str:
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return str(value)
+
+
+def range_text(spec: Input, s: Strings) -> str:
+    """The allowed range in the book's language (calckit's `Input.range_text` says it in English): 'A number from 0
+    to 1000', for the form's hint and the reference page. The bounds are written as calckit writes them."""
+    from calckit.spec import _bound_text
+
+    if spec.kind in ("choice", "choices"):
+        choices = ", ".join(spec.choice_values)
+        if spec.kind == "choice":
+            return s("range.one_of", choices=choices)
+        return s("range.at_least_of", count=spec.min_count, choices=choices)
+    what = s("range.what.integer" if spec.kind == "integer" else "range.what.number")
+    # The bounds as the language writes numbers (`0,01` in French), which the field reads back.
+    low = None if spec.min is None else s.number(_bound_text(spec.min))
+    high = None if spec.max is None else s.number(_bound_text(spec.max))
+    if low is not None and high is not None:
+        return s("range.above_up_to" if spec.min_exclusive else "range.between", what=what, low=low, high=high)
+    if low is not None:
+        return s("range.above" if spec.min_exclusive else "range.at_least", what=what, low=low)
+    return s("range.up_to", what=what, high=high) if high is not None else what
 
 
 def _attrs(**attributes: object) -> str:
@@ -37,11 +62,13 @@ def _attrs(**attributes: object) -> str:
     return " ".join(parts)
 
 
-def _field(uid: str, spec: Input, value: Value, values: dict[str, Value]) -> str:
+def _field(uid: str, spec: Input, value: Value, values: dict[str, Value], s: Strings) -> str:
     field_id = f"{uid}-{spec.key}"
     # A list shows its own choices; a number's hint says what it may be.
     hint = (
-        spec.help if spec.kind in ("choice", "choices") else spec.range_text + (f". {spec.help}" if spec.help else ".")
+        spec.help
+        if spec.kind in ("choice", "choices")
+        else range_text(spec, s) + (f". {spec.help}" if spec.help else ".")
     )
     described = f"{field_id}-hint {field_id}-error"
     hidden = spec.shown_when is not None and values.get(spec.shown_when[0]) not in spec.shown_when[1]
@@ -62,7 +89,7 @@ def _field(uid: str, spec: Input, value: Value, values: dict[str, Value]) -> str
         assert isinstance(value, tuple)
         return (
             f'<fieldset {container} aria-describedby="{described}"><legend>{escape(spec.label)}</legend>'
-            f"{_filter(spec, f'{field_id}-list')}"
+            f"{_filter(spec, f'{field_id}-list', s)}"
             f'<div class="calc-choice-list" id="{field_id}-list">{_checkboxes(spec, value)}</div>'
             f"{messages}</fieldset>"
         )
@@ -71,7 +98,7 @@ def _field(uid: str, spec: Input, value: Value, values: dict[str, Value]) -> str
         select = (
             f"<select {_attrs(id=field_id, name=spec.key, aria_describedby=described)}>{_options(spec, value)}</select>"
         )
-        control = (_filter(spec, field_id) if len(spec.choices) > FILTER_FROM else "") + select
+        control = (_filter(spec, field_id, s) if len(spec.choices) > FILTER_FROM else "") + select
     else:
         control = (
             "<input "
@@ -87,35 +114,38 @@ def _field(uid: str, spec: Input, value: Value, values: dict[str, Value]) -> str
             )
             + ">"
         )
-    slider = _slider(field_id, spec, value) if spec.slider else ""
-    player = _player(field_id, spec) if spec.player else ""
+    slider = _slider(field_id, spec, value, s) if spec.slider else ""
+    player = _player(field_id, spec, s) if spec.player else ""
     return (
         f'<div {container}><label for="{field_id}">{escape(spec.label)}{unit}</label>{control}{slider}{player}'
         f"{messages}</div>"
     )
 
 
-def _player(field_id: str, spec: Input) -> str:
+def _player(field_id: str, spec: Input, s: Strings) -> str:
     """Previous, Play and Next for an input that walks through time (player.js makes them work; hidden until then)."""
-    label = escape(spec.label.lower())
+    label = spec.label.lower()
     return (
         f'<div class="calc-player" data-calc-player="{field_id}" data-step="{spec.step or 1:g}" '
         f'data-min="{spec.min:g}" data-max="{spec.max:g}" data-until="{escape(spec.player_until)}" role="group" '
-        f'aria-label="Step the {label}" hidden>'
-        f'<button type="button" class="md-button calc-player-previous" aria-controls="{field_id}">Previous</button>'
+        f'aria-label="{s.html("player.group", label=label)}" hidden>'
+        f'<button type="button" class="md-button calc-player-previous" aria-controls="{field_id}">'
+        f"{s.html('player.previous')}</button>"
         f'<button type="button" class="md-button calc-player-play" aria-controls="{field_id}" aria-pressed="false">'
-        "Play</button>"
-        f'<button type="button" class="md-button calc-player-next" aria-controls="{field_id}">Next</button></div>'
+        f"{s.html('player.play')}</button>"
+        f'<button type="button" class="md-button calc-player-next" aria-controls="{field_id}">'
+        f"{s.html('player.next')}</button></div>"
     )
 
 
 FILTER_FROM = 10  # choices: longer lists get a box that narrows them as the reader types
 
 
-def _filter(spec: Input, controls: str) -> str:
+def _filter(spec: Input, controls: str, s: Strings) -> str:
     return (
-        f'<input type="search" class="calc-filter" placeholder="Type to filter" autocomplete="off" '
-        f'aria-label="Filter {escape(spec.label.lower())} list" aria-controls="{controls}">'
+        f'<input type="search" class="calc-filter" placeholder="{s.html("calculator.filter.placeholder")}" '
+        f'autocomplete="off" aria-label="{s.html("calculator.filter.label", label=spec.label.lower())}" '
+        f'aria-controls="{controls}">'
     )
 
 
@@ -149,8 +179,14 @@ def _checkboxes(spec: Input, value: tuple[str, ...]) -> str:
     return "".join(html)
 
 
-def render_table(table: TableData) -> str:
-    """A result table; the first column names each row. Scrolls inside its own box on narrow screens."""
+def render_table(table: TableData, number: Callable[[str], str] = str) -> str:
+    """A result table; the first column names each row, and `number` writes the figures in the book's language.
+    Scrolls inside its own box on narrow screens."""
+    table = {
+        "caption": number(table["caption"]),
+        "columns": [number(column) for column in table["columns"]],
+        "rows": [[number(cell) for cell in row] for row in table["rows"]],
+    }
     head = "".join(f'<th scope="col">{escape(column)}</th>' for column in table["columns"])
     rows = "".join(
         f'<tr><th scope="row">{escape(row[0])}</th>{"".join(f"<td>{escape(cell)}</td>" for cell in row[1:])}</tr>'
@@ -165,7 +201,7 @@ def render_table(table: TableData) -> str:
     )
 
 
-def _slider(field_id: str, spec: Input, value: Value) -> str:
+def _slider(field_id: str, spec: Input, value: Value, s: Strings) -> str:
     assert spec.min is not None and spec.max is not None and isinstance(value, int | float)
     if spec.slider == "log":
         low, high, position, step = math.log10(spec.min), math.log10(spec.max), math.log10(value), 0.01
@@ -183,21 +219,22 @@ def _slider(field_id: str, spec: Input, value: Value) -> str:
             value=f"{position:.4g}",
             data_scale=spec.slider,
             data_for=spec.key,
-            aria_label=f"{spec.label}{' (logarithmic)' if spec.slider == 'log' else ''}",
+            aria_label=s("calculator.slider.log", label=spec.label) if spec.slider == "log" else spec.label,
             aria_valuetext=f"{input_value_text(value)}{unit}",
         )
         + ">"
     )
 
 
-def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value], result: RunReply) -> str:
-    """The form for `inputs` with `result` (from `calckit.api.run`) already in place."""
-    fields = "".join(_field(uid, spec, inputs[spec.key], inputs) for spec in calculator.inputs)
+def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value], result: RunReply, s: Strings) -> str:
+    """The form for `inputs` with `result` (from `calckit.api.run`) already in place, in the words of `s`."""
+    fields = "".join(_field(uid, spec, inputs[spec.key], inputs, s) for spec in calculator.inputs)
     outputs = "".join(
         f'<div class="calc-output" data-output="{escape(out["key"])}">'
-        f'<dt>{escape(out["label"])}</dt><dd><output for="{uid}-form">{escape(out["text"])}</output>'
+        f'<dt>{escape(out["label"])}</dt><dd><output for="{uid}-form">{escape(s.number(out["text"]))}</output>'
         # A value that is no result (above 100%, or no figure for these inputs) says so beside it, in plain type.
-        f'<span class="calc-note"{"" if out.get("note") else " hidden"}>{escape(out.get("note", ""))}</span></dd></div>'
+        f'<span class="calc-note"{"" if out.get("note") else " hidden"}>{escape(s.number(out.get("note", "")))}</span>'
+        "</dd></div>"
         for out in result.get("outputs", [])
     )
     chart = ""
@@ -222,17 +259,18 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
         f'<section class="calc" id="{uid}" data-calculator="{escape(calculator.name)}" data-search-exclude '
         f'role="group" aria-labelledby="{uid}-title" style="{stand_in}">'
         f'<form class="calc-form" id="{uid}-form" novalidate>'
-        f'<p class="calc-title" id="{uid}-title">{escape(calculator.title)} calculator</p>'
+        f'<p class="calc-title" id="{uid}-title">{s.html("calculator.title", title=calculator.title)}</p>'
         f'<p class="calc-description">{escape(calculator.description)}</p>'
         f'<div class="calc-fields">{fields}</div>'
-        '<button type="reset" class="calc-reset md-button">Reset to defaults</button>'
+        f'<button type="reset" class="calc-reset md-button">{s.html("calculator.reset")}</button>'
         "</form>"
         f'<div class="calc-results"><dl class="calc-outputs">{outputs}</dl>'
-        f'<p class="calc-summary" aria-live="polite" aria-atomic="true">{escape(result.get("summary", ""))}</p>'
-        f'<div class="calc-table-slot">{render_table(table) if table else ""}</div>'
-        '<p class="calc-stale-note" hidden>These results are for the last valid inputs.</p></div>'
+        '<p class="calc-summary" aria-live="polite" aria-atomic="true">'
+        f"{escape(s.number(result.get('summary', '')))}</p>"
+        f'<div class="calc-table-slot">{render_table(table, s.number) if table else ""}</div>'
+        f'<p class="calc-stale-note" hidden>{s.html("calculator.stale.invalid")}</p></div>'
         f"{chart}"
-        '<p class="calc-status" role="status"></p>'
+        f'<p class="calc-status" role="status" data-file-text="{s.html("calculator.file")}"></p>'
         "</section>"
     )
 

@@ -21,9 +21,11 @@ __all__ = [
     "RUNTIME_CACHE_PREFIX",
     "SERVICE_WORKER",
     "SNAPSHOT_INPUTS",
+    "STRINGS_MODULE",
     "STYLESHEET",
     "VENDORED",
     "WORKER_FETCHES",
+    "BookStrings",
     "BuildInfo",
 ]
 
@@ -52,6 +54,10 @@ RUNTIME_CACHE_PREFIX = "calculators-runtime:"  # then the scope
 # exercise_worker.js, runtime.js, offline.js; entry.js, a classic script, with import()). The service worker has its
 # own: the manifest written into sw.js (runtime/service_worker.py), which changes sw.js with every build.
 BUILD_INFO = "build-info.js"
+# The plugin's words for readers in the book's language (BookStrings): a module of their own, which only the blocks'
+# scripts import (assets/i18n.js), so that a page without blocks, whose entry.js imports build-info.js, does not
+# download them.
+STRINGS_MODULE = "strings.js"
 # entry.js's mount table, from the registered block kinds (runtime.mount_table): another generated module under ASSETS,
 # which changes only with the kinds (build-info.js changes with every build).
 KINDS_MODULE = "kinds.js"
@@ -75,3 +81,11 @@ class BuildInfo(TypedDict):
         str
     ]  # the files Pyodide fetches itself, relative to the scripts, the wasm first (WORKER_FETCHES)
     runtimeCache: str  # the runtime cache's name, less the site's address that follows it (RUNTIME_CACHE_PREFIX)
+
+
+class BookStrings(TypedDict):
+    """What STRINGS_MODULE exports, one `export const` each; assets/strings.d.ts declares it for the type check."""
+
+    language: str  # the book's language, as the host's theme.language gives it (i18n/)
+    strings: dict[str, str | dict[str, str]]  # the plugin's words for readers in that language, by key: a text with
+    # {name} placeholders, or its plural forms by CLDR category (assets/i18n.js looks them up)

@@ -8,6 +8,7 @@ Layout under the site (`assets/calculators/`):
                                              kind's own), written flat beside them (exercise_worker.js: readers' code,
                                              in a Pyodide of its own)
     build-info.js                            this build's values, which those scripts import (layout.BuildInfo)
+    strings.js                               the plugin's words in the book's language (layout.BookStrings, i18n/)
     calculators.css                          the styles every page needs (PAGE_STYLES, and each kind's page_styles:
                                              quiz.css), as one file; it and exercise.css compacted (stylesheets.py)
     calckit-<version>+<hash>-py3-none-any.whl, <package>-<version>+<hash>-...whl    calckit, and the book's package
@@ -35,6 +36,7 @@ from calckit.book import Book
 
 from ..blocks import BlockKind, kinds
 from ..blocks.hooks import kind_folder
+from ..i18n import ENGLISH, Strings
 from ..sandbox.compute_process import DEFAULT_LIMIT
 from .dependencies import Dependency, dependency_wheel
 from .digests import copied
@@ -46,9 +48,11 @@ from .layout import (
     KINDS_MODULE,
     RUNTIME_CACHE_PREFIX,
     SERVICE_WORKER,
+    STRINGS_MODULE,
     STYLESHEET,
     VENDORED,
     WORKER_FETCHES,
+    BookStrings,
     BuildInfo,
 )
 from .service_worker import worker_cached
@@ -169,9 +173,9 @@ def _write_if_changed(target: Path, text: str) -> None:
         target.write_text(text, encoding="utf-8")
 
 
-def build_info_module(info: BuildInfo) -> str:
-    """The ES module BUILD_INFO: one `export const` for each value, as JSON."""
-    head = "// Written by mkdocs_calculators for this build: do not edit (layout.py's BuildInfo says what each is)."
+def build_info_module(info: BuildInfo | BookStrings, declared: str = "BuildInfo") -> str:
+    """The ES module BUILD_INFO (or STRINGS_MODULE): one `export const` for each value, as JSON."""
+    head = f"// Written by mkdocs_calculators for this build: do not edit (layout.py's {declared} says what each is)."
     return "\n".join([head, *(f"export const {name} = {json.dumps(value)};" for name, value in info.items()), ""])
 
 
@@ -191,7 +195,7 @@ def kind_files(kinds: Iterable[BlockKind[Any]]) -> dict[str, Path]:
     Two files of one name (a book's kind's and a built-in's, or the plugin's shared ones) would overwrite each other
     in the site: PluginError."""
     shared = {asset.name for asset in resources.files(PLUGIN).joinpath("assets").iterdir()}
-    shared |= {BUILD_INFO, KINDS_MODULE, Path(STYLESHEET).name}  # written by the build
+    shared |= {BUILD_INFO, KINDS_MODULE, STRINGS_MODULE, Path(STYLESHEET).name}  # written by the build
     found: dict[str, Path] = {}
     for kind in kinds:
         if kind.browser is None:
@@ -223,6 +227,7 @@ def write_runtime(
     time_limit: float = DEFAULT_LIMIT,
     dependencies: tuple[Dependency, ...] = (),
     missing: tuple[str, ...] = (),
+    strings: Strings = ENGLISH,
 ) -> list[str]:
     """Write everything the browser needs into the site, for `book`; return the wheels' file names.
 
@@ -230,7 +235,7 @@ def write_runtime(
     reuses a cached one) and has no service worker; `time_limit`: seconds for one call of the book's code;
     `dependencies`: the distributions the book ships (browser_dependencies), each in a wheel before the book's;
     `missing`: modules the package imports that the browser lacks (a build that is not strict goes on), for which
-    the worker puts stand-ins (calckit.stand_ins).
+    the worker puts stand-ins (calckit.stand_ins); `strings`: the book's language's words for readers (i18n/).
     """
     out = site_dir / ASSETS
     for relative, source in _vendored_sources(node_modules).items():
@@ -266,6 +271,8 @@ def write_runtime(
         runtimeCache=RUNTIME_CACHE_PREFIX,
     )
     _write_if_changed(out / BUILD_INFO, build_info_module(info))
+    words = BookStrings(language=strings.language, strings=strings.browser())
+    _write_if_changed(out / STRINGS_MODULE, build_info_module(words, "BookStrings"))
     assets = resources.files(PLUGIN).joinpath("assets")
     registered = kinds()
     own = kind_files(registered)

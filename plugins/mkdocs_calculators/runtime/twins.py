@@ -249,16 +249,26 @@ def contracts_module() -> str:
 
 def build_info_declarations() -> str:
     """plugins/types/build-info.d.ts, from layout.BuildInfo."""
+    return _module_declarations("BuildInfo", "build-info.js")
+
+
+def strings_declarations() -> str:
+    """plugins/types/strings.d.ts, from layout.BookStrings."""
+    return _module_declarations("BookStrings", "strings.js")
+
+
+def _module_declarations(name: str, module: str) -> str:
+    """The declarations of a module the build writes from the TypedDict `name` of runtime/layout.py."""
     from . import layout
 
     source = _Source.of(layout)
-    node = source.classes()["BuildInfo"]
+    node = source.classes()[name]
     lines = _comment(
-        f"{WRITTEN} from runtime/layout.py's BuildInfo: do not edit (make lint fails when it is stale). The module "
-        "build-info.js that the build writes beside the browser's scripts (site.py), declared for `tsc --checkJs` "
+        f"{WRITTEN} from runtime/layout.py's {name}: do not edit (make lint fails when it is stale). The module "
+        f"{module} that the build writes beside the browser's scripts (site.py), declared for `tsc --checkJs` "
         "(tsconfig.json's rootDirs puts this folder beside assets/)."
     )
-    for key, hint in get_type_hints(layout.BuildInfo, include_extras=True).items():
+    for key, hint in get_type_hints(getattr(layout, name), include_extras=True).items():
         comment = source.field_comment(node, key)
         if comment:
             lines.extend(_block(_wrapped(comment)) if len(comment) > 110 else [f"/** {comment} */"])
@@ -268,7 +278,11 @@ def build_info_declarations() -> str:
 
 def twins() -> dict[Path, Callable[[], str]]:
     """Each generated file, with what writes it."""
-    return {TYPES_DIR / "contracts.js": contracts_module, TYPES_DIR / "build-info.d.ts": build_info_declarations}
+    return {
+        TYPES_DIR / "contracts.js": contracts_module,
+        TYPES_DIR / "build-info.d.ts": build_info_declarations,
+        TYPES_DIR / "strings.d.ts": strings_declarations,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -128,7 +128,7 @@ class CalculatorKind(BlockKind[CalculatorModel]):
         return CalculatorModel(calculator, inputs, result, anchor, given)
 
     def render(self, model: CalculatorModel, block: Authored) -> str:
-        return render_calculator(model.anchor, model.calculator, model.inputs, model.result)
+        return render_calculator(model.anchor, model.calculator, model.inputs, model.result, block.page.strings)
 
     def followed(self, model: CalculatorModel) -> Followed:
         numbers = {

@@ -7,6 +7,7 @@
  * opening such a link restores the inputs and recomputes (calculator_link.js). calculator_form.js reads and writes
  * the form.
  */
+import { number, t } from "./i18n.js";
 import {
   bootRuntime,
   CallError,
@@ -20,6 +21,7 @@ import {
   CONTROL,
   FIELD,
   authoredInputs,
+  fieldAdvice,
   fields,
   filterChoices,
   readInputs,
@@ -118,14 +120,10 @@ function mountCalculator(root) {
       root.classList.toggle("calc-stale", stale);
       staleNote.hidden = !stale;
       staleNote.textContent = unavailable
-        ? shownFor === builtFor
-          ? "These results are for the inputs as first written, not for those in the form."
-          : "These results are for earlier inputs: Python stopped, so these cannot be computed."
+        ? t(shownFor === builtFor ? "calculator.stale.built" : "calculator.stale.stopped")
         : failed
-          ? `These inputs could not be computed (${failed}). The results are for the last inputs that worked.`
-          : rejected
-            ? "These results are for the last valid inputs."
-            : "These results are for earlier inputs: they update once yours are computed.";
+          ? t("calculator.stale.failed", { error: failed })
+          : t(rejected ? "calculator.stale.invalid" : "calculator.stale.waiting");
     };
     clearTimeout(staleTimer);
     // A warm recompute answers within a frame: dimming the results for it would only flicker, so a form that is
@@ -138,9 +136,7 @@ function mountCalculator(root) {
   const stopWatching = watchRuntime(({ stage, error }) => {
     if (!root.isConnected) return stopWatching();
     if (stage === "failed") {
-      status.textContent =
-        `The interactive part could not start (${error}). The results shown are for the inputs as first ` +
-        "written; the rest of the page works as usual.";
+      status.textContent = t("calculator.failed", { error });
       root.classList.remove("calc-loading");
       root.classList.add("calc-unavailable");
       unavailable = true;
@@ -228,7 +224,7 @@ function mountCalculator(root) {
       // The runtime's failure is reported once, through watchRuntime; this calculator's own, beside it.
       if (root.isConnected && (error instanceof TimeLimitError || error instanceof CallError)) {
         rejected = true;
-        failed = error instanceof TimeLimitError ? `it did not finish within ${TIME_LIMIT_S} s` : error.message;
+        failed = error instanceof TimeLimitError ? t("calculator.time_limit", { seconds: TIME_LIMIT_S }) : error.message;
         markStale();
       }
     } finally {
@@ -291,12 +287,13 @@ function mountCalculator(root) {
 
 /** Put a result from the package on the page. @param {HTMLElement} root @param {import("./contracts.js").RunResult} result */
 function show(root, result) {
-  const errors = new Map(result.ok ? [] : result.errors.map((error) => [error.field, error.hint]));
+  const errors = new Map(result.ok ? [] : result.errors.map((error) => [error.field, error]));
   for (const field of fields(root)) {
     const key = field.dataset.input ?? "";
     const message = /** @type {HTMLElement} */ (field.querySelector(".calc-error"));
     const control = field.dataset.kind === "choices" ? field : field.querySelector(CONTROL);
-    const hint = errors.get(key);
+    const error = errors.get(key);
+    const hint = error && fieldAdvice(field, control, error);
     message.hidden = !hint;
     message.textContent = hint ?? "";
     if (hint) control?.setAttribute("aria-invalid", "true");
@@ -335,9 +332,10 @@ function show(root, result) {
 /** The table each calculator's slot shows, as JSON (none yet: the build's, which the first answer replaces). */
 const tablesShown = new WeakMap();
 
-/** @param {Element} element @param {string} text */
+/** Write `text`, its numbers as the book's language writes them (i18n.js). @param {Element} element @param {string} text */
 function setText(element, text) {
-  if (element.textContent !== text) element.textContent = text;
+  const shown = number(text);
+  if (element.textContent !== shown) element.textContent = shown;
 }
 
 /** Show the figures a chip picker put into its fields (unless the reader is typing in one). @param {HTMLElement} root @param {Record<string, unknown>} inputs */
@@ -355,7 +353,7 @@ function fillFromPicker(root, inputs) {
 function tableElement(table) {
   const cell = (/** @type {string} */ tag, /** @type {string} */ text, /** @type {string} */ scope = "") => {
     const element = document.createElement(tag);
-    element.textContent = text;
+    element.textContent = number(text);
     if (scope) element.setAttribute("scope", scope);
     return element;
   };
@@ -363,10 +361,10 @@ function tableElement(table) {
   wrap.className = "calc-table-wrap";
   wrap.setAttribute("role", "region");
   wrap.tabIndex = 0;
-  wrap.setAttribute("aria-label", table.caption);
+  wrap.setAttribute("aria-label", number(table.caption));
   const element = document.createElement("table");
   element.className = "calc-table";
-  element.createCaption().textContent = table.caption;
+  element.createCaption().textContent = number(table.caption);
   element.createTHead().insertRow().append(...table.columns.map((column) => cell("th", column, "col")));
   const body = element.createTBody();
   for (const [first, ...rest] of table.rows) {

@@ -5,6 +5,7 @@
  * sliders kept in step with their fields.
  */
 import { NumberError, readNumber } from "./grading.js";
+import { language, number, t } from "./i18n.js";
 
 // A field's own control: not its slider, and not the filter box of a long list.
 export const FIELD = "input:not(.calc-slider):not(.calc-filter)";
@@ -141,6 +142,31 @@ function readable(text) {
     if (error instanceof NumberError) return null; // the package's message shows next to the field
     throw error;
   }
+}
+
+/**
+ * What the package said of a field's value (`error`: calckit's rule and its hint, which the browser's Python writes in
+ * English), in the book's language: the same advice, from the rule and what the reader typed, in the catalogue's
+ * words; a rule it has no words for keeps the package's hint, and so does an English book.
+ * @param {HTMLElement} field @param {Element | null} control @param {{rule: string, hint: string}} error
+ */
+export function fieldAdvice(field, control, error) {
+  if (language === "en") return error.hint;
+  const typed = control instanceof HTMLInputElement ? control.value.trim() : "";
+  const said = (/** @type {string} */ text) => (typed ? t("field.typed", { text, typed }) : t("sentence", { text }));
+  if (typed && field.dataset.kind !== "choice") {
+    try {
+      readNumber(typed);
+    } catch (problem) {
+      if (problem instanceof NumberError) return said(t(problem.key, problem.params));
+      throw problem;
+    }
+  }
+  const bound = /^(>=|>|<=) (.+)$/.exec(error.rule);
+  if (bound) return said(t({ ">=": "field.at_least", ">": "field.above", "<=": "field.at_most" }[bound[1]] ?? "", { bound: number(bound[2]) }));
+  if (error.rule === "a whole number") return said(t("field.whole"));
+  if (error.rule.startsWith("one of: ")) return t("field.choose", { label: fieldLabel(field) });
+  return error.hint;
 }
 
 /** @param {HTMLFormElement} form */

@@ -3,6 +3,7 @@
  * A calculator in the page's address: every input a reader changed is recorded there (`?calc-1.intensity=50`), so that
  * the link reproduces the calculator; opening such a link puts its inputs back, and says which parts it left out.
  */
+import { plural, t } from "./i18n.js";
 import { authoredValue, fieldLabel, fieldValue, fields, setControl } from "./calculator_form.js";
 
 /** Record the inputs that differ from the author's in the URL, so the link reproduces this calculator. @param {HTMLElement} root */
@@ -37,7 +38,7 @@ export function restoreFromUrl(root) {
     if (id !== root.id || !key) continue;
     const field = /** @type {HTMLElement | null} */ (root.querySelector(`[data-input="${CSS.escape(key)}"]`));
     if (!field) {
-      ignored.push(`“${key}” (not an input of this calculator)`);
+      ignored.push(t("link.unknown", { key }));
       continue;
     }
     const label = fieldLabel(field);
@@ -45,13 +46,13 @@ export function restoreFromUrl(root) {
       const known = new Set([...field.querySelectorAll("input[type=checkbox]")].map((box) => /** @type {HTMLInputElement} */ (box).value));
       const picked = value.split(",").filter((item) => item.trim());
       const unknown = picked.filter((item) => !known.has(item.trim()));
-      for (const item of unknown) ignored.push(`${label} “${item}” (not in the list)`);
+      for (const item of unknown) ignored.push(t("link.not_listed", { label, value: item }));
       setControl(root, key, picked.filter((item) => known.has(item.trim())).join(","));
       continue;
     }
     const select = field.querySelector("select");
     if (select && ![...select.options].some((option) => option.value === value)) {
-      ignored.push(`${label} “${value}” (not in the list)`);
+      ignored.push(t("link.not_listed", { label, value }));
       continue;
     }
     setControl(root, key, value);
@@ -65,9 +66,6 @@ export function showIgnored(root, ignored) {
   const note = document.createElement("p");
   note.className = "calc-link-note";
   note.setAttribute("role", "status");
-  note.textContent =
-    `Part of this link was ignored: ${ignored.join("; ")}. ` +
-    (ignored.length === 1 ? "That field shows" : "Those fields show") +
-    " the page’s own value.";
+  note.textContent = plural("link.ignored", ignored.length, { parts: ignored.join(t("list.separator")) });
   root.querySelector(".calc-results")?.before(note);
 }

@@ -45,7 +45,14 @@ class ExerciseKind(NamedKind[ExerciseModel]):
     # exercise_worker.js; the page keeps Python's runtime offline as a calculator's does.
     browser = Browser("exercise.js", "[data-exercise]", "mountExercises")
     # Each exercise is one item of the reader's progress: solved or not.
-    progress = Progress("Exercise", _progress_item, title_prefix="Exercise: ")
+    progress = Progress(
+        "Exercise",
+        _progress_item,
+        title_prefix="Exercise: ",
+        label_key="progress.label.exercise",
+        title_key="exercise.title",
+        name_key="progress.kind.exercise",
+    )
     options: ClassVar = Option.table(EXERCISE)  # calckit's table of an exercise's keys, which it reads
 
     def read(self, block: Authored) -> ExerciseModel:
@@ -68,7 +75,14 @@ class ExerciseKind(NamedKind[ExerciseModel]):
         calculator = block.book.calculator(exercise.calculator) if exercise.calculator else None
         named, link = model.named, block.page.link(CALCULATORS_PAGE)
         return render_exercise(
-            named.anchor, model.exercise, named.key, link, calculator, block.page.text, named.old_anchor
+            named.anchor,
+            model.exercise,
+            named.key,
+            link,
+            calculator,
+            block.page.text,
+            block.page.strings,
+            named.old_anchor,
         )
 
 

@@ -16,6 +16,7 @@
  * Until then the pre-rendered code is itself editable (plain text), Run and Check use it, and the editor takes over
  * what was typed there, with the caret, when it arrives.
  */
+import { plural, t } from "./i18n.js";
 import { TIME_LIMIT_S, bootRuntime, callPython, setPageGeneration, watchRuntime } from "./runtime.js";
 import { TimeLimitError, gradeOutputs, runExercise, warmExercises } from "./exercise_runtime.js";
 import { keepRuntimeOffline } from "./offline.js";
@@ -27,9 +28,6 @@ import { element, showError, showFailure, showOutput } from "./exercise_result.j
 const TIME_LIMIT_MS = TIME_LIMIT_S * 1000; // the plugin's time_limit: the book's code has as long
 const HONEST_ATTEMPTS = 3;
 const STYLESHEET = new URL("./exercise.css", import.meta.url).href;
-const KEYS_TEXT =
-  "In the editor, Tab indents. To leave it with the keyboard, press Escape and then Tab; Ctrl+M switches Tab between " +
-  "indenting and moving on.";
 
 /** @typedef {import("./contracts.js").ExerciseData} ExerciseData */
 /** @typedef {import("./contracts.js").ExerciseProgress} Progress */
@@ -75,7 +73,7 @@ function mountExercise(root) {
   const confirm = find(".exercise-confirm");
   const solution = find(".exercise-solution");
   const label = find(".exercise-code-label");
-  const keys = element("p", { class: "exercise-keys", id: `${root.id}-keys` }, [KEYS_TEXT]);
+  const keys = element("p", { class: "exercise-keys", id: `${root.id}-keys` }, [t("exercise.keys")]);
   label.after(keys);
 
   let code = progress.code ?? data.starter;
@@ -88,15 +86,15 @@ function mountExercise(root) {
   const setStatus = (/** @type {string} */ text) => {
     status.textContent = text;
   };
-  setStatus(progress.passed ? "You passed this exercise on an earlier visit." : "");
+  setStatus(progress.passed ? t("exercise.passed.before") : "");
   if (progress.attempts >= HONEST_ATTEMPTS) solution.hidden = false;
   // Another tab's save of this exercise, or a reset or an import on the progress page, reaches this tab: what is stored
   // now is the verdict and the count of attempts, so this tab's next save neither brings back a pass that was reset
   // there nor loses one made there. The code here stays as it is: the reader may be typing in it.
   watchProgress(key, root, () => {
     const stored = load(key, progress.version);
-    if (stored.passed && !progress.passed) setStatus("You passed this exercise in another tab.");
-    else if (!stored.passed && progress.passed) setStatus("This exercise's pass was reset in another tab.");
+    if (stored.passed && !progress.passed) setStatus(t("exercise.passed.tab"));
+    else if (!stored.passed && progress.passed) setStatus(t("exercise.reset.tab"));
     progress.passed = stored.passed;
     progress.attempts = stored.attempts;
     solution.hidden = progress.attempts < HONEST_ATTEMPTS;
@@ -135,7 +133,7 @@ function mountExercise(root) {
         return editor;
       },
       (error) => {
-        setStatus("The code editor could not be loaded; your code can still be edited here as plain text.");
+        setStatus(t("exercise.editor.failed"));
         throw error;
       },
     );
@@ -160,9 +158,9 @@ function mountExercise(root) {
   const stopWatching = watchRuntime(({ stage, error }) => {
     if (!root.isConnected) return stopWatching();
     if (!busy || inOwnPython) return;
-    if (stage === "failed") setStatus(`Python could not start (${error}).`);
+    if (stage === "failed") setStatus(t("exercise.python.failed", { error }));
     else if (stageText(stage)) setStatus(stageText(stage));
-    else if (stage === "ready") setStatus("Running your code…");
+    else if (stage === "ready") setStatus(t("exercise.running"));
   });
 
   /**
@@ -176,7 +174,7 @@ function mountExercise(root) {
   async function call(work) {
     busy = true;
     for (const button of [run, check]) button.setAttribute("aria-disabled", "true");
-    setStatus("Running your code…");
+    setStatus(t("exercise.running"));
     try {
       const reply = await work();
       setStatus("");
@@ -189,13 +187,12 @@ function mountExercise(root) {
       if (error instanceof TimeLimitError) {
         result.append(
           element("p", { class: "exercise-error" }, [
-            `Stopped after ${TIME_LIMIT_S} ${TIME_LIMIT_S === 1 ? "second" : "seconds"}: your code was still ` +
-              "running, perhaps in a loop that never ends. Fix the code and run it again.",
+            plural("exercise.stopped", TIME_LIMIT_S),
           ]),
         );
         setStatus("");
       } else {
-        setStatus(`Python could not run your code (${/** @type {Error} */ (error).message}).`);
+        setStatus(t("exercise.python.error", { error: /** @type {Error} */ (error).message }));
       }
       return null;
     } finally {
@@ -210,7 +207,7 @@ function mountExercise(root) {
     try {
       return await runExercise(job, TIME_LIMIT_MS, {
         onBooting: () => setStatus(stageText("runtime")),
-        onRunning: () => setStatus("Running your code…"),
+        onRunning: () => setStatus(t("exercise.running")),
       });
     } finally {
       inOwnPython = false;
@@ -228,7 +225,7 @@ function mountExercise(root) {
     if (reply.ok) {
       result.append(
         element("p", { class: "exercise-ran" }, [
-          reply.stdout ? "Ran without errors." : "Ran without errors, and printed nothing. Check tests your function.",
+          t(reply.stdout ? "exercise.ran" : "exercise.ran.silent"),
         ]),
       );
     }
@@ -245,18 +242,18 @@ function mountExercise(root) {
       if (!drawn) return null;
       const cases = drawn.cases.map((one) => one.inputs);
       const ran = await runInOwnPython({ type: "cases", code: checked, function: name, parameters, floats: drawn.floats, cases });
-      return ran && typeof ran === "object" ? gradeOutputs(ran, drawn.cases, tolerance) : ran;
+      return ran && typeof ran === "object" ? gradeOutputs(ran, drawn.cases, tolerance, t) : ran;
     });
     if (!reply || !root.isConnected) return;
     result.replaceChildren();
     if (reply.ok) {
       progress.passed = true;
-      result.append(element("p", { class: "exercise-pass" }, [`All ${reply.total} cases pass. Well done.`]));
+      result.append(element("p", { class: "exercise-pass" }, [plural("exercise.pass", reply.total)]));
     } else {
       // An honest attempt: changed since the starter and since the last check.
       if (checked.trim() !== data.starter.trim() && checked !== progress.checked) progress.attempts += 1;
       progress.passed = false;
-      if (reply.error) showError(result, reply.error, "Your code does not run: ", goToLine);
+      if (reply.error) showError(result, reply.error, t("exercise.broken"), goToLine);
       else showFailure(result, reply, data, goToLine);
       if (progress.attempts >= HONEST_ATTEMPTS) solution.hidden = false;
     }
@@ -274,7 +271,7 @@ function mountExercise(root) {
     replaceCode(data.starter);
     remember();
     result.replaceChildren();
-    setStatus("Your code is back to the starter.");
+    setStatus(t("exercise.reset.done"));
     if (editor) editor.focus();
     else plain.focus();
   });

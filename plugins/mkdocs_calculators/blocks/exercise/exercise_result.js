@@ -4,6 +4,8 @@
  * line, and the first case that fails (its inputs, the expected value and what came back). Only ever text.
  */
 
+import { plural, t } from "./i18n.js";
+
 /** @typedef {import("./contracts.js").PythonError} PythonError */
 
 /** @param {number | null} value */
@@ -33,9 +35,9 @@ export function showError(result, error, prefix, goToLine) {
   const parts = [];
   const line = Number(error.line);
   if (Number.isInteger(line) && line > 0) {
-    const go = element("button", { type: "button", class: "exercise-line" }, [`Line ${line}`]);
+    const go = element("button", { type: "button", class: "exercise-line" }, [t("exercise.line", { line })]);
     go.addEventListener("click", () => goToLine(line));
-    parts.push(go, ": ");
+    parts.push(go, t("exercise.line.separator"));
   }
   parts.push(`${String(error.type)}: ${String(error.message)}`);
   result.append(element("p", { class: "exercise-error" }, [prefix, ...parts]));
@@ -45,7 +47,7 @@ export function showError(result, error, prefix, goToLine) {
 export function showOutput(result, stdout) {
   if (!stdout) return;
   result.append(
-    element("p", { class: "exercise-output-label" }, ["Printed:"]),
+    element("p", { class: "exercise-output-label" }, [t("exercise.printed")]),
     element("pre", { class: "exercise-stdout" }, [stdout]),
   );
 }
@@ -62,17 +64,17 @@ export function showFailure(result, reply, data, goToLine) {
   const rows = data.parameters.map((name) =>
     element("tr", {}, [element("th", { scope: "row" }, [element("code", {}, [name])]), element("td", {}, [number(failure.inputs[name])])]),
   );
-  rows.push(element("tr", {}, [element("th", { scope: "row" }, ["Expected"]), element("td", {}, [number(failure.expected)])]));
+  rows.push(element("tr", {}, [element("th", { scope: "row" }, [t("exercise.expected")]), element("td", {}, [number(failure.expected)])]));
   if (!failure.error) {
-    rows.push(element("tr", {}, [element("th", { scope: "row" }, ["Got"]), element("td", {}, [failure.got ?? ""])]));
+    rows.push(element("tr", {}, [element("th", { scope: "row" }, [t("exercise.got")]), element("td", {}, [failure.got ?? ""])]));
   }
-  const passed = reply.passed ? ` (the ${reply.passed} before it pass)` : "";
+  const values = { number: failure.index + 1, total: reply.total, passed: reply.passed, reason: failure.reason };
   result.append(
-    element("p", { class: "exercise-fail" }, [`Case ${failure.index + 1} of ${reply.total} fails${passed}: ${failure.reason}.`]),
+    element("p", { class: "exercise-fail" }, [reply.passed ? plural("exercise.fails.after", reply.passed, values) : t("exercise.fails", values)]),
     element("table", { class: "exercise-case" }, [
-      element("caption", {}, [`Case ${failure.index + 1}: ${data.function}(…) with these inputs`]),
+      element("caption", {}, [t("exercise.case", { number: failure.index + 1, function: data.function })]),
       element("tbody", {}, rows),
     ]),
   );
-  if (failure.error) showError(result, failure.error, "Your function raised an error. ", goToLine);
+  if (failure.error) showError(result, failure.error, t("exercise.raised"), goToLine);
 }

@@ -7,7 +7,7 @@
  * The page takes from a worker only the one reply to the job it sent, of the shape it expects; the verdict is the
  * page's own (gradeOutputs, with grading.js, against values computed in the calculators' worker).
  */
-import { verdict } from "./grading.js";
+import { english, judge } from "./grading.js";
 
 /** @typedef {import("./contracts.js").Ran} Ran */
 /** @typedef {import("./contracts.js").Case} Case */
@@ -208,19 +208,22 @@ async function runIn(job, limitMs, { onBooting, onRunning }) {
  * @param {Ran} ran the exercise worker's reply
  * @param {Case[]} cases
  * @param {import("./contracts.js").Tolerance} tolerance
+ * @param {(key: string, params?: Record<string, string>) => string} [say] the words of each reason (the catalogue's,
+ * i18n.js's `t` in the book's language; English, as calckit says them, by default)
  * @returns {import("./contracts.js").Checked}
  */
-export function gradeOutputs(ran, cases, tolerance) {
+export function gradeOutputs(ran, cases, tolerance, say = english) {
   const graded = { ok: false, passed: 0, total: cases.length, stdout: String(ran.stdout ?? ""), error: null, failure: null };
   if (ran.error) return { ...graded, error: ran.error };
   for (const [index, one] of cases.entries()) {
     const got = Array.isArray(ran.results) ? ran.results[index] : undefined;
     /** @type {import("./contracts.js").CaseFailure} */
     const failure = { index, inputs: one.inputs, expected: one.expected, got: "", reason: "", error: null };
-    if (got?.kind === "raised") Object.assign(failure, { reason: "raised an error", error: got.error });
+    if (got?.kind === "raised") Object.assign(failure, { reason: say("grading.raised"), error: got.error });
     else {
-      const reason = got ? verdict(got, one.expected, tolerance) : "returned nothing";
-      if (!reason) continue;
+      const judged = got ? judge(got, one.expected, tolerance) : { key: "grading.nothing", params: {} };
+      if (!judged) continue;
+      const reason = say(judged.key, judged.params);
       Object.assign(failure, { got: String(got?.shown ?? ""), reason });
     }
     return { ...graded, passed: index, failure };

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from calckit.exercise import Exercise
     from calckit.spec import Calculator
 
+    from ...i18n import Strings
     from ...pages.authored_text import AuthoredText
 
 __all__ = ["exercise_version", "render_exercise"]
@@ -31,19 +32,36 @@ def _json(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False, sort_keys=True)
 
 
-def _task(exercise: Exercise, calculators_page: str, calculator: Calculator | None) -> str:
-    """What the function returns and what checks it: 'returning the attainable compute, in TFLOP/s. Check compares
-    it with the Roofline calculator'."""
+def _task(exercise: Exercise, calculators_page: str, calculator: Calculator | None, s: Strings) -> str:
+    """What the function returns and what checks it: 'Write f(...), returning the attainable compute, in TFLOP/s.
+    Check compares it with the Roofline calculator on 12 cases, ...'."""
     from calckit.quiz import output_spec
 
-    unit = f", in {escape(exercise.unit)}" if exercise.unit and exercise.unit != "%" else ""
+    unit = s.html("exercise.task.unit", unit=exercise.unit) if exercise.unit and exercise.unit != "%" else ""
+    count = len(exercise.cases)
+    common = {
+        "signature": f"<code>{escape(exercise.signature)}</code>",
+        "unit": unit,
+        "check": f"<strong>{s.html('exercise.check')}</strong>",
+        "tolerance": escape(_within(exercise, s)),
+    }
     if calculator is None:
-        return f"returning a number{unit}. <strong>Check</strong> compares it with the book's own function"
+        return s.markup("exercise.task.function", count, **common)
     output = output_spec(calculator, exercise.output)
     label = output.label if output else exercise.output
     label = escape(label[0].lower() + label[1:] if label[1:2].islower() else label)  # 'attainable compute', 'MBU'
     reference = f'<a href="{escape(calculators_page)}#{escape(calculator.name)}">{escape(calculator.title)}</a>'
-    return f"returning the {label}{unit}. <strong>Check</strong> compares it with the {reference} calculator"
+    return s.markup("exercise.task.calculator", count, output=label, calculator=reference, **common)
+
+
+def _within(exercise: Exercise, s: Strings) -> str:
+    """The tolerance as readers see it (calckit's `Tolerance.text`, in the book's language): 'within 0.1%'."""
+    tolerance = exercise.tolerance
+    if not tolerance.relative:
+        return s("exercise.within", amount=f"{tolerance.amount:g}")
+    if tolerance.amount >= 1e-4:
+        return s("exercise.within.percent", amount=f"{tolerance.amount * 100:g}")
+    return s("exercise.within.part", count=f"{round(1 / tolerance.amount):,}")
 
 
 def _page_data(exercise: Exercise) -> ExercisePageData:
@@ -71,50 +89,50 @@ def render_exercise(
     calculators_page: str,
     calculator: Calculator | None,
     text: AuthoredText,
+    s: Strings,
     old_anchor: str = "",
 ) -> str:
     """The exercise with id `uid` in the page; `key` is where the reader's code is saved; `calculators_page` is the
     address of the calculator reference from this page; `calculator` is the one that checks it (None when a function
-    of the book's package does, `exercise.reference`); `text` renders the prompt and the hints; `old_anchor` is the
-    anchor that links made before anchors followed ids name it by (entry.js sends them on to `uid`)."""
+    of the book's package does, `exercise.reference`); `text` renders the prompt and the hints; `s` has the plugin's
+    words; `old_anchor` is the anchor that links made before anchors followed ids name it by (entry.js sends them on
+    to `uid`)."""
     encoded = _json(_page_data(exercise))
     version = exercise_version(exercise)
     hints = "".join(
-        f'<details class="exercise-hint"><summary>Hint {number}</summary>{text.block(hint)}</details>'
+        f'<details class="exercise-hint"><summary>{s.html("exercise.hint", number=number)}</summary>'
+        f"{text.block(hint)}</details>"
         for number, hint in enumerate(exercise.hints, 1)
     )
-    count = len(exercise.cases)
     labelled = f'id="{uid}" role="group" aria-labelledby="{uid}-title"{old_anchor_attribute(old_anchor)}'
     return (
         f'<div class="exercise" {labelled} '
         f'data-exercise="{escape(exercise.id)}" data-exercise-key="{escape(key)}" data-exercise-version="{version}" '
         f'data-exercise-data="{escape(encoded)}">'
-        f'<p class="exercise-title" id="{uid}-title">Exercise: {escape(exercise.title)}</p>'
+        f'<p class="exercise-title" id="{uid}-title">{s.html("exercise.title", title=exercise.title)}</p>'
         f'<div class="exercise-prompt">{text.block(exercise.prompt)}</div>'
-        f'<p class="exercise-task">Write <code>{escape(exercise.signature)}</code>, '
-        f"{_task(exercise, calculators_page, calculator)} on {count} "
-        f"case{'s' if count != 1 else ''}, {escape(exercise.tolerance.text)}.</p>"
-        f'<p class="exercise-code-label" id="{uid}-code">Your code</p>'
+        f'<p class="exercise-task">{_task(exercise, calculators_page, calculator, s)}</p>'
+        f'<p class="exercise-code-label" id="{uid}-code">{s.html("exercise.code")}</p>'
         '<div class="exercise-editor"><pre><code class="language-python">'
         f"{escape(exercise.starter)}</code></pre></div>"
-        '<p class="exercise-status" role="status">Run and Check need this page\'s scripts, with the site served over '
-        "http.</p>"
+        f'<p class="exercise-status" role="status">{s.html("exercise.file")}</p>'
         '<div class="exercise-controls" hidden>'
-        '<button type="button" class="md-button exercise-run">Run</button>'
-        '<button type="button" class="md-button md-button--primary exercise-check">Check</button>'
-        '<button type="button" class="md-button exercise-reset">Reset</button>'
+        f'<button type="button" class="md-button exercise-run">{s.html("exercise.run")}</button>'
+        f'<button type="button" class="md-button md-button--primary exercise-check">{s.html("exercise.check")}</button>'
+        f'<button type="button" class="md-button exercise-reset">{s.html("exercise.reset")}</button>'
         "</div>"
         '<div class="exercise-confirm" role="alertdialog" hidden '
         f'aria-labelledby="{uid}-confirm" aria-describedby="{uid}-confirm">'
-        f'<p id="{uid}-confirm">Throw away your code and start again from the starter?</p>'
-        '<button type="button" class="md-button exercise-reset-yes">Reset my code</button>'
-        '<button type="button" class="md-button exercise-reset-no">Keep my code</button>'
+        f'<p id="{uid}-confirm">{s.html("exercise.confirm")}</p>'
+        f'<button type="button" class="md-button exercise-reset-yes">{s.html("exercise.confirm.yes")}</button>'
+        f'<button type="button" class="md-button exercise-reset-no">{s.html("exercise.confirm.no")}</button>'
         "</div>"
         '<div class="exercise-result" aria-live="polite"></div>'
         f'<div class="exercise-hints">{hints}</div>'
         '<div class="exercise-solution" hidden>'
-        '<button type="button" class="md-button exercise-show-solution">Show a solution</button>'
-        '<div class="exercise-solution-code" hidden><p>One way to write it:</p><pre><code class="language-python">'
+        f'<button type="button" class="md-button exercise-show-solution">{s.html("exercise.solution.show")}</button>'
+        f'<div class="exercise-solution-code" hidden><p>{s.html("exercise.solution.intro")}</p>'
+        '<pre><code class="language-python">'
         "</code></pre></div>"
         "</div>"
         "</div>"

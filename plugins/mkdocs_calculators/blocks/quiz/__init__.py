@@ -55,7 +55,9 @@ class QuizKind(NamedKind[QuizModel]):  # its keys are calckit's table (calckit.q
     # quiz.js (and quiz_*.js, one per kind of question) grades it in the browser; quiz.css styles it on every page.
     browser = Browser("quiz.js", "[data-quiz]", "mountQuizzes", near_viewport=True, page_styles=("quiz.css",))
     # Each quiz is one item of the reader's progress, as many steps as it has questions.
-    progress = Progress("Quiz", _progress_item, _question_count)
+    progress = Progress(
+        "Quiz", _progress_item, _question_count, label_key="progress.label.quiz", name_key="progress.kind.quiz"
+    )
     options: ClassVar = {
         **Option.table(QUIZ),
         "file": Option("a YAML file beside the page that holds the quiz instead"),
@@ -85,7 +87,7 @@ class QuizKind(NamedKind[QuizModel]):  # its keys are calckit's table (calckit.q
 
     def render(self, model: QuizModel, block: Authored) -> str:
         named = model.named
-        return render_quiz(named.anchor, model.quiz, model.html, named.key, named.old_anchor)
+        return render_quiz(named.anchor, model.quiz, model.html, named.key, block.page.strings, named.old_anchor)
 
 
 def _referenced(block: Authored, loaded: Loaded) -> tuple[str, str]:

@@ -11,6 +11,7 @@
  * each kind of question is a module of its own that gives the flow a Kind: quiz_choice.js, quiz_numeric.js (read and
  * graded by grading.js, the twin of calckit's rule), quiz_sort.js. quiz_order.js draws the order of options.
  */
+import { t } from "./i18n.js";
 import { choiceKind } from "./quiz_choice.js";
 import { element, explanation, verdictLine } from "./quiz_marks.js";
 import { numericKind } from "./quiz_numeric.js";
@@ -105,7 +106,7 @@ function mountQuiz(root, generation) {
     const answers = Object.values(progress.answers);
     const right = answers.filter((answer) => answer.correct).length;
     const done = answers.filter(answered).length === forms.length;
-    const text = `Score: ${right} of ${forms.length}` + (done ? ". You have answered every question." : "");
+    const text = t(done ? "quiz.score.done" : "quiz.score", { right, total: forms.length });
     if (score.textContent !== text) score.textContent = text;
   }
 
@@ -134,7 +135,7 @@ function mountQuiz(root, generation) {
     show(0, false);
     saveProgress();
     undo.hidden = false;
-    /** @type {HTMLElement} */ (undo.querySelector("[role=status]")).textContent = "Every answer was cleared.";
+    /** @type {HTMLElement} */ (undo.querySelector("[role=status]")).textContent = t("quiz.cleared");
     undoButton.focus();
   });
   undoButton.addEventListener("click", () => {
@@ -205,7 +206,7 @@ function mountQuestion(form, spec, context) {
 
   /** @param {Verdict} verdict */
   function showVerdict({ correct, details }) {
-    feedback.replaceChildren(verdictLine(correct, correct ? "Correct." : "Not quite."));
+    feedback.replaceChildren(verdictLine(correct, t(correct ? "quiz.correct" : "quiz.wrong")));
     for (const detail of details) feedback.append(element("p", "quiz-detail", detail));
     const why = explanation(form, "quiz-explanation");
     if (why) feedback.append(why);

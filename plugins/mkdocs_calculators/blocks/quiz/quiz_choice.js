@@ -1,5 +1,6 @@
 // @ts-check
 /** A quiz's single-choice (radio buttons) and multiple-choice (checkboxes) questions: reading, marking, grading. */
+import { plural, t } from "./i18n.js";
 import { explanation, verdictLine } from "./quiz_marks.js";
 
 /** @typedef {import("./contracts.js").ChoiceData} ChoiceData */
@@ -15,7 +16,7 @@ export function choiceKind(form, spec) {
       for (const input of inputs) input.checked = Array.isArray(value) && value.includes(Number(input.value));
     },
     missing: () =>
-      chosen().length ? "" : spec.kind === "single" ? "Choose an answer first." : "Choose at least one answer first.",
+      chosen().length ? "" : t(spec.kind === "single" ? "quiz.choose.one.first" : "quiz.choose.many.first"),
     grade() {
       const picked = chosen();
       for (const input of inputs) {
@@ -24,7 +25,7 @@ export function choiceKind(form, spec) {
         const mark = /** @type {HTMLElement} */ (input.closest(".quiz-choice")?.querySelector(".quiz-mark"));
         const right = spec.correct.includes(index);
         const choice = /** @type {HTMLElement} */ (input.closest(".quiz-choice"));
-        mark.replaceChildren(verdictLine(right, right ? "A right answer." : "Not a right answer."));
+        mark.replaceChildren(verdictLine(right, t(right ? "quiz.choice.right" : "quiz.choice.wrong")));
         const why = explanation(choice, "quiz-why");
         if (why) mark.append(why);
         mark.hidden = false;
@@ -34,9 +35,10 @@ export function choiceKind(form, spec) {
       const details =
         spec.kind === "multiple" && !correct
           ? [
-              `${hits} of your ${picked.length === 1 ? "1 choice" : `${picked.length} choices`} ` +
-                `${hits === 1 ? "is" : "are"} right; ` +
-                (spec.correct.length === 1 ? "there is 1 right answer." : `there are ${spec.correct.length} right answers.`),
+              t("quiz.choice.detail", {
+                right: plural("quiz.choice.right", hits, { choices: plural("quiz.choice.picked", picked.length, { hits }) }),
+                answers: plural("quiz.choice.answers", spec.correct.length),
+              }),
             ]
           : [];
       return { correct, details };

@@ -5,6 +5,7 @@
  */
 import { NumberError, allows, readAnswer } from "./grading.js";
 import { element } from "./quiz_marks.js";
+import { number, t } from "./i18n.js";
 import { stageText } from "./status.js";
 
 /** @typedef {import("./contracts.js").NumericData} NumericData */
@@ -34,7 +35,10 @@ export function numericKind(form, spec, context, answer, render) {
   /** @param {Variant} variant */
   function apply(variant) {
     current = variant;
-    values.forEach((node, index) => (node.textContent = variant.values[index] ?? node.textContent));
+    values.forEach((node, index) => {
+      const value = variant.values[index];
+      if (value !== undefined) node.textContent = number(value);
+    });
     form.dataset.inputs = JSON.stringify(variant.inputs);
   }
 
@@ -47,7 +51,7 @@ export function numericKind(form, spec, context, answer, render) {
       return { value: readAnswer(input.value, spec.unit) };
     } catch (error) {
       if (!(error instanceof NumberError)) throw error;
-      return { error: `${error.message}.` };
+      return { error: t("sentence", { text: t(error.key, error.params) }) };
     }
   }
 
@@ -55,7 +59,7 @@ export function numericKind(form, spec, context, answer, render) {
     newNumbers.hidden = false;
     newNumbers.addEventListener("click", async () => {
       newNumbers.disabled = true;
-      status.textContent = "Making new numbers…";
+      status.textContent = t("quiz.new.making");
       /** @type {(() => void) | null} */
       let stopWatching = null;
       try {
@@ -74,13 +78,11 @@ export function numericKind(form, spec, context, answer, render) {
         input.value = "";
         render();
         status.textContent = "";
-        feedback.replaceChildren(element("p", "quiz-detail", "New numbers: read the question again."));
+        feedback.replaceChildren(element("p", "quiz-detail", t("quiz.new.done")));
         input.focus();
         context.changed();
       } catch (error) {
-        status.textContent =
-          `New numbers need Python in your browser, which could not start (${/** @type {Error} */ (error).message}). ` +
-          "The question as written still works.";
+        status.textContent = t("quiz.new.failed", { error: /** @type {Error} */ (error).message });
       } finally {
         stopWatching?.();
         newNumbers.disabled = false;
@@ -100,7 +102,7 @@ export function numericKind(form, spec, context, answer, render) {
     grade() {
       const read = given();
       const correct = "value" in read && allows(read.value, current.answer, spec.tolerance);
-      return { correct, details: correct ? [`The answer is ${current.answer_text}.`] : [] };
+      return { correct, details: correct ? [t("quiz.answer.is", { answer: number(current.answer_text) })] : [] };
     },
     clear() {},
     focus: () => input.focus(),

@@ -1,5 +1,6 @@
 // @ts-check
 /** A quiz's questions that sort items into buckets, by pointer, by tap or from the keyboard. */
+import { language, plural, t } from "./i18n.js";
 import { explanation, spokenText, verdictLine } from "./quiz_marks.js";
 
 /** @typedef {import("./contracts.js").SortData} SortData */
@@ -53,7 +54,7 @@ export function sortKind(form, spec, changed) {
     button(index).setAttribute("aria-pressed", "true");
     sort.classList.add("quiz-holding");
     const names = zones.filter((zone) => zone !== pool).map(zoneName);
-    announce(`Picked up “${label(index)}”. Choose its bucket: ${names.join(" or ")}. Escape cancels.`);
+    announce(t("quiz.sort.picked", { item: label(index), buckets: new Intl.ListFormat(language, { type: "disjunction" }).format(names) }));
   }
 
   function letGo() {
@@ -79,8 +80,8 @@ export function sortKind(form, spec, changed) {
     letGo();
     /** @type {HTMLElement} */ (zone.querySelector(".quiz-items")).append(slots[index]);
     const left = unsorted().length;
-    const rest = left ? `${left} left to sort.` : "Every item is placed: check your answer.";
-    announce(`“${label(index)}” placed in ${zoneName(zone)}. ${rest}`);
+    const rest = left ? plural("quiz.sort.left", left) : t("quiz.sort.done");
+    announce(t("quiz.sort.placed", { item: label(index), bucket: zoneName(zone), rest }));
     changed();
     if (byKeyboard) {
       const following = unsorted()[0];
@@ -152,7 +153,7 @@ export function sortKind(form, spec, changed) {
 
   for (const target of targets) {
     target.addEventListener("click", (event) => {
-      if (held === null) announce("Pick an item first, then its bucket.");
+      if (held === null) announce(t("quiz.sort.first"));
       else drop(zoneOf(target), event.detail === 0); // detail 0: Enter or Space, not a pointer
     });
   }
@@ -170,7 +171,9 @@ export function sortKind(form, spec, changed) {
       cancel(true);
       return;
     }
-    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    // Right to left (Material's direction, Arabic or Hebrew), the next bucket is the one to the left.
+    const ahead = getComputedStyle(sort).direction === "rtl" ? -1 : 1;
+    const step = { ArrowRight: ahead, ArrowDown: 1, ArrowLeft: -ahead, ArrowUp: -1 }[event.key];
     if (!step) return;
     event.preventDefault();
     const at = targets.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
@@ -194,7 +197,7 @@ export function sortKind(form, spec, changed) {
     },
     missing() {
       const left = unsorted().length;
-      return left ? `Place every item in a bucket first (${left} left).` : "";
+      return left ? plural("quiz.sort.missing", left) : "";
     },
     grade() {
       letGo();
@@ -205,12 +208,12 @@ export function sortKind(form, spec, changed) {
         right += ok ? 1 : 0;
         slot.classList.add(ok ? "quiz-slot-right" : "quiz-slot-wrong");
         const mark = /** @type {HTMLElement} */ (slot.querySelector(".quiz-mark"));
-        mark.replaceChildren(verdictLine(ok, ok ? "Right bucket." : "Not this bucket."));
+        mark.replaceChildren(verdictLine(ok, t(ok ? "quiz.sort.right" : "quiz.sort.wrong")));
         const why = explanation(slot, "quiz-why");
         if (why) mark.append(why);
         mark.hidden = false;
       });
-      return { correct: right === slots.length, details: [`${right} of ${slots.length} items are in the right bucket.`] };
+      return { correct: right === slots.length, details: [plural("quiz.sort.result", slots.length, { right })] };
     },
     clear() {
       for (const slot of slots) {

@@ -23,17 +23,14 @@ if TYPE_CHECKING:
     from calckit.contracts import QuizPageData
     from calckit.quiz import ChoiceQuestion, NumericQuestion, Question, Quiz, SortQuestion, Where
 
+    from ...i18n import Strings
     from ...pages.authored_text import AuthoredText
 
 __all__ = ["QuizHtml", "authored_html", "old_anchor_attribute", "quiz_version", "render_quiz"]
 
 
-SORT_HELP = (
-    "Pick an item, then the bucket it belongs in: click or tap each, or press Enter on each. With a mouse you can "
-    "also drag an item onto a bucket. While an item is picked, the arrow keys move between buckets and Escape puts it "
-    "back."
-)
 _TAG = re.compile(r"(<[^>]*>)")
+_VALUE = re.compile(r'(<span class="quiz-value">)([^<]*)(</span>)')
 _FIRST_PARAGRAPH = re.compile(r"\s*<p>((?:(?!</?p[ >]).)*)</p>\s*", re.DOTALL)
 
 
@@ -169,35 +166,38 @@ def quiz_version(quiz: Quiz) -> str:
     return hashlib.sha256(_json(grading_data(quiz)).encode()).hexdigest()[:12]
 
 
-def render_quiz(uid: str, quiz: Quiz, html: QuizHtml, key: str, old_anchor: str = "") -> str:
+def render_quiz(uid: str, quiz: Quiz, html: QuizHtml, key: str, s: Strings, old_anchor: str = "") -> str:
     """The quiz with id `uid` in the page, its author's text as `html` (authored_html); `key` is where the reader's
     progress is saved; `old_anchor` is the anchor that links made before anchors followed ids name it by (entry.js
-    sends them on to `uid`)."""
+    sends them on to `uid`); `s` the plugin's words in the book's language."""
     version = quiz_version(quiz)
     data = _json(_page_data(quiz))
     total = len(quiz.questions)
     questions = "".join(
-        _question(f"{uid}-q{number}", question, shown, number, total, f"{quiz.id}/{question.id}")
+        _question(f"{uid}-q{number}", question, shown, (number, total), f"{quiz.id}/{question.id}", s)
         for number, (question, shown) in enumerate(zip(quiz.questions, html.questions, strict=True), 1)
     )
+    # A numeric question's values, written as the language writes numbers (quiz_numeric.js writes new ones so).
+    questions = _VALUE.sub(lambda value: value[1] + s.number(value[2]) + value[3], questions)
     intro = f'<div class="quiz-intro">{html.intro}</div>' if html.intro else ""
     return (
         f'<div class="quiz" id="{uid}" role="group" aria-labelledby="{uid}-title"{old_anchor_attribute(old_anchor)} '
         f'data-quiz="{escape(quiz.id)}" '
         f'data-quiz-key="{escape(key)}" data-quiz-version="{version}" data-quiz-data="{escape(data)}">'
-        f'<p class="quiz-title" id="{uid}-title">{escape(quiz.title or "Quiz")}</p>{intro}'
+        f'<p class="quiz-title" id="{uid}-title">{escape(quiz.title) if quiz.title else s.html("quiz.title")}</p>'
+        f"{intro}"
         f'<div class="quiz-questions">{questions}</div>'
         # After the questions, so that hiding it as the quiz mounts moves none of them.
-        '<p class="quiz-note">Answers are checked by a script on this page, which needs the site served over http.</p>'
+        f'<p class="quiz-note" data-file-text="{s.html("quiz.file")}">{s.html("quiz.note")}</p>'
         '<div class="quiz-footer" hidden>'
         '<div class="quiz-nav">'
-        '<button type="button" class="quiz-prev md-button">Previous</button>'
-        '<button type="button" class="quiz-next md-button">Next</button>'
+        f'<button type="button" class="quiz-prev md-button">{s.html("quiz.previous")}</button>'
+        f'<button type="button" class="quiz-next md-button">{s.html("quiz.next")}</button>'
         "</div>"
-        f'<p class="quiz-score" role="status">Score: 0 of {total}</p>'
-        '<button type="button" class="quiz-reset md-button">Reset quiz</button>'
+        f'<p class="quiz-score" role="status">{s.html("quiz.score", right=0, total=total)}</p>'
+        f'<button type="button" class="quiz-reset md-button">{s.html("quiz.reset")}</button>'
         '<p class="quiz-undo" hidden><span role="status"></span> '
-        '<button type="button" class="quiz-undo-button md-button">Undo reset</button></p>'
+        f'<button type="button" class="quiz-undo-button md-button">{s.html("quiz.undo")}</button></p>'
         "</div>"
         "</div>"
     )
@@ -208,18 +208,18 @@ def _template(class_name: str, html: str) -> str:
     return f'<template class="{class_name}" data-search-exclude>{html}</template>' if html else ""
 
 
-def _question(qid: str, question: Question, html: QuestionHtml, number: int, total: int, salt: str) -> str:
-    """One question; `salt` draws the order its options are built in."""
+def _question(qid: str, question: Question, html: QuestionHtml, place: tuple[int, int], salt: str, s: Strings) -> str:
+    """One question, `place` its number and the quiz's count; `salt` draws the order its options are built in."""
     inputs, new = "", ""
     if question.kind == "sort":
-        body = _sort(qid, question, html, question.shown_order(salt))
+        body = _sort(qid, question, html, question.shown_order(salt), s)
     elif question.kind == "numeric":
-        body = _numeric(qid, question)
+        body = _numeric(qid, question, s)
         inputs = f' data-inputs="{escape(_json(question.grading_data()["inputs"]))}"'
         if question.vary:
-            new = '<button type="button" class="quiz-new md-button" hidden>New numbers</button>'
+            new = f'<button type="button" class="quiz-new md-button" hidden>{s.html("quiz.new")}</button>'
     else:
-        body = _choices(qid, question, html, question.shown_order(salt))
+        body = _choices(qid, question, html, question.shown_order(salt), s)
     # A legend holds a line: a question that is more than one starts there and goes on below it.
     line, more = _legend_and_rest(html.text)
     more = f'<div class="quiz-text-more">{more}</div>' if more else ""
@@ -228,13 +228,13 @@ def _question(qid: str, question: Question, html: QuestionHtml, number: int, tot
         f"{inputs} novalidate>"
         "<fieldset>"
         f'<legend class="quiz-legend" id="{qid}-legend" tabindex="-1">'
-        f'<span class="quiz-counter">Question {number} of {total}</span> '
+        f'<span class="quiz-counter">{s.html("quiz.counter", number=place[0], total=place[1])}</span> '
         f'<span class="quiz-text">{line}</span></legend>'
         f"{more}{body}"
         "</fieldset>"
         '<div class="quiz-actions">'
-        '<button type="submit" class="quiz-check md-button md-button--primary">Check</button>'
-        '<button type="button" class="quiz-retry md-button" hidden>Try again</button>'
+        f'<button type="submit" class="quiz-check md-button md-button--primary">{s.html("quiz.check")}</button>'
+        f'<button type="button" class="quiz-retry md-button" hidden>{s.html("quiz.retry")}</button>'
         f"{new}"
         "</div>"
         '<p class="quiz-status" role="status"></p>'
@@ -252,9 +252,9 @@ def _legend_and_rest(html: str) -> tuple[str, str]:
     return (first[1], html[first.end() :].strip()) if first else ("", html)
 
 
-def _choices(qid: str, question: ChoiceQuestion, html: QuestionHtml, order: list[int]) -> str:
+def _choices(qid: str, question: ChoiceQuestion, html: QuestionHtml, order: list[int], s: Strings) -> str:
     single = question.kind == "single"
-    hint = "Choose one answer." if single else "Choose every answer that applies."
+    hint = s.html("quiz.choose.one" if single else "quiz.choose.many")
     choices = "".join(
         f'<div class="quiz-choice" data-choice="{index}">'
         f'<label><input type="{"radio" if single else "checkbox"}" name="{qid}-choice" value="{index}">'
@@ -267,7 +267,7 @@ def _choices(qid: str, question: ChoiceQuestion, html: QuestionHtml, order: list
     return f'<p class="quiz-hint">{hint}</p><div class="quiz-choices">{choices}</div>'
 
 
-def _sort(qid: str, question: SortQuestion, html: QuestionHtml, order: list[int]) -> str:
+def _sort(qid: str, question: SortQuestion, html: QuestionHtml, order: list[int], s: Strings) -> str:
     items = "".join(
         f'<li class="quiz-slot" data-item="{index}">'
         f'<button type="button" class="quiz-item" aria-pressed="false">{html.options[index]}</button>'
@@ -280,9 +280,9 @@ def _sort(qid: str, question: SortQuestion, html: QuestionHtml, order: list[int]
         _zone(qid, bucket.id, shown, "") for bucket, shown in zip(question.buckets, html.buckets, strict=True)
     )
     return (
-        f'<p class="quiz-hint" id="{qid}-help">{escape(SORT_HELP)}</p>'
+        f'<p class="quiz-hint" id="{qid}-help">{s.html("quiz.sort.help")}</p>'
         '<div class="quiz-sort">'
-        f"{_zone(qid, '', 'Not sorted yet', items)}"
+        f"{_zone(qid, '', s.html('quiz.sort.pool'), items)}"
         f'<div class="quiz-buckets">{buckets}</div>'
         "</div>"
         '<p class="quiz-announce" aria-live="assertive"></p>'
@@ -301,14 +301,26 @@ def _zone(qid: str, zone: str, label: str, items: str) -> str:
     )
 
 
-def _numeric(qid: str, question: NumericQuestion) -> str:
+def _tolerance(question: NumericQuestion, s: Strings) -> str:
+    """calckit's `Tolerance.text` in the book's language: its figures as the language writes them, and its words
+    ('± 1 percentage point') from the catalogue."""
+    from calckit.units import format_number
+
+    tolerance = question.tolerance
+    if question.unit == "%" and not tolerance.relative:
+        count = 1 if tolerance.amount == 1 else 2
+        return s.plural("quiz.tolerance.points", count, amount=s.number(format_number(tolerance.amount)))
+    return s.number(tolerance.text(question.unit))
+
+
+def _numeric(qid: str, question: NumericQuestion, s: Strings) -> str:
     unit = f' <span class="quiz-unit">({escape(question.unit)})</span>' if question.unit else ""
     return (
         '<div class="quiz-numeric">'
-        f'<label for="{qid}-answer">Your answer{unit}</label>'
+        f'<label for="{qid}-answer">{s.html("quiz.answer")}{unit}</label>'
         f'<input id="{qid}-answer" name="answer" type="text" inputmode="decimal" autocomplete="off" '
         f'spellcheck="false" aria-describedby="{qid}-tolerance">'
-        f'<p class="quiz-hint" id="{qid}-tolerance">Answers within '
-        f"{escape(question.tolerance.text(question.unit))} count as right.</p>"
+        f'<p class="quiz-hint" id="{qid}-tolerance">'
+        f"{s.html('quiz.tolerance', tolerance=_tolerance(question, s))}</p>"
         "</div>"
     )

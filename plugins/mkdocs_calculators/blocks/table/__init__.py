@@ -101,7 +101,7 @@ class TableKind(BlockKind[TableModel]):
         links = SourceLinks(source_numbers(table), block.page.link(table_page_path(table)))
         every_row = table.rows()
         rows = [every_row[row] for row in model.rows]
-        label = model.caption or f"From the {table.title.lower()}"
+        label = model.caption or block.page.strings("table.label", table=table.title.lower())
         return data_table(table, rows, model.columns, links, label=label, details=False, caption=model.caption)
 
 

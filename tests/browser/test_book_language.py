@@ -1,0 +1,227 @@
+"""A book in French, in the browser: its calculator refuses a value in French next to the field, its quiz grades and
+scores in French, its exercise runs and says so in French, its progress page counts in French, and Chromium's
+accessibility tree (what a screen reader reads) holds none of the plugin's English."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+
+import pytest
+from playwright.sync_api import Browser, FloatRect, Page, expect
+
+from calckit.api import run
+from mkdocs_calculators.i18n import strings_for
+from tests.browser.calculator_page import wait_mounted
+from tests.browser.conftest import Network, new_context
+from tests.browser.test_offline import Served
+from tests.build.sites import build_fixture
+from tests.build.test_book_language import PAGE, _book_texts, _english_phrases
+
+pytestmark = pytest.mark.browser
+
+BOOT_TIMEOUT = 60_000  # a cold Pyodide boot on a busy 2-core machine (no snapshot in a fixture build)
+
+
+@pytest.fixture(scope="module")
+def french_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    root = tmp_path_factory.mktemp("livre")
+    built = build_fixture(
+        root,
+        {"docs/index.md": PAGE},
+        theme={"name": "material", "font": False, "language": "fr"},
+        nav=[{"Accueil": "index.md"}, {"Calculateurs": "reference/calculators.md"}],
+    )
+    assert built.returncode == 0, built.output[-3000:]
+    with ExitStack() as stack:
+        yield Served(stack, built.site)
+
+
+def accessible_names(page: Page) -> tuple[str, list[str]]:
+    """What Chromium's accessibility tree gives a screen reader: every name and value of the nodes it reads, as one
+    text, and the names of its buttons."""
+    session = page.context.new_cdp_session(page)
+    session.send("Accessibility.enable")
+    nodes = [node for node in session.send("Accessibility.getFullAXTree")["nodes"] if not node["ignored"]]
+    said = [str(node.get(field, {}).get("value", "")) for node in nodes for field in ("name", "value", "description")]
+    buttons = [str(node.get("name", {}).get("value", "")) for node in nodes if node["role"]["value"] == "button"]
+    return " ".join(" ".join(said).split()), buttons
+
+
+def test_a_reader_of_a_french_book_reads_and_hears_french(
+    browser: Browser, french_site: Served, use_book: Callable[[str], object]
+) -> None:
+    use_book("calculators")
+    network = Network(french_site.url)
+    context = new_context(browser, network)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{french_site.url}/")
+
+    # The calculator: a value below the field's range is refused, in French, beside it (calckit's rule, said again
+    # from the catalogue: the browser's Python writes English).
+    wait_mounted(page, "#calc-1")
+    page.fill("#calc-1 [data-input=intensity] input[type=text]", "-3")
+    message = page.locator("#calc-1 [data-input=intensity] .calc-error")
+    expect(message).to_have_text("Utilisez 0,01 ou plus (vous avez tapé -3).", timeout=BOOT_TIMEOUT)
+    expect(page.locator("#calc-1 .calc-stale-note")).to_have_text(
+        "Ces résultats correspondent aux dernières valeurs valides."
+    )
+    # A decimal comma, as French writes it, is read; the results come back with French numbers, as the build wrote
+    # them (numbers.js and numbers.py, on one table).
+    page.fill("#calc-1 [data-input=intensity] input[type=text]", "2,5")
+    expect(message).to_be_hidden(timeout=BOOT_TIMEOUT)
+    shown = [strings_for("fr").number(out["text"]) for out in run("roofline", {"intensity": 2.5})["outputs"]]
+    assert any("," in text for text in shown), shown
+    expect(page.locator("#calc-1 .calc-outputs output")).to_have_text(shown)
+
+    # Its chart's axes write numbers the French way too (Vega's format locale, from the same symbols).
+    view = "#calc-1 .calc-chart-view"
+    page.locator(view).scroll_into_view_if_needed()
+    page.wait_for_function("v => Number(document.querySelector(v).dataset.drawn) > 0", arg=view, timeout=BOOT_TIMEOUT)
+    labels = page.eval_on_selector_all(f"{view} svg text", "texts => texts.map(t => t.textContent)")
+    assert not [label for label in labels if re.search(r"\d,\d{3}\b|\d\.\d", label)], labels
+    assert any(re.fullmatch(r"\d+\u202f\d{3}|\d+,\d+", label) for label in labels), labels  # 1 000, 0,1
+
+    # The quiz: a wrong answer, graded and scored in French.
+    wait_mounted(page, "#quiz-essai")
+    question = page.locator("#quiz-essai-q1")
+    question.get_by_label("Le calcul").check()
+    question.get_by_role("button", name="Vérifier").click()
+    expect(question.locator(".quiz-feedback")).to_contain_text("Pas tout à fait.")
+    expect(page.locator("#quiz-essai .quiz-score")).to_have_text("Score\u00a0: 0 sur 3")
+    expect(question.get_by_role("button", name="Réessayer")).to_be_visible()
+
+    # The exercise: Run on the starter, said in French.
+    wait_mounted(page, "#exercise-atteignable")
+    page.locator("#exercise-atteignable").get_by_role("button", name="Exécuter").click()
+    expect(page.locator("#exercise-atteignable .exercise-result")).to_contain_text(
+        "Exécuté sans erreur, sans rien afficher.", timeout=BOOT_TIMEOUT
+    )
+
+    # What a screen reader gets of the page: no phrase of the plugin's English, no English button.
+    phrases, words = _english_phrases()
+    said, buttons = accessible_names(page)
+    for content in _book_texts():
+        said = said.replace(content, " ")
+    assert sorted(phrase for phrase in phrases if phrase in said) == []
+    assert sorted(set(buttons) & words) == []
+    here = page.locator(".progress-here-state")
+    expect(here).to_contain_text("quiz «\u00a0Vérifiez-vous\u00a0», 0 juste(s) sur 3")
+
+    # The progress page: the quiz started, the exercise not, counted and said in French.
+    page.goto(f"{french_site.url}/progress/")
+    expect(page.locator(".progress-summary")).to_have_text(
+        re.compile(r"^0 terminés sur 2, [12] de plus commencé\(s\)\. Conservé dans ce navigateur uniquement\.$")
+    )
+    states = page.locator(".progress-state")
+    expect(states).to_have_text(
+        [
+            re.compile(r"^0 juste\(s\) sur 3 \(1 répondue\(s\) sur 3\)$"),
+            re.compile(r"^(Pas commencé|Commencé, pas encore réussi)$"),
+        ]
+    )
+    page.get_by_role("button", name="Réinitialiser toute la progression").click()
+    expect(page.locator(".progress-message")).to_have_text("Tous les quiz et exercices du livre ont été réinitialisés.")
+    said, buttons = accessible_names(page)
+    assert sorted(phrase for phrase in phrases if phrase in said) == []
+    assert sorted(set(buttons) & words) == []
+    assert errors == []
+    context.close()
+
+
+RTL_PAGE = PAGE + "\n```chips\nchips: [h100-sxm, tpu-v5e]\ncolumns: [bf16, bandwidth]\n```\n"
+
+
+@pytest.fixture(scope="module")
+def hebrew_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A book in Hebrew: Material lays it out right to left (its `direction` for `he`); the plugin has no Hebrew
+    catalogue, so its words are English, and its layout is what is tested."""
+    root = tmp_path_factory.mktemp("sefer")
+    built = build_fixture(
+        root,
+        {"docs/index.md": RTL_PAGE},
+        theme={"name": "material", "font": False, "language": "he"},
+        nav=[{"Home": "index.md"}, {"Calculators": "reference/calculators.md"}],
+    )
+    assert built.returncode == 0, built.output[-3000:]
+    with ExitStack() as stack:
+        yield Served(stack, built.site)
+
+
+def _box(page: Page, selector: str) -> FloatRect:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_right_to_left_book_lays_out_its_blocks_from_the_right(
+    browser: Browser, hebrew_site: Served, width: int
+) -> None:
+    network = Network(hebrew_site.url)
+    context = new_context(browser, network, viewport={"width": width, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{hebrew_site.url}/")
+    assert page.evaluate("getComputedStyle(document.body).direction") == "rtl"
+
+    # The calculator: its fields run from the right (the first at the right on a wide screen), and results marked
+    # stale carry their rule on the right, where a right-to-left reader starts each line.
+    wait_mounted(page, "#calc-1")
+    fields = page.locator("#calc-1 .calc-field:not([hidden])")
+    first, second = fields.nth(0).bounding_box(), fields.nth(1).bounding_box()
+    assert first and second
+    if width > 600:
+        assert first["x"] > second["x"]
+    else:
+        assert abs((first["x"] + first["width"]) - (second["x"] + second["width"])) < 2  # one column, right-aligned
+    page.fill("#calc-1 [data-input=intensity] input[type=text]", "-3")
+    expect(page.locator("#calc-1")).to_have_class(re.compile(r"\bcalc-stale\b"), timeout=BOOT_TIMEOUT)
+    rule = page.eval_on_selector(
+        "#calc-1 .calc-outputs", "e => [getComputedStyle(e).borderRightStyle, getComputedStyle(e).borderLeftStyle]"
+    )
+    assert rule == ["dashed", "none"]
+    # Its chart is drawn inside its box.
+    view = "#calc-1 .calc-chart-view"
+    page.locator(view).scroll_into_view_if_needed()
+    page.wait_for_function("v => Number(document.querySelector(v).dataset.drawn) > 0", arg=view, timeout=BOOT_TIMEOUT)
+    chart, drawn = _box(page, view), _box(page, f"{view} svg, {view} canvas")
+    assert chart["x"] - 1 <= drawn["x"] and drawn["x"] + drawn["width"] <= chart["x"] + chart["width"] + 1
+
+    # The quiz: each option's button before its words, at the right.
+    wait_mounted(page, "#quiz-essai")
+    radio, words = _box(page, "#quiz-essai-q1 .quiz-choice input"), _box(page, "#quiz-essai-q1 .quiz-choice-text")
+    assert radio["x"] > words["x"]
+    # Its sort question by keyboard: the arrow that points ahead, left, reaches the first bucket (at the right) and
+    # then the next one, to its left.
+    if width > 600:
+        page.click("#quiz-essai .quiz-next")
+        page.click("#quiz-essai .quiz-next")
+        page.locator("#quiz-essai-q3 .quiz-item").first.focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("ArrowLeft")
+        buckets = page.locator("#quiz-essai-q3 .quiz-bucket .quiz-target")
+        expect(buckets.nth(0)).to_be_focused()
+        page.keyboard.press("ArrowLeft")
+        expect(buckets.nth(1)).to_be_focused()
+        first_bucket, second_bucket = buckets.nth(0).bounding_box(), buckets.nth(1).bounding_box()
+        assert first_bucket and second_bucket and first_bucket["x"] > second_bucket["x"]
+        page.keyboard.press("Escape")
+    # The exercise: Run first, at the right.
+    wait_mounted(page, "#exercise-atteignable")
+    run_button, check = (
+        _box(page, "#exercise-atteignable .exercise-run"),
+        _box(page, "#exercise-atteignable .exercise-check"),
+    )
+    assert run_button["x"] > check["x"]
+    # The table: its first column stays at the right edge as the rest scrolls under it.
+    sticky = page.eval_on_selector(".calc-table tbody th[scope=row]", "e => getComputedStyle(e).right")
+    assert sticky == "0px"
+    # Nothing runs off the page sideways.
+    assert page.evaluate("document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth + 1")
+    assert errors == []
+    context.close()
