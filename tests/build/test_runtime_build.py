@@ -18,10 +18,10 @@ import pytest
 import yaml
 
 from calckit import book
-from mkdocs_calculators.runtime.layout import PAGES_CACHE_PREFIX, RUNTIME_CACHE_PREFIX, WORKER_FETCHES
+from mkdocs_calculators.runtime.layout import NODE_CACHE, PAGES_CACHE_PREFIX, RUNTIME_CACHE_PREFIX, WORKER_FETCHES
 from mkdocs_calculators.runtime.service_worker import write_service_worker
 from mkdocs_calculators.runtime.site import EDITOR_MODULES, editor_file, write_runtime
-from mkdocs_calculators.runtime.snapshot import CACHE, pyodide_version, snapshot_key
+from mkdocs_calculators.runtime.snapshot import pyodide_version, snapshot_key
 from tests.build.sites import Build, build_fixture, site_config
 from tests.support import NODE_MODULES, build_site
 
@@ -180,7 +180,7 @@ class TestSnapshot:
         first = build_fixture(tmp_path / "first", {"docs/index.md": PAGE}, plugin=snapshot_from(node_modules))
         assert first.returncode == 0, first.output
         assert "made a memory snapshot" in first.output
-        (cached,) = (node_modules / CACHE / "calculators").glob("snapshot-*.bin")
+        (cached,) = (node_modules / NODE_CACHE / "calculators").glob("snapshot-*.bin")
         second = build_fixture(tmp_path / "second", {"docs/index.md": PAGE}, plugin=snapshot_from(node_modules))
         assert second.returncode == 0, second.output
         assert "made a memory snapshot" not in second.output

@@ -118,7 +118,7 @@ def test_each_package_keeps_its_own_snapshots(tmp_path: Path, monkeypatch: pytes
     assert provide(snapshot.EXERCISE_SHELF, 0, snapshot.EXERCISE_SNAPSHOT_GLOB) is not None
     for key in range(snapshot.KEEP + 2):
         assert provide("calculators", key) is not None
-    cache = tmp_path / snapshot.CACHE
+    cache = tmp_path / snapshot.NODE_CACHE
     assert sorted(path.name for path in (cache / "circuits").iterdir()) == ["snapshot-circuits-0.bin"]
     assert sorted(path.name for path in (cache / "exercises").iterdir()) == ["exercise-snapshot-exercises-0.bin"]
     kept = sorted(path.name for path in (cache / "calculators").iterdir())

@@ -18,10 +18,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..runtime.layout import NODE_CACHE
+
 __all__ = ["chart_problem", "save_valid_shapes", "use_schema"]
 
 _SCHEMA = Path("vega-lite") / "build" / "vega-lite-schema.json"
-_CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules, as runtime/snapshot.py's
 _checked: dict[str, str] = {}  # a chart shape's digest -> its problem, or ""
 _known_valid: dict[Path, set[str]] = {}  # cache file -> the digests of valid shapes it holds
 
@@ -37,7 +38,7 @@ def use_schema(node_modules: Path) -> None:
 @cache
 def _cache_file(schema_file: Path, node_modules: Path, size: int, mtime: float) -> Path:
     digest = hashlib.sha256(schema_file.read_bytes()).hexdigest()[:16]
-    return node_modules / _CACHE / f"valid-charts-{digest}.json"
+    return node_modules / NODE_CACHE / f"valid-charts-{digest}.json"
 
 
 def _valid_shapes(cache_file: Path) -> set[str]:

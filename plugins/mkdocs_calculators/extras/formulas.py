@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from ..runtime.layout import NODE_CACHE
 from ..runtime.stylesheets import compact_css
 
 __all__ = ["KATEX_CSS", "Formulas", "arithmatex_problem", "display_height"]
@@ -45,7 +46,6 @@ KATEX_DIR = "assets/calculators/katex"
 KATEX_CSS = f"{KATEX_DIR}/katex.css"
 COPY_TEX = "copy-tex.mjs"  # KaTeX's contrib script, beside its stylesheet: a copied formula is its TeX
 TIMEOUT = 120  # seconds for one build's formulas: thousands take a few seconds
-CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules, beside the memory snapshots
 _SPAN = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.DOTALL)
 _FONT_FALLBACKS = re.compile(r',url\([^)]*\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)')
 _FONT_FACE = re.compile(r"@font-face\{([^}]*)\}")
@@ -287,7 +287,7 @@ class Formulas:
         except (OSError, ValueError, KeyError):
             return None
         script = hashlib.sha256(SCRIPT.read_bytes()).hexdigest()[:12]  # new options, new results
-        return self.node_modules / CACHE / f"katex-{version}-{script}.json"
+        return self.node_modules / NODE_CACHE / f"katex-{version}-{script}.json"
 
     def _load_cache(self) -> None:
         if self._loaded_cache:

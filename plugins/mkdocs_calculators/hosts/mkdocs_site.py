@@ -22,6 +22,7 @@ from ..config import NAME
 from ..i18n import SOURCE, Strings
 from ..i18n.overrides import StringsProblemError, book_strings, untranslated
 from ..pages.authored_text import AuthoredText
+from ..pages.slips import anchor_ids
 
 __all__ = [
     "TOKEN_PREFIX",
@@ -33,6 +34,7 @@ __all__ = [
     "markdown_setup",
     "plugins_own",
     "put_in_place",
+    "register_anchors",
     "report_as_usual",
     "report_without_aborting",
     "site_hooks",
@@ -187,3 +189,20 @@ def theme_strings(config: MkDocsConfig, given: Any) -> Strings:
             len(strings.table),
         )
     return strings
+
+
+def register_anchors(page: Page, where: str, blocks: list[tuple[int, str]]) -> None:
+    """Give MkDocs' anchor validation the ids of the page's blocks (each its line and HTML: their HTML comes after it
+    collected the page's), and report one that the page already has (a heading `## Calc 1` is `calc-1` too)."""
+    anchors = page.present_anchor_ids
+    for line, html in blocks:
+        ids = anchor_ids(html)
+        if anchors is None or not ids:
+            continue
+        if ids[0] in anchors:
+            log.warning(
+                f"{where}:{line}: this block's id '{ids[0]}' is also the id of a heading or an element of this page, "
+                f"so a link to #{ids[0]} may reach either: give the heading an id of its own, such as "
+                "'## Calc 1 {#first-calculation}'"
+            )
+        anchors.update(ids)

@@ -29,7 +29,6 @@ from ..pages.page import render_page
 from ..pages.progress_page import PROGRESS_PAGE, BlockItem, ProgressBook, here_line
 from ..pages.reference import CALCULATORS_PAGE, HTML_CHUNK
 from ..pages.render import render_problems
-from ..pages.slips import anchor_ids
 from ..runtime.imports import browser_import_check
 from ..runtime.service_worker import write_service_worker
 from ..runtime.site import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
@@ -53,6 +52,7 @@ from .mkdocs_site import (
     front_matter_lines,
     markdown_setup,
     put_in_place,
+    register_anchors,
     report_as_usual,
     report_without_aborting,
     site_hooks,
@@ -258,7 +258,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         # slot until the page is written (on_post_page): the search plugin, which parses every page's content, then
         # skips its form, results and chart (much of a long page's HTML) unread, as it skipped them before (their
         # HTML is marked data-search-exclude), and the build takes less time.
-        self._register_anchors(page, config)
+        tokens = self._tokens.get(page.file.src_uri, [])
+        blocks = [(self._block_lines.pop(token, 0), self._blocks.get(token, "")) for token in tokens]
+        register_anchors(page, display_path(page, config), blocks)
         items = []  # what the page's blocks add to the reader's progress, in page order
         contents = {}
         for token in self._tokens.get(page.file.src_uri, []):
@@ -385,23 +387,6 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         save_valid_shapes()
         stop_book_code(self._code)
         self._code = None
-
-    def _register_anchors(self, page: Page, config: MkDocsConfig) -> None:
-        """Give MkDocs' anchor validation the ids of the page's blocks (their HTML comes after it collected the
-        page's), and report one that the page already has (a heading `## Calc 1` is `calc-1` too)."""
-        anchors = page.present_anchor_ids
-        for token in self._tokens.get(page.file.src_uri, []):
-            line = self._block_lines.pop(token, 0)
-            ids = anchor_ids(self._blocks.get(token, ""))
-            if anchors is None or not ids:
-                continue
-            if ids[0] in anchors:
-                log.warning(
-                    f"{display_path(page, config)}:{line}: this block's id '{ids[0]}' is also the id of a heading or "
-                    f"an element of this page, so a link to #{ids[0]} may reach either: give the heading an id of "
-                    "its own, such as '## Calc 1 {#first-calculation}'"
-                )
-            anchors.update(ids)
 
     def _node_modules(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent / self.config.node_modules

@@ -10,7 +10,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["copied", "file_digest", "keep_digests"]
+from .layout import NODE_CACHE
+
+__all__ = ["KEPT_DIGESTS", "copied", "file_digest", "keep_digests"]
+
+KEPT_DIGESTS = f"{NODE_CACHE}/digests.json"  # under node_modules (copied)
 
 _digests: dict[tuple[str, int, int, int], str] = {}
 

@@ -32,6 +32,8 @@ __all__ = [
 ASSETS = "assets/calculators"  # under the site's root: the plugin's scripts, styles, wheels, snapshot and runtime
 ENTRY_SCRIPT = f"{ASSETS}/entry.js"  # on every page
 STYLESHEET = f"{ASSETS}/calculators.css"  # on every page: calculators' and quizzes' styles, written as one file
+# Under node_modules: what builds keep for the next one (snapshots, typeset math, checked chart shapes, digests).
+NODE_CACHE = ".cache/mkdocs-calculators"
 SERVICE_WORKER = "sw.js"  # at the site's root, so that its scope is the whole site
 EDITOR_DIR = "editor"  # under ASSETS: CodeMirror, for exercises
 

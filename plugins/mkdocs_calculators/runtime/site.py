@@ -39,7 +39,7 @@ from ..blocks.hooks import kind_folder
 from ..i18n import ENGLISH, Strings
 from ..sandbox.compute_process import DEFAULT_LIMIT
 from .dependencies import Dependency, dependency_wheel
-from .digests import copied
+from .digests import KEPT_DIGESTS, copied
 from .layout import (
     ASSETS,
     BUILD_INFO,
@@ -56,7 +56,7 @@ from .layout import (
     BuildInfo,
 )
 from .service_worker import worker_cached
-from .snapshot import DIGESTS, EXERCISE_SNAPSHOT_GLOB, SNAPSHOT_GLOB, provide_exercise_snapshot, provide_snapshot
+from .snapshot import EXERCISE_SNAPSHOT_GLOB, SNAPSHOT_GLOB, provide_exercise_snapshot, provide_snapshot
 from .stylesheets import compact_css
 from .wheel import build_wheel
 
@@ -164,7 +164,7 @@ def _copy(source: Path, target: Path, node_modules: Path) -> None:
     ):
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target)
-    copied(source, target, node_modules / DIGESTS)
+    copied(source, target, node_modules / KEPT_DIGESTS)
 
 
 def _write_if_changed(target: Path, text: str) -> None:

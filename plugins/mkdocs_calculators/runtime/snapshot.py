@@ -40,9 +40,9 @@ from typing import TYPE_CHECKING
 
 from ..problems import LIMIT, python_failure
 from ..sandbox.compute_process import DEFAULT_LIMIT
-from .digests import copied
+from .digests import KEPT_DIGESTS, copied
 from .imports import HOW_TO_SHIP
-from .layout import SNAPSHOT_INPUTS
+from .layout import NODE_CACHE, SNAPSHOT_INPUTS
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -61,16 +61,13 @@ log = logging.getLogger("mkdocs.plugins.calculators")
 
 SCRIPT = Path(__file__).with_name("snapshot.mjs")
 CHECK_SCRIPT = Path(__file__).with_name("snapshot_check.mjs")  # restores a snapshot made, as worker.js does
-CACHE = Path(".cache") / "mkdocs-calculators"  # under node_modules
-DIGESTS = CACHE / "digests.json"  # of the runtime's files and the snapshots on the shelves (service_worker.copied)
 SNAPSHOT_GLOB = "snapshot-*.bin"
 EXERCISE_SNAPSHOT_GLOB = "exercise-snapshot-*.bin"  # the readers' exercise worker's
 EXERCISE = "--exercise"  # snapshot.mjs's and snapshot_check.mjs's flag for it
 EXERCISE_SHELF = "exercises"  # its cache's folder (a book's snapshots are on one named for its package)
 KEEP = 4  # snapshots kept on each shelf of the cache, most recently used first
 TIMEOUT = 600  # seconds for it all; a cold boot under Node on a busy 2-core machine takes about ten
-# What snapshot.mjs writes on stderr as it starts each calculator, and once all have run. Each has the time limit,
-# and a little more: Pyodide is slower than CPython.
+# What snapshot.mjs writes as it starts each calculator (each has the time limit, and a little more), and at the end.
 _RUNNING = "calculators: running "
 _RAN = "calculators: ran every calculator"
 _NODE_GRACE = 2.0
@@ -119,7 +116,7 @@ def exercise_snapshot_key(pyodide_dir: Path, calckit_wheel: str) -> str:
 def _cache_dir(node_modules: Path, shelf: str) -> Path | None:
     """The cache's folder for one kind of snapshot (`shelf`: a book's package, or the exercises'), made if need be;
     None where it cannot be written."""
-    cache = node_modules / CACHE / shelf
+    cache = node_modules / NODE_CACHE / shelf
     try:
         cache.mkdir(parents=True, exist_ok=True)
     except OSError:
@@ -360,7 +357,7 @@ def _provide(
         os.utime(cached)
         if not (target.is_file() and target.stat().st_size == cached.stat().st_size):
             shutil.copyfile(cached, target)
-        copied(cached, target, node_modules / DIGESTS, touched=True)
+        copied(cached, target, node_modules / KEPT_DIGESTS, touched=True)
         return snapshot
     if not create:
         log.info(f"calculators: no cached copy of {what} for these wheels: Python will boot plainly")
@@ -397,7 +394,7 @@ def _provide(
         shutil.copyfile(made, target)
     if cache is None:
         log.info(
-            f"calculators: {node_modules / CACHE / shelf} is not writable, so the snapshot will be made again next "
-            "build"
+            f"calculators: {node_modules / NODE_CACHE / shelf} is not writable, so the snapshot will be made again "
+            "next build"
         )
     return Snapshot(name=name, made_for=snapshot.made_for, raw=sizes[0], gzipped=sizes[1])
