@@ -45,6 +45,9 @@ intensity: 60
 
 At {input}`#calc-explorer.intensity | step=10` it reaches {value}`#calc-explorer.attainable`; a paper measured
 {typed}`201 TFLOP/s` on it.
+
+A year of one H100 costs {value}`energy.cost chip=h100-sxm` at 15 cents a kWh, and of two
+{value}`energy.cost chip=h100-sxm count=2`.
 """
 
 
@@ -86,6 +89,17 @@ def test_every_value_is_in_the_written_page_as_data(built: Build) -> None:
     assert "a paper measured\n201 TFLOP/s on it." in html  # a figure marked as typed, as it was typed
     assert "<td><data " in html and '<div class="admonition note">' in html
     assert "<code>{value}`roofline.ridge`</code>" in html
+
+
+def test_a_value_in_dollars_starts_no_formula(built: Build) -> None:
+    """Math is on, and arithmatex pairs dollars across a paragraph: two values in dollars are text, and the paragraph
+    is whole. Worked by hand: 700 W x 8,760 h = 6,132 kWh, at $0.15 a kWh."""
+    html = built.html()
+    paragraph = re.search(r"<p>A year of one H100 costs (.*?)</p>", html, re.S)
+    assert paragraph, html
+    assert '<data class="calc-value" value="919.8" data-from="energy" data-output="cost"' in paragraph[1]
+    assert unescape(re.sub(r"<[^>]+>", "", paragraph[1])) == "$919.80 at 15 cents a kWh, and of two\n$1,839.60."
+    assert "katex" not in paragraph[1] and "arithmatex" not in paragraph[1]
 
 
 def test_search_finds_the_numbers_as_readers_see_them(built: Build) -> None:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from .render import input_value_text
-from .roles import Refused, block_named, did_you_mean
+from .roles import Refused, block_named, did_you_mean, inline_text
 
 if TYPE_CHECKING:
     from calckit.book import Book
@@ -98,7 +98,7 @@ def render_input(spec: str, book: Book | None, followed: Mapping[str, Followed])
         "data-step": f"{step:g}",
     }
     shown = " ".join(f'{name}="{escape(text)}"' for name, text in attributes.items())
-    return f'<data class="calc-adjust" {shown}>{escape(adjust_text(value, field.unit))}</data>'
+    return f'<data class="calc-adjust" {shown}>{inline_text(adjust_text(value, field.unit))}</data>'
 
 
 def _declared_step(field: Input) -> float:

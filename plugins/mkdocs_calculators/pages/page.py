@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from html import unescape
 from typing import Any
 
 from calckit.running import CodeFailure
@@ -24,6 +25,7 @@ from .fences import Fence, find_fences, replace_fences, unclosed_message
 from .ids import PageIds
 from .progress_page import BlockItem
 from .render import render_problems
+from .roles import inline_text
 from .slips import anchor_ids, fence_name_slips
 from .typed_check import typed_problems
 from .values import RenderedValue, render_values
@@ -113,7 +115,9 @@ _VALUE_TEXT = re.compile(r"(<data [^>]*>)([^<]*)(</data>)")
 
 def _in_language(value: RenderedValue, page: PageContext) -> RenderedValue:
     """The value's figure as the book's language writes numbers (calculator.js writes a followed one's so too)."""
-    html = _VALUE_TEXT.sub(lambda shown: shown[1] + page.strings.number(shown[2]) + shown[3], value.html)
+    html = _VALUE_TEXT.sub(
+        lambda shown: shown[1] + inline_text(page.strings.number(unescape(shown[2]))) + shown[3], value.html
+    )
     return value if html == value.html else replace(value, html=html)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from difflib import get_close_matches
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -18,11 +19,22 @@ if TYPE_CHECKING:
 
     from ..blocks.base import Followed
 
-__all__ = ["ROLES", "Refused", "block_named", "did_you_mean", "has_role", "roles"]
+__all__ = ["ROLES", "Refused", "block_named", "did_you_mean", "has_role", "inline_text", "roles"]
 
 ROLES = ("value", "input", "typed")
 # A code span (skipped: a role shown as code stays code) or a role: {value}`...`
 SCAN = re.compile(r"(?P<ticks>`+)[^\n]*?(?P=ticks)|\{(?P<role>value|input|typed)\}`(?P<spec>[^`\n]+)`")
+
+
+# A role's element goes into the page's Markdown before it is converted (page.py): in its text, what Markdown and its
+# extensions read as syntax is written as a character reference, so that "$0.74" starts no formula (arithmatex pairs
+# dollars across a paragraph) and "*" or "_" no emphasis.
+_MARKDOWN = str.maketrans({char: f"&#{ord(char)};" for char in "$*_`\\~^[]{}|"})
+
+
+def inline_text(text: str) -> str:
+    """`text` as the HTML text of a role's element, safe from Markdown and its extensions."""
+    return escape(text).translate(_MARKDOWN)
 
 
 class Refused(ValueError):

@@ -48,7 +48,7 @@ from ..problems import Problem
 from ..sandbox.compute_process import failure_message
 from .adjustables import render_input
 from .roles import Refused as _Refused
-from .roles import block_named, has_role, roles
+from .roles import block_named, has_role, inline_text, roles
 from .roles import did_you_mean as _did_you_mean
 
 if TYPE_CHECKING:
@@ -93,11 +93,11 @@ def render_values(
                 elif role == "input":
                     html = render_input(spec, page.book, followed)
                 else:  # typed on purpose (typed_check.py): the text as written
-                    html = escape(spec)
+                    html = inline_text(spec)
             except _Refused as refused:
                 problem = Problem(page.path, line, f"{role} `{spec}`: {refused}")
                 problems.append(problem)
-                html = f'<span class="calc-value-broken">{escape(str(problem))}</span>'
+                html = f'<span class="calc-value-broken">{inline_text(str(problem))}</span>'
             values.append(RenderedValue(index, start, end, html))
     return values, problems
 
@@ -146,7 +146,7 @@ def _render(spec: str, book: Book | None, followed: Mapping[str, Followed]) -> s
         follows = f' data-follows="{escape(source.anchor)}" title="{escape(title)}"'
     return (
         f'<data class="calc-value" value="{value!r}" data-from="{escape(name)}" data-output="{escape(key)}" '
-        f'data-given="{escape(own)}"{follows}>{escape(shown.text(value))}</data>'
+        f'data-given="{escape(own)}"{follows}>{inline_text(shown.text(value))}</data>'
     )
 
 
