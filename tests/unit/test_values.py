@@ -56,6 +56,32 @@ def test_digits_and_format_change_how_it_reads_not_what_it_is() -> None:
     ]
 
 
+def test_unit_none_writes_the_number_alone_for_prose_that_says_its_unit() -> None:
+    """An SI prefix goes with its unit (8.4 µs is 8.4), as do a percent sign and a dollar sign; the raw number stays."""
+    page = rendered(
+        "{value}`collective.time size_mb=0.0001 | unit=none` µs, {value}`roofline.ridge chip=h100-sxm | unit=none "
+        "digits=4` FLOP per byte, {value}`roofline.fraction chip=h100-sxm intensity=100 | unit=none` percent, "
+        "{value}`energy.cost chip=h100-sxm | unit=none` dollars, {value}`energy.energy chip=h100-sxm | unit=none` "
+        "kWh\n"
+    )
+    assert page.problems == []
+    time, time_text = output("collective", "time", size_mb=0.0001)
+    ridge, _ = output("roofline", "ridge", chip="h100-sxm")
+    fraction, fraction_text = output("roofline", "fraction", chip="h100-sxm", intensity=100)
+    assert time_text.endswith(" µs") and fraction_text == "33.9%"  # 3.35 TB/s x 100 / 989 TFLOP/s
+    assert [(value, text) for value, _, _, text in data(page.markdown())] == [
+        (time, time_text.removesuffix(" µs")),
+        (ridge, "295.3"),
+        (fraction, "33.9"),
+        (919.8, "919.80"),  # 700 W x 8,760 h = 6,132 kWh, at $0.15
+        (6132.0, "6,132"),
+    ]
+    broken = rendered("{value}`roofline.ridge | unit=ms`\n")
+    assert [problem.message for problem in broken.problems] == [
+        "value `roofline.ridge | unit=ms`: 'unit' can only be none, which writes the number without its unit (got 'ms')"
+    ]
+
+
 def test_values_in_a_table_a_list_and_an_admonition_stay_on_their_lines() -> None:
     markdown = (
         "| chip | ridge |\n|---|---|\n| H100 | {value}`roofline.ridge chip=h100-sxm` |\n\n"
@@ -92,7 +118,7 @@ def test_roles_inside_code_are_left_as_written() -> None:
         ("roofline.ridge | format=fancy", "'format' must be one of number, si, percent, money (got 'fancy')"),
         (
             "roofline.ridge | digts=2",
-            "after '|', unknown option 'digts' (did you mean 'digits'?) (expected: digits, format)",
+            "after '|', unknown option 'digts' (did you mean 'digits'?) (expected: digits, format, unit)",
         ),
     ],
 )

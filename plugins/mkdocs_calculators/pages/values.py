@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
 __all__ = ["RenderedValue", "render_values"]
 
 _FORMATS = ("number", "si", "percent", "money")
-_SHOWING = ("digits", "format")
+_SHOWING = ("digits", "format", "unit")
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,7 @@ def _render(spec: str, book: Book | None, followed: Mapping[str, Followed]) -> s
         follows = f' data-follows="{escape(source.anchor)}" title="{escape(title)}"'
     return (
         f'<data class="calc-value" value="{value!r}" data-from="{escape(name)}" data-output="{escape(key)}" '
-        f'data-given="{escape(own)}"{follows}>{inline_text(shown.text(value))}</data>'
+        f'data-given="{escape(own)}"{follows}>{inline_text(shown(value))}</data>'
     )
 
 
@@ -178,16 +179,34 @@ def _pairs(words: list[str], what: str) -> dict[str, Any]:
     return pairs
 
 
-def _showing(output: Output, options: dict[str, Any]) -> Output:
-    """The output, shown with the role's `digits` and `format` where it gives them."""
+def _showing(output: Output, options: dict[str, Any]) -> Callable[[float], str]:
+    """How the role writes the output: with its `digits` and `format` where it gives them, and without the unit with
+    `unit=none` (for prose that says the unit in words: "8.4 inside the node", "24 tokens per second")."""
     for key in options:
         if key not in _SHOWING:
             raise _Refused(
-                f"after '|', unknown option '{key}'{_did_you_mean(key, _SHOWING)} (expected: digits, format)"
+                f"after '|', unknown option '{key}'{_did_you_mean(key, _SHOWING)} (expected: {', '.join(_SHOWING)})"
             )
     digits, form = options.get("digits", output.digits), options.get("format", output.format)
     if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 15:
         raise _Refused(f"'digits' must be a whole number from 1 to 15 (got {digits!r})")
     if form not in _FORMATS:
         raise _Refused(f"'format' must be one of {', '.join(_FORMATS)} (got {form!r})")
-    return dataclasses.replace(output, digits=digits, format=form)
+    if options.get("unit", "none") != "none":
+        raise _Refused(f"'unit' can only be none, which writes the number without its unit (got {options['unit']!r})")
+    shown = dataclasses.replace(output, digits=digits, format=form)
+    if "unit" not in options:
+        return shown.text
+    # What goes: the unit with its SI prefix (8.4 µs is 8.4), the percent sign, or the dollar sign.
+    if form == "percent":
+        unit = re.compile(r"\s*%$")
+    elif form == "money":
+        unit = re.compile(r"\$")
+    else:
+        prefix = "[kMGTPEZYmµnpfazy]?" if form == "si" else ""
+        unit = re.compile(rf"\s*{prefix}{re.escape(shown.unit)}$" if shown.unit else "$^")
+
+    def without_unit(value: float) -> str:
+        return unit.sub("", shown.text(value), count=1)
+
+    return without_unit
