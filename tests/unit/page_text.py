@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from html import unescape
 from pathlib import Path
 
 from calckit.book import current
@@ -25,7 +26,9 @@ def as_read(source: str, page: str) -> str:
     context = PageContext(f"docs/{page}", current(), source=str(DOCS / page), url=page.removesuffix(".md") + "/")
     rendered = render_page(source, context)
     assert rendered.problems == [], rendered.problems
-    return " ".join(re.sub(r"<data [^>]*>([^<]*)</data>", r"\1", rendered.markdown()).split())
+    # A value's text has Markdown's syntax characters as references ("&#36;0.74"): read as the reader sees them.
+    read = re.sub(r"<data [^>]*>([^<]*)</data>", lambda value: unescape(value[1]), rendered.markdown())
+    return " ".join(read.split())
 
 
 @cache
