@@ -17,7 +17,7 @@ from tests.browser.calculator_page import wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_offline import Served
 from tests.build.sites import build_fixture
-from tests.build.test_book_language import PAGE, _book_texts, _english_phrases
+from tests.build.test_book_language import FOLLOWS, PAGE, _book_texts, _english_phrases
 
 pytestmark = pytest.mark.browser
 
@@ -47,6 +47,40 @@ def accessible_names(page: Page) -> tuple[str, list[str]]:
     said = [str(node.get(field, {}).get("value", "")) for node in nodes for field in ("name", "value", "description")]
     buttons = [str(node.get("name", {}).get("value", "")) for node in nodes if node["role"]["value"] == "button"]
     return " ".join(" ".join(said).split()), buttons
+
+
+def attainable(intensity: float) -> str:
+    """The roofline's attainable rate at `intensity`, as the French book writes it."""
+    outputs = run("roofline", {"intensity": intensity})["outputs"]
+    return strings_for("fr").number(next(out["text"] for out in outputs if out["key"] == "attainable"))
+
+
+def prose_in_french(page: Page) -> None:
+    """The adjustable input and the values that follow calc-1 say their numbers in French, their title and value
+    text too, after the form changed (2,5) and after keys moved the input (End, then Home)."""
+    adjust = page.locator('data.calc-adjust[data-adjusts="calc-1"]')
+    follower = page.locator('data.calc-value[data-follows="calc-1"][data-given="{}"]')
+    own = page.locator('data.calc-value[data-follows="calc-1"]:not([data-given="{}"])')
+    expect(adjust).to_have_attribute("role", "spinbutton")
+    expect(adjust).to_have_attribute(
+        "title",
+        "Arithmetic intensity\u00a0: faites-le glisser sur le côté, ou utilisez les touches fléchées, pour modifier "
+        "«\u00a0Calculateur\u00a0: Roofline\u00a0»",
+    )
+    expect(adjust).to_have_attribute("aria-valuetext", "2,5 FLOP/byte")
+    expect(adjust).to_have_text("2,5 FLOP/byte")
+    expect(follower).to_have_text(attainable(2.5))
+    assert attainable(2.5) == "8,38 TFLOP/s"
+    adjust.focus()
+    adjust.press("End")
+    expect(adjust).to_have_attribute("aria-valuetext", "1\u202f000\u202f000 FLOP/byte")
+    expect(adjust).to_have_text("1\u202f000\u202f000 FLOP/byte")
+    adjust.press("Home")
+    expect(adjust).to_have_attribute("aria-valuetext", "0,01 FLOP/byte")
+    expect(follower).to_have_text(attainable(0.01), timeout=BOOT_TIMEOUT)
+    assert "," in attainable(0.01), attainable(0.01)
+    expect(own).to_have_text("8,38 TFLOP/s")
+    expect(follower).to_have_attribute("title", FOLLOWS)
 
 
 def test_a_reader_of_a_french_book_reads_and_hears_french(
@@ -84,6 +118,7 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     labels = page.eval_on_selector_all(f"{view} svg text", "texts => texts.map(t => t.textContent)")
     assert not [label for label in labels if re.search(r"\d,\d{3}\b|\d\.\d", label)], labels
     assert any(re.fullmatch(r"\d+\u202f\d{3}|\d+,\d+", label) for label in labels), labels  # 1 000, 0,1
+    prose_in_french(page)
 
     # The quiz: a wrong answer, graded and scored in French.
     wait_mounted(page, "#quiz-essai")

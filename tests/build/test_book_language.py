@@ -21,6 +21,9 @@ PAGE = """# Un livre en français
 use: roofline
 ```
 
+Le toit suit le calculateur : à {input}`#calc-1.intensity | step=10`, la puce atteint {value}`#calc-1.attainable`,
+et {value}`#calc-1.attainable intensity=2.5` à une intensité plus faible.
+
 ```quiz
 id: essai
 title: Vérifiez-vous
@@ -197,6 +200,18 @@ def test_the_pages_speak_french(french: Build, use_book: Callable[[str], object]
     assert "Un nombre de 0,01 à 1\u00a0million." in html  # a field's range, as French writes numbers
     assert "Votre progression" in french.html("progress/index.html")
     assert "Tous les calculateurs du livre" in french.html("reference/calculators/index.html")
+
+
+FOLLOWS = "Suit le calculateur #calc-1\u00a0: modifiez ses valeurs et ce nombre change"
+
+
+def test_the_prose_values_speak_french(french: Build) -> None:
+    html = french.html()
+    # The values that follow the calculator: their title from the catalogue, their figures as French writes them.
+    values = re.findall(r'<data class="calc-value"[^>]* title="([^"]*)">([^<]*)</data>', html)
+    assert values == [(FOLLOWS, "335 TFLOP/s"), (FOLLOWS, "8,38 TFLOP/s")]
+    # The adjustable input: the text the build wrote (its title and value text come with the script, in French).
+    assert re.findall(r'<data class="calc-adjust"[^>]* data-step="10">([^<]*)</data>', html) == ["100 FLOP/byte"]
 
 
 def test_the_scripts_get_the_french_strings(french: Build) -> None:
