@@ -83,6 +83,30 @@ def prose_in_french(page: Page) -> None:
     expect(follower).to_have_attribute("title", FOLLOWS)
 
 
+def fields_in_french(page: Page, url: str) -> None:
+    """The form's number fields write numbers as French does (the author's, a chip's, the adjustable's, a shared
+    link's) and read them so: `1,500` is 1.5 in French (in English it is refused, 1500 or 1.5), sent to the
+    package, and recorded in the link, as English writes it."""
+    field = "#calc-1 [data-input={}] input[type=text]".format
+    expect(page.locator(field("intensity"))).to_have_value("0,01")  # the adjustable's Home
+    expect(page.locator(field("bandwidth_tbs"))).to_have_value("3,35")  # the author's (the H100's)
+    page.select_option("#calc-1 [data-input=chip] select", "tpu-v5e")
+    expect(page.locator(field("bandwidth_tbs"))).to_have_value("0,819", timeout=BOOT_TIMEOUT)  # the chip's
+    page.fill(field("intensity"), "1,500")
+    outputs = run("roofline", {"chip": "tpu-v5e", "intensity": 1.5})["outputs"]
+    expect(page.locator("#calc-1 .calc-outputs output")).to_have_text(
+        [strings_for("fr").number(out["text"]) for out in outputs], timeout=BOOT_TIMEOUT
+    )
+    expect(page.locator("#calc-1 [data-input=intensity] .calc-error")).to_be_hidden()
+    expect(page.locator('data.calc-adjust[data-adjusts="calc-1"]')).to_have_text("1,5 FLOP/byte")
+    expect(page).to_have_url(re.compile(r"[?&]calc-1\.intensity=1\.5(&|$)"))
+    # A shared link's values, shown the French way, in the form and in the sentence.
+    page.goto(f"{url}/?calc-1.intensity=0.5")
+    wait_mounted(page, "#calc-1")
+    expect(page.locator(field("intensity"))).to_have_value("0,5")
+    expect(page.locator('data.calc-adjust[data-adjusts="calc-1"]')).to_have_text("0,5 FLOP/byte", timeout=BOOT_TIMEOUT)
+
+
 def test_a_reader_of_a_french_book_reads_and_hears_french(
     browser: Browser, french_site: Served, use_book: Callable[[str], object]
 ) -> None:
@@ -119,6 +143,7 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     assert not [label for label in labels if re.search(r"\d,\d{3}\b|\d\.\d", label)], labels
     assert any(re.fullmatch(r"\d+\u202f\d{3}|\d+,\d+", label) for label in labels), labels  # 1 000, 0,1
     prose_in_french(page)
+    fields_in_french(page, french_site.url)
 
     # The quiz: a wrong answer, graded and scored in French.
     wait_mounted(page, "#quiz-essai")

@@ -212,6 +212,8 @@ def test_the_prose_values_speak_french(french: Build) -> None:
     assert values == [(FOLLOWS, "335 TFLOP/s"), (FOLLOWS, "8,38 TFLOP/s")]
     # The adjustable input: the text the build wrote (its title and value text come with the script, in French).
     assert re.findall(r'<data class="calc-adjust"[^>]* data-step="10">([^<]*)</data>', html) == ["100 FLOP/byte"]
+    # The form's fields hold the author's numbers as French writes them, which the browser reads back.
+    assert 'name="peak_tflops" type="text"' in html and 'value="989,4"' in html and 'value="3,35"' in html
 
 
 def test_the_scripts_get_the_french_strings(french: Build) -> None:

@@ -12,8 +12,8 @@
  * pauses (hush).
  */
 import { FIELD } from "./calculator_form.js";
-import { NumberError, readNumber } from "./grading.js";
-import { number, t } from "./i18n.js";
+import { NumberError } from "./grading.js";
+import { fieldShows, number, readField, t } from "./i18n.js";
 import { runCalculator } from "./runtime.js";
 
 /**
@@ -214,7 +214,7 @@ function adjust(element, value) {
   );
   if (!control || !root) return;
   hush(root);
-  control.value = String(next);
+  control.value = fieldShows(String(next));
   control.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
@@ -283,7 +283,7 @@ export function showAdjustables(root) {
     );
     let value;
     try {
-      value = readNumber(control?.value ?? "");
+      value = readField(control?.value ?? "");
     } catch (error) {
       if (error instanceof NumberError) continue;
       throw error;

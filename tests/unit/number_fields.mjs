@@ -1,0 +1,23 @@
+// How a form's field reads and writes numbers in each language (grading.js's readNumber with the language's symbols,
+// numbers.js's fieldText), for the rows of number_fields.json given on stdin: prints {reading: [value or null],
+// writing: [shown]}, for tests/unit/test_i18n.py to hold against calckit.numbers and numbers.py.
+import { readFileSync } from "node:fs";
+import { NumberError, readNumber } from "../../plugins/mkdocs_calculators/assets/grading.js";
+import { fieldText, symbols } from "../../plugins/mkdocs_calculators/assets/numbers.js";
+
+const table = JSON.parse(readFileSync(0, "utf-8"));
+/** @param {{language: string, typed: string}} row */
+function read(row) {
+  try {
+    return readNumber(row.typed, symbols(row.language));
+  } catch (error) {
+    if (error instanceof NumberError) return null;
+    throw error;
+  }
+}
+console.log(
+  JSON.stringify({
+    reading: table.reading.map(read),
+    writing: table.writing.map((/** @type {{language: string, text: string}} */ row) => fieldText(row.text, row.language)),
+  }),
+);
