@@ -160,6 +160,7 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     expect(page.locator("#exercise-atteignable .exercise-result")).to_contain_text(
         "Exécuté sans erreur, sans rien afficher.", timeout=BOOT_TIMEOUT
     )
+    expect(page.locator("iframe")).to_have_attribute("title", "bac à sable des exercices")  # the workers' sandbox
 
     # What a screen reader gets of the page: no phrase of the plugin's English, no English button.
     phrases, words = _english_phrases()

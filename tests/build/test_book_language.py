@@ -225,6 +225,24 @@ def test_the_scripts_get_the_french_strings(french: Build) -> None:
     assert strings["status.runtime"] == "Démarrage de Python dans votre navigateur…"
 
 
+def test_the_pages_of_a_disabled_plugin_speak_french(tmp_path: Path) -> None:
+    """With `enabled: false` the generated pages are still there, each saying the plugin is off, in the book's
+    language (an author's own words on top)."""
+    built = build_fixture(
+        tmp_path,
+        {"docs/index.md": PAGE},
+        theme={"name": "material", "font": False, "language": "fr"},
+        nav=[{"Accueil": "index.md"}, {"Calculateurs": "reference/calculators.md"}],
+        plugin={"enabled": False, "strings": {"progress.title": "Où j’en suis"}},
+    )
+    assert built.returncode == 0, built.output[-3000:]
+    reference, progress = built.html("reference/calculators/index.html"), built.html("progress/index.html")
+    for html, title in ((reference, "Calculateurs"), (progress, "Où j’en suis")):
+        assert re.search(rf"<h1[^>]*>{title}", html), title
+        assert "Cette construction l’a désactivé (<code>enabled: false</code> sous <code>calculators:</code>" in html
+        assert "turned off" not in html
+
+
 def test_a_mistake_in_the_authors_strings_stops_the_build_at_its_line(tmp_path: Path) -> None:
     built = build_fixture(tmp_path, {"docs/index.md": "# Page\n"}, plugin={"strings": {"quiz.chek": "Valider"}})
     assert built.returncode != 0
