@@ -151,8 +151,15 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     question.get_by_label("Le calcul").check()
     question.get_by_role("button", name="Vérifier").click()
     expect(question.locator(".quiz-feedback")).to_contain_text("Pas tout à fait.")
-    expect(page.locator("#quiz-essai .quiz-score")).to_have_text("Score\u00a0: 0 sur 3")
+    expect(page.locator("#quiz-essai .quiz-score")).to_have_text("Score\u00a0: 0 sur 4")
     expect(question.get_by_role("button", name="Réessayer")).to_be_visible()
+    # A numeric answer written the French way: 1,675 is 1.675 (in English, refused: 1675 or 1.675?).
+    for _ in range(3):
+        page.locator("#quiz-essai").get_by_role("button", name="Suivant").click()
+    numeric = page.locator("#quiz-essai-q4")
+    numeric.locator("input[type=text]").fill("1,675")
+    numeric.get_by_role("button", name="Vérifier").click()
+    expect(page.locator("#quiz-essai .quiz-score")).to_have_text("Score\u00a0: 1 sur 4")
 
     # The exercise: Run on the starter, said in French.
     wait_mounted(page, "#exercise-atteignable")
@@ -170,7 +177,7 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     assert sorted(phrase for phrase in phrases if phrase in said) == []
     assert sorted(set(buttons) & words) == []
     here = page.locator(".progress-here-state")
-    expect(here).to_contain_text("quiz «\u00a0Vérifiez-vous\u00a0», 0 juste(s) sur 3")
+    expect(here).to_contain_text("quiz «\u00a0Vérifiez-vous\u00a0», 1 juste(s) sur 4")
 
     # The progress page: the quiz started, the exercise not, counted and said in French.
     page.goto(f"{french_site.url}/progress/")
@@ -180,7 +187,7 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     states = page.locator(".progress-state")
     expect(states).to_have_text(
         [
-            re.compile(r"^0 juste\(s\) sur 3 \(1 répondue\(s\) sur 3\)$"),
+            re.compile(r"^1 juste\(s\) sur 4 \(2 répondue\(s\) sur 4\)$"),
             re.compile(r"^(Pas commencé|Commencé, pas encore réussi)$"),
         ]
     )

@@ -57,6 +57,13 @@ questions:
         bucket: debit
       - text: TFLOP/s
         bucket: calcul
+  - id: lent
+    kind: numeric
+    text: "À {intensity} FLOP par octet, combien de TFLOP/s ?"
+    inputs: {intensity: 0.5}
+    answer: {calculator: roofline, output: attainable}
+    unit: TFLOP/s
+    tolerance: 0.1%
 ```
 
 ```exercise
@@ -194,7 +201,7 @@ def test_the_pages_speak_french(french: Build, use_book: Callable[[str], object]
     outputs = re.findall(r'<output for="calc-1-form">([^<]*)</output>', html)
     assert outputs == [strings_for("fr").number(out["text"]) for out in run("roofline", {})["outputs"]]
     assert any("," in text for text in outputs) and not any(re.search(r"\d\.\d", text) for text in outputs)
-    for said in ("Vérifier", "Réessayer", "Rétablir les valeurs par défaut", "Exécuter", "Question 1 sur 3"):
+    for said in ("Vérifier", "Réessayer", "Rétablir les valeurs par défaut", "Exécuter", "Question 1 sur 4"):
         assert said in html, said
     assert "Calculateur\u00a0: Roofline" in html
     assert "Un nombre de 0,01 à 1\u00a0million." in html  # a field's range, as French writes numbers

@@ -270,12 +270,13 @@ export function unitFactor(given, unit) {
 
 /**
  * A quiz answer in the question's `unit`, converted from another prefix of it; a NumberError saying which unit was
- * expected otherwise (calckit.grading.read_answer). @param {string} text @param {string} unit @returns {number}
+ * expected otherwise (calckit.grading.read_answer); `symbols` are the book's language's decimal and group symbols.
+ * @param {string} text @param {string} unit @param {[string, string]} [symbols] @returns {number}
  */
-export function readAnswer(text, unit) {
+export function readAnswer(text, unit, symbols = ENGLISH_SYMBOLS) {
   const match = ANSWER.exec(plainText(text));
   if (!match) throw new NumberError(unit ? "answer.number_in" : "answer.number", { unit });
-  const number = readNumber(match[1]);
+  const number = readNumber(match[1], symbols);
   const written = match[2].trim();
   if (!written) return number;
   if (!unit) throw new NumberError("answer.plain");
