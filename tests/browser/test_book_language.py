@@ -293,3 +293,50 @@ def test_a_right_to_left_book_lays_out_its_blocks_from_the_right(
     assert page.evaluate("document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth + 1")
     assert errors == []
     context.close()
+
+
+GERMAN_PAGE = """# Ein Buch auf Deutsch
+
+```calculator
+use: roofline
+```
+
+Bei {input}`#calc-1.intensity | step=10` erreicht der Chip {value}`#calc-1.attainable`.
+"""
+
+
+def test_a_german_field_reads_a_point_between_groups_of_three_as_german_does(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory, use_book: Callable[[str], object]
+) -> None:
+    """German writes 1.400 for 1400 and 1,5 for 1.5: a field reads them so, hands the package the number, shows its
+    own values with a decimal comma, and the sentence follows in German."""
+    use_book("calculators")
+    built = build_fixture(
+        tmp_path_factory.mktemp("buch"),
+        {"docs/index.md": GERMAN_PAGE},
+        theme={"name": "material", "font": False, "language": "de"},
+        nav=[{"Start": "index.md"}, {"Rechner": "reference/calculators.md"}],
+    )
+    assert built.returncode == 0, built.output[-3000:]
+    with ExitStack() as stack:
+        site = Served(stack, built.site)
+        context = new_context(browser, Network(site.url))
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{site.url}/")
+        wait_mounted(page, "#calc-1")
+        field = "#calc-1 [data-input={}] input[type=text]".format
+        expect(page.locator(field("bandwidth_tbs"))).to_have_value("3,35")
+        german = strings_for("de")
+        for typed, value, shown in (("1.400", 1400, "1.400 FLOP/byte"), ("1.400,5", 1400.5, "1.400,5 FLOP/byte")):
+            page.fill(field("intensity"), typed)
+            outputs = [german.number(out["text"]) for out in run("roofline", {"intensity": value})["outputs"]]
+            expect(page.locator("#calc-1 .calc-outputs output")).to_have_text(outputs, timeout=BOOT_TIMEOUT)
+            expect(page.locator("#calc-1 [data-input=intensity] .calc-error")).to_be_hidden()
+            adjust = page.locator('data.calc-adjust[data-adjusts="calc-1"]')
+            expect(adjust).to_have_text(shown)
+            expect(adjust).to_have_attribute("aria-valuetext", shown)
+            expect(page).to_have_url(re.compile(rf"[?&]calc-1\.intensity={value}(&|$)"))
+        assert errors == []
+        context.close()
