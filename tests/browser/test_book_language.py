@@ -17,7 +17,7 @@ from tests.browser.calculator_page import wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_offline import Served
 from tests.build.sites import build_fixture
-from tests.build.test_book_language import FOLLOWS, PAGE, _book_texts, _english_phrases
+from tests.build.test_book_language import FOLLOWS, PAGE, _book_texts, _english_phrases, _Reader
 
 pytestmark = pytest.mark.browser
 
@@ -104,7 +104,15 @@ def fields_in_french(page: Page, url: str) -> None:
     page.goto(f"{url}/?calc-1.intensity=0.5")
     wait_mounted(page, "#calc-1")
     expect(page.locator(field("intensity"))).to_have_value("0,5")
-    expect(page.locator('data.calc-adjust[data-adjusts="calc-1"]')).to_have_text("0,5 FLOP/byte", timeout=BOOT_TIMEOUT)
+    adjust = page.locator('data.calc-adjust[data-adjusts="calc-1"]')
+    expect(adjust).to_have_text("0,5 FLOP/byte", timeout=BOOT_TIMEOUT)
+    adjust.focus()  # and a key moves it from there, the sentence, the field and what is said in French
+    adjust.press("PageDown")
+    expect(adjust).to_have_attribute("aria-valuetext", "0,01 FLOP/byte")
+    expect(page.locator(field("intensity"))).to_have_value("0,01")
+    expect(page.locator('data.calc-value[data-follows="calc-1"][data-given="{}"]')).to_have_text(
+        attainable(0.01), timeout=BOOT_TIMEOUT
+    )
 
 
 def test_a_reader_of_a_french_book_reads_and_hears_french(
@@ -176,6 +184,15 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
         said = said.replace(content, " ")
     assert sorted(phrase for phrase in phrases if phrase in said) == []
     assert sorted(set(buttons) & words) == []
+    # Nor the page as the scripts left it (its text, titles, accessible names and value texts), after the keys moved
+    # the adjustable input (fields_in_french).
+    reader = _Reader()
+    reader.feed(page.content())
+    text = " ".join(" ".join(reader.texts).split())
+    for content in _book_texts():
+        text = text.replace(content, " ")
+    assert sorted(phrase for phrase in phrases if phrase in text) == []
+    assert sorted(set(reader.controls) & words) == []
     here = page.locator(".progress-here-state")
     expect(here).to_contain_text("quiz «\u00a0Vérifiez-vous\u00a0», 1 juste(s) sur 4")
 
