@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .contracts import Returned, ToleranceData
-from .numbers import SPACES, NumberError, plain_text, read_number
+from .numbers import ENGLISH, SPACES, NumberError, plain_text, read_number
 from .units import format_number
 
 __all__ = ["SLACK", "Returned", "Tolerance", "read_answer", "returned", "unit_factor", "verdict"]
@@ -169,14 +169,14 @@ def unit_factor(given: str, unit: str) -> float | None:
     return loose[0] if len(set(loose)) == 1 else None
 
 
-def read_answer(text: str, unit: str) -> float:
-    """A quiz answer in the question's `unit`: a number (`numbers.read_number`'s rules), optionally followed by
-    `unit` or that unit with another prefix (49140 GFLOP/s for TFLOP/s, 128 KiB for kB), converted. NumberError
-    otherwise, saying which unit was expected."""
+def read_answer(text: str, unit: str, symbols: tuple[str, str] = ENGLISH) -> float:
+    """A quiz answer in the question's `unit`: a number (`numbers.read_number`'s rules, with `symbols`, the decimal
+    and group symbols of the book's language), optionally followed by `unit` or that unit with another prefix (49140
+    GFLOP/s for TFLOP/s, 128 KiB for kB), converted. NumberError otherwise, saying which unit was expected."""
     match = _ANSWER.fullmatch(plain_text(text))
     if not match:
         raise NumberError(f"Write your answer as a number{f' in {unit}' if unit else ''}, such as 12.5", garbled=True)
-    number = read_number(match[1])
+    number = read_number(match[1], symbols)
     written = match[2].strip(SPACES)
     if not written:
         return number

@@ -15,6 +15,10 @@ this on `tests/unit/grading_cases.json`).
   (`٤٥`, `४५`, mathematical `𝟒`) are refused, saying to use 0 to 9: Python's float() would read them and the
   browser's Number() would not, and a mix of scripts (`4٥`) is more likely a slip than a number.
 - White space at either end is what JavaScript's `trim()` removes, so that both twins strip the same characters.
+- In a language that writes a decimal comma (`symbols`, its decimal and group symbols: `(",", ".")` in German), a
+  number written its way is read so: one comma marks the decimals (`1,500` is 1.5, not refused) and, where the group
+  symbol is a point, points between groups of three group thousands (`1.400` is 1400, `1.400,5` is 1400.5; `1.5`
+  keeps its point). English's symbols (the default) read as above; so do those of any language with a decimal point.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["SPACES", "NumberError", "plain_text", "read_number"]
+__all__ = ["ENGLISH", "SPACES", "NumberError", "plain_text", "read_number"]
 
 # JavaScript's white space (what String.prototype.trim removes): Python's str.strip() alone keeps U+FEFF and strips
 # U+001C to U+001F, and the twins must agree on every text.
@@ -39,6 +43,7 @@ _EXPONENT = r"(?:[eE][+-]?\d+)?"
 _THOUSANDS = re.compile(rf"[+-]?[1-9]\d{{0,2}}(?:,\d{{3}})+(?:\.\d*)?{_EXPONENT}", re.ASCII)
 _DECIMAL_COMMA = re.compile(rf"[+-]?\d+,\d+{_EXPONENT}", re.ASCII)
 _EITHER_COMMA = re.compile(rf"[+-]?[1-9]\d{{0,2}},\d{{3}}{_EXPONENT}", re.ASCII)  # 1,500: 1500 or 1.5?
+_NATIVE_POINTS = re.compile(rf"[+-]?[1-9]\d{{0,2}}(?:\.\d{{3}})+(?:,\d*)?{_EXPONENT}", re.ASCII)  # 1.400,5
 _PLAIN = re.compile(rf"[+-]?(?:\d+\.?\d*|\.\d+){_EXPONENT}", re.ASCII)
 DIGITS_ADVICE = "Write the number with the digits 0 to 9, such as 12.5"
 COMMA_ADVICE = "Write the decimals after a point, such as 1.5; a comma only groups thousands, as in 1,400,000"
@@ -70,9 +75,14 @@ def either_comma(text: str) -> str:
     )
 
 
-def read_number(text: str) -> float:
-    """The number in `text`, or NumberError saying why it is not one (see the module's rules)."""
+ENGLISH = (".", ",")  # the decimal and group symbols numbers are written with unless a language says otherwise
+
+
+def read_number(text: str, symbols: tuple[str, str] = ENGLISH) -> float:
+    """The number in `text`, or NumberError saying why it is not one (see the module's rules); `symbols` are the
+    decimal and group symbols of the language it is written in."""
     cleaned = _UNDERSCORE.sub("", _GROUP_SPACE.sub("", plain_text(text).translate(_MINUSES)))
+    cleaned = _in_english(cleaned, symbols)
     if "," in cleaned:
         if _EITHER_COMMA.fullmatch(cleaned):
             raise NumberError(either_comma(cleaned))
@@ -91,3 +101,15 @@ def read_number(text: str) -> float:
     if number == 0 and any(digit in "123456789" for digit in mantissa):
         raise NumberError("This number is too small to tell from 0: type 0, or a larger number")
     return number
+
+
+def _in_english(cleaned: str, symbols: tuple[str, str]) -> str:
+    """A number written with a decimal comma (`symbols`), as English writes it; any other text as it was."""
+    decimal, group = symbols
+    if decimal != ",":
+        return cleaned
+    if group == "." and _NATIVE_POINTS.fullmatch(cleaned):
+        return cleaned.replace(".", "").replace(",", ".")
+    if _DECIMAL_COMMA.fullmatch(cleaned):
+        return cleaned.replace(",", ".")
+    return cleaned

@@ -17,7 +17,7 @@ from tests.browser.calculator_page import wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_offline import Served
 from tests.build.sites import build_fixture
-from tests.build.test_book_language import PAGE, _book_texts, _english_phrases
+from tests.build.test_book_language import FOLLOWS, PAGE, _book_texts, _english_phrases, _Reader
 
 pytestmark = pytest.mark.browser
 
@@ -47,6 +47,72 @@ def accessible_names(page: Page) -> tuple[str, list[str]]:
     said = [str(node.get(field, {}).get("value", "")) for node in nodes for field in ("name", "value", "description")]
     buttons = [str(node.get("name", {}).get("value", "")) for node in nodes if node["role"]["value"] == "button"]
     return " ".join(" ".join(said).split()), buttons
+
+
+def attainable(intensity: float) -> str:
+    """The roofline's attainable rate at `intensity`, as the French book writes it."""
+    outputs = run("roofline", {"intensity": intensity})["outputs"]
+    return strings_for("fr").number(next(out["text"] for out in outputs if out["key"] == "attainable"))
+
+
+def prose_in_french(page: Page) -> None:
+    """The adjustable input and the values that follow calc-1 say their numbers in French, their title and value
+    text too, after the form changed (2,5) and after keys moved the input (End, then Home)."""
+    adjust = page.locator('data.calc-adjust[data-adjusts="calc-1"]')
+    follower = page.locator('data.calc-value[data-follows="calc-1"][data-given="{}"]')
+    own = page.locator('data.calc-value[data-follows="calc-1"]:not([data-given="{}"])')
+    expect(adjust).to_have_attribute("role", "spinbutton")
+    expect(adjust).to_have_attribute(
+        "title",
+        "Arithmetic intensity\u00a0: faites-le glisser sur le côté, ou utilisez les touches fléchées, pour modifier "
+        "«\u00a0Calculateur\u00a0: Roofline\u00a0»",
+    )
+    expect(adjust).to_have_attribute("aria-valuetext", "2,5 FLOP/byte")
+    expect(adjust).to_have_text("2,5 FLOP/byte")
+    expect(follower).to_have_text(attainable(2.5))
+    assert attainable(2.5) == "8,38 TFLOP/s"
+    adjust.focus()
+    adjust.press("End")
+    expect(adjust).to_have_attribute("aria-valuetext", "1\u202f000\u202f000 FLOP/byte")
+    expect(adjust).to_have_text("1\u202f000\u202f000 FLOP/byte")
+    adjust.press("Home")
+    expect(adjust).to_have_attribute("aria-valuetext", "0,01 FLOP/byte")
+    expect(follower).to_have_text(attainable(0.01), timeout=BOOT_TIMEOUT)
+    assert "," in attainable(0.01), attainable(0.01)
+    expect(own).to_have_text("8,38 TFLOP/s")
+    expect(follower).to_have_attribute("title", FOLLOWS)
+
+
+def fields_in_french(page: Page, url: str) -> None:
+    """The form's number fields write numbers as French does (the author's, a chip's, the adjustable's, a shared
+    link's) and read them so: `1,500` is 1.5 in French (in English it is refused, 1500 or 1.5), sent to the
+    package, and recorded in the link, as English writes it."""
+    field = "#calc-1 [data-input={}] input[type=text]".format
+    expect(page.locator(field("intensity"))).to_have_value("0,01")  # the adjustable's Home
+    expect(page.locator(field("bandwidth_tbs"))).to_have_value("3,35")  # the author's (the H100's)
+    page.select_option("#calc-1 [data-input=chip] select", "tpu-v5e")
+    expect(page.locator(field("bandwidth_tbs"))).to_have_value("0,819", timeout=BOOT_TIMEOUT)  # the chip's
+    page.fill(field("intensity"), "1,500")
+    outputs = run("roofline", {"chip": "tpu-v5e", "intensity": 1.5})["outputs"]
+    expect(page.locator("#calc-1 .calc-outputs output")).to_have_text(
+        [strings_for("fr").number(out["text"]) for out in outputs], timeout=BOOT_TIMEOUT
+    )
+    expect(page.locator("#calc-1 [data-input=intensity] .calc-error")).to_be_hidden()
+    expect(page.locator('data.calc-adjust[data-adjusts="calc-1"]')).to_have_text("1,5 FLOP/byte")
+    expect(page).to_have_url(re.compile(r"[?&]calc-1\.intensity=1\.5(&|$)"))
+    # A shared link's values, shown the French way, in the form and in the sentence.
+    page.goto(f"{url}/?calc-1.intensity=0.5")
+    wait_mounted(page, "#calc-1")
+    expect(page.locator(field("intensity"))).to_have_value("0,5")
+    adjust = page.locator('data.calc-adjust[data-adjusts="calc-1"]')
+    expect(adjust).to_have_text("0,5 FLOP/byte", timeout=BOOT_TIMEOUT)
+    adjust.focus()  # and a key moves it from there, the sentence, the field and what is said in French
+    adjust.press("PageDown")
+    expect(adjust).to_have_attribute("aria-valuetext", "0,01 FLOP/byte")
+    expect(page.locator(field("intensity"))).to_have_value("0,01")
+    expect(page.locator('data.calc-value[data-follows="calc-1"][data-given="{}"]')).to_have_text(
+        attainable(0.01), timeout=BOOT_TIMEOUT
+    )
 
 
 def test_a_reader_of_a_french_book_reads_and_hears_french(
@@ -84,6 +150,8 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     labels = page.eval_on_selector_all(f"{view} svg text", "texts => texts.map(t => t.textContent)")
     assert not [label for label in labels if re.search(r"\d,\d{3}\b|\d\.\d", label)], labels
     assert any(re.fullmatch(r"\d+\u202f\d{3}|\d+,\d+", label) for label in labels), labels  # 1 000, 0,1
+    prose_in_french(page)
+    fields_in_french(page, french_site.url)
 
     # The quiz: a wrong answer, graded and scored in French.
     wait_mounted(page, "#quiz-essai")
@@ -91,8 +159,15 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     question.get_by_label("Le calcul").check()
     question.get_by_role("button", name="Vérifier").click()
     expect(question.locator(".quiz-feedback")).to_contain_text("Pas tout à fait.")
-    expect(page.locator("#quiz-essai .quiz-score")).to_have_text("Score\u00a0: 0 sur 3")
+    expect(page.locator("#quiz-essai .quiz-score")).to_have_text("Score\u00a0: 0 sur 4")
     expect(question.get_by_role("button", name="Réessayer")).to_be_visible()
+    # A numeric answer written the French way: 1,675 is 1.675 (in English, refused: 1675 or 1.675?).
+    for _ in range(3):
+        page.locator("#quiz-essai").get_by_role("button", name="Suivant").click()
+    numeric = page.locator("#quiz-essai-q4")
+    numeric.locator("input[type=text]").fill("1,675")
+    numeric.get_by_role("button", name="Vérifier").click()
+    expect(page.locator("#quiz-essai .quiz-score")).to_have_text("Score\u00a0: 1 sur 4")
 
     # The exercise: Run on the starter, said in French.
     wait_mounted(page, "#exercise-atteignable")
@@ -100,6 +175,7 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     expect(page.locator("#exercise-atteignable .exercise-result")).to_contain_text(
         "Exécuté sans erreur, sans rien afficher.", timeout=BOOT_TIMEOUT
     )
+    expect(page.locator("iframe")).to_have_attribute("title", "bac à sable des exercices")  # the workers' sandbox
 
     # What a screen reader gets of the page: no phrase of the plugin's English, no English button.
     phrases, words = _english_phrases()
@@ -108,8 +184,17 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
         said = said.replace(content, " ")
     assert sorted(phrase for phrase in phrases if phrase in said) == []
     assert sorted(set(buttons) & words) == []
+    # Nor the page as the scripts left it (its text, titles, accessible names and value texts), after the keys moved
+    # the adjustable input (fields_in_french).
+    reader = _Reader()
+    reader.feed(page.content())
+    text = " ".join(" ".join(reader.texts).split())
+    for content in _book_texts():
+        text = text.replace(content, " ")
+    assert sorted(phrase for phrase in phrases if phrase in text) == []
+    assert sorted(set(reader.controls) & words) == []
     here = page.locator(".progress-here-state")
-    expect(here).to_contain_text("quiz «\u00a0Vérifiez-vous\u00a0», 0 juste(s) sur 3")
+    expect(here).to_contain_text("quiz «\u00a0Vérifiez-vous\u00a0», 1 juste(s) sur 4")
 
     # The progress page: the quiz started, the exercise not, counted and said in French.
     page.goto(f"{french_site.url}/progress/")
@@ -119,7 +204,7 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     states = page.locator(".progress-state")
     expect(states).to_have_text(
         [
-            re.compile(r"^0 juste\(s\) sur 3 \(1 répondue\(s\) sur 3\)$"),
+            re.compile(r"^1 juste\(s\) sur 4 \(2 répondue\(s\) sur 4\)$"),
             re.compile(r"^(Pas commencé|Commencé, pas encore réussi)$"),
         ]
     )
@@ -225,3 +310,50 @@ def test_a_right_to_left_book_lays_out_its_blocks_from_the_right(
     assert page.evaluate("document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth + 1")
     assert errors == []
     context.close()
+
+
+GERMAN_PAGE = """# Ein Buch auf Deutsch
+
+```calculator
+use: roofline
+```
+
+Bei {input}`#calc-1.intensity | step=10` erreicht der Chip {value}`#calc-1.attainable`.
+"""
+
+
+def test_a_german_field_reads_a_point_between_groups_of_three_as_german_does(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory, use_book: Callable[[str], object]
+) -> None:
+    """German writes 1.400 for 1400 and 1,5 for 1.5: a field reads them so, hands the package the number, shows its
+    own values with a decimal comma, and the sentence follows in German."""
+    use_book("calculators")
+    built = build_fixture(
+        tmp_path_factory.mktemp("buch"),
+        {"docs/index.md": GERMAN_PAGE},
+        theme={"name": "material", "font": False, "language": "de"},
+        nav=[{"Start": "index.md"}, {"Rechner": "reference/calculators.md"}],
+    )
+    assert built.returncode == 0, built.output[-3000:]
+    with ExitStack() as stack:
+        site = Served(stack, built.site)
+        context = new_context(browser, Network(site.url))
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{site.url}/")
+        wait_mounted(page, "#calc-1")
+        field = "#calc-1 [data-input={}] input[type=text]".format
+        expect(page.locator(field("bandwidth_tbs"))).to_have_value("3,35")
+        german = strings_for("de")
+        for typed, value, shown in (("1.400", 1400, "1.400 FLOP/byte"), ("1.400,5", 1400.5, "1.400,5 FLOP/byte")):
+            page.fill(field("intensity"), typed)
+            outputs = [german.number(out["text"]) for out in run("roofline", {"intensity": value})["outputs"]]
+            expect(page.locator("#calc-1 .calc-outputs output")).to_have_text(outputs, timeout=BOOT_TIMEOUT)
+            expect(page.locator("#calc-1 [data-input=intensity] .calc-error")).to_be_hidden()
+            adjust = page.locator('data.calc-adjust[data-adjusts="calc-1"]')
+            expect(adjust).to_have_text(shown)
+            expect(adjust).to_have_attribute("aria-valuetext", shown)
+            expect(page).to_have_url(re.compile(rf"[?&]calc-1\.intensity={value}(&|$)"))
+        assert errors == []
+        context.close()

@@ -21,6 +21,9 @@ PAGE = """# Un livre en français
 use: roofline
 ```
 
+Le toit suit le calculateur : à {input}`#calc-1.intensity | step=10`, la puce atteint {value}`#calc-1.attainable`,
+et {value}`#calc-1.attainable intensity=2.5` à une intensité plus faible.
+
 ```quiz
 id: essai
 title: Vérifiez-vous
@@ -54,6 +57,13 @@ questions:
         bucket: debit
       - text: TFLOP/s
         bucket: calcul
+  - id: lent
+    kind: numeric
+    text: "À {intensity} FLOP par octet, combien de TFLOP/s ?"
+    inputs: {intensity: 0.5}
+    answer: {calculator: roofline, output: attainable}
+    unit: TFLOP/s
+    tolerance: 0.1%
 ```
 
 ```exercise
@@ -191,12 +201,26 @@ def test_the_pages_speak_french(french: Build, use_book: Callable[[str], object]
     outputs = re.findall(r'<output for="calc-1-form">([^<]*)</output>', html)
     assert outputs == [strings_for("fr").number(out["text"]) for out in run("roofline", {})["outputs"]]
     assert any("," in text for text in outputs) and not any(re.search(r"\d\.\d", text) for text in outputs)
-    for said in ("Vérifier", "Réessayer", "Rétablir les valeurs par défaut", "Exécuter", "Question 1 sur 3"):
+    for said in ("Vérifier", "Réessayer", "Rétablir les valeurs par défaut", "Exécuter", "Question 1 sur 4"):
         assert said in html, said
     assert "Calculateur\u00a0: Roofline" in html
     assert "Un nombre de 0,01 à 1\u00a0million." in html  # a field's range, as French writes numbers
     assert "Votre progression" in french.html("progress/index.html")
     assert "Tous les calculateurs du livre" in french.html("reference/calculators/index.html")
+
+
+FOLLOWS = "Suit le calculateur #calc-1\u00a0: modifiez ses valeurs et ce nombre change"
+
+
+def test_the_prose_values_speak_french(french: Build) -> None:
+    html = french.html()
+    # The values that follow the calculator: their title from the catalogue, their figures as French writes them.
+    values = re.findall(r'<data class="calc-value"[^>]* title="([^"]*)">([^<]*)</data>', html)
+    assert values == [(FOLLOWS, "335 TFLOP/s"), (FOLLOWS, "8,38 TFLOP/s")]
+    # The adjustable input: the text the build wrote (its title and value text come with the script, in French).
+    assert re.findall(r'<data class="calc-adjust"[^>]* data-step="10">([^<]*)</data>', html) == ["100 FLOP/byte"]
+    # The form's fields hold the author's numbers as French writes them, which the browser reads back.
+    assert 'name="peak_tflops" type="text"' in html and 'value="989,4"' in html and 'value="3,35"' in html
 
 
 def test_the_scripts_get_the_french_strings(french: Build) -> None:
@@ -206,6 +230,24 @@ def test_the_scripts_get_the_french_strings(french: Build) -> None:
     strings = json.loads(values["strings"])
     assert sorted(strings) == sorted(catalogue(SOURCE))
     assert strings["status.runtime"] == "Démarrage de Python dans votre navigateur…"
+
+
+def test_the_pages_of_a_disabled_plugin_speak_french(tmp_path: Path) -> None:
+    """With `enabled: false` the generated pages are still there, each saying the plugin is off, in the book's
+    language (an author's own words on top)."""
+    built = build_fixture(
+        tmp_path,
+        {"docs/index.md": PAGE},
+        theme={"name": "material", "font": False, "language": "fr"},
+        nav=[{"Accueil": "index.md"}, {"Calculateurs": "reference/calculators.md"}],
+        plugin={"enabled": False, "strings": {"progress.title": "Où j’en suis"}},
+    )
+    assert built.returncode == 0, built.output[-3000:]
+    reference, progress = built.html("reference/calculators/index.html"), built.html("progress/index.html")
+    for html, title in ((reference, "Calculateurs"), (progress, "Où j’en suis")):
+        assert re.search(rf"<h1[^>]*>{title}", html), title
+        assert "Cette construction l’a désactivé (<code>enabled: false</code> sous <code>calculators:</code>" in html
+        assert "turned off" not in html
 
 
 def test_a_mistake_in_the_authors_strings_stops_the_build_at_its_line(tmp_path: Path) -> None:

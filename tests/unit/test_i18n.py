@@ -234,3 +234,50 @@ def test_a_quizs_tolerance_is_said_in_the_books_language() -> None:
     assert said("fr", 2, "%") == "± 2\u00a0points de pourcentage"
     assert said("de", 0.5, "TFLOP/s") == "± 0,5 TFLOP/s"
     assert said("fr", 0.025, "A", relative=True) == "± 2,5%"
+
+
+NUMBER_FIELDS = Path(__file__).with_name("number_fields.json")
+
+
+def test_a_field_reads_and_writes_numbers_the_languages_way_alike_in_python_and_in_the_browser() -> None:
+    """calckit.numbers.read_number and grading.js's readNumber, given a language's symbols, read one table of what a
+    reader types into a field the same way (`1.400` is 1400 in German, 1.4 in English and French; `1,500` is 1.5
+    where a comma marks decimals, refused in English); numbers.py's field_text and numbers.js's fieldText write a
+    field's value with the language's decimal symbol, which reads back as the number it stands for; a quiz's answer
+    is read with the same symbols (calckit.grading.read_answer and readAnswer)."""
+    import shutil
+    import subprocess
+
+    from calckit.grading import read_answer
+    from calckit.numbers import NumberError, read_number
+    from mkdocs_calculators.i18n.numbers import field_text, symbols
+
+    table = json.loads(NUMBER_FIELDS.read_text(encoding="utf-8"))
+
+    def read(typed: str, language: str, unit: str | None = None) -> float | None:
+        try:
+            if unit is None:
+                return read_number(typed, symbols(language))
+            return read_answer(typed, unit, symbols(language))
+        except NumberError:
+            return None
+
+    reading = [row["value"] for row in table["reading"]]
+    writing = [row["shown"] for row in table["writing"]]
+    answers = [row["value"] for row in table["answers"]]  # a quiz's answers, in the question's unit
+    assert [read(row["answer"], row["language"], row["unit"]) for row in table["answers"]] == answers
+    assert [read(row["typed"], row["language"]) for row in table["reading"]] == reading
+    assert [field_text(row["text"], row["language"]) for row in table["writing"]] == writing
+    for row in table["writing"]:  # what a field shows reads back as what it stands for
+        if read(row["text"], "en") is not None:
+            assert read(row["shown"], row["language"]) == float(row["text"]), row
+    node = shutil.which("node")
+    assert node, "Node is needed for the browser's half (make puts it on PATH)"
+    ran = subprocess.run(
+        [node, str(NUMBER_FIELDS.with_name("number_fields.mjs"))],
+        input=json.dumps(table),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(ran.stdout) == {"reading": reading, "writing": writing, "answers": answers}

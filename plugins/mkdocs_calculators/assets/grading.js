@@ -118,6 +118,7 @@ const EXPONENT = "(?:[eE][+-]?\\d+)?";
 const THOUSANDS = new RegExp(`^[+-]?[1-9]\\d{0,2}(?:,\\d{3})+(?:\\.\\d*)?${EXPONENT}$`);
 const DECIMAL_COMMA = new RegExp(`^[+-]?\\d+,\\d+${EXPONENT}$`);
 const EITHER_COMMA = new RegExp(`^[+-]?[1-9]\\d{0,2},\\d{3}${EXPONENT}$`); // 1,500: 1500 or 1.5?
+const NATIVE_POINTS = new RegExp(`^[+-]?[1-9]\\d{0,2}(?:\\.\\d{3})+(?:,\\d*)?${EXPONENT}$`); // 1.400,5
 const PLAIN = new RegExp(`^[+-]?(?:\\d+\\.?\\d*|\\.\\d+)${EXPONENT}$`);
 
 /** What to write instead of a number whose one comma may group thousands or mark decimals: both readings. @param {string} text */
@@ -149,9 +150,29 @@ function plainText(text) {
   return plain;
 }
 
-/** The number in `text`, or a NumberError saying why it is not one. @param {string} text @returns {number} */
-export function readNumber(text) {
+/** The decimal and group symbols numbers are written with unless a language says otherwise. @type {[string, string]} */
+export const ENGLISH_SYMBOLS = [".", ","];
+
+/**
+ * A number written with a decimal comma (`symbols`, its language's decimal and group symbols), as English writes it
+ * (`1.400,5` in German is 1,400.5; `1,500` in French is 1.5); any other text as it was (calckit.numbers._in_english).
+ * @param {string} cleaned @param {[string, string]} symbols
+ */
+function inEnglish(cleaned, [decimal, group]) {
+  if (decimal !== ",") return cleaned;
+  if (group === "." && NATIVE_POINTS.test(cleaned)) return cleaned.replaceAll(".", "").replace(",", ".");
+  if (DECIMAL_COMMA.test(cleaned)) return cleaned.replace(",", ".");
+  return cleaned;
+}
+
+/**
+ * The number in `text`, or a NumberError saying why it is not one; `symbols` are the decimal and group symbols of
+ * the language it is written in (calckit.numbers.read_number). @param {string} text
+ * @param {[string, string]} [symbols] @returns {number}
+ */
+export function readNumber(text, symbols = ENGLISH_SYMBOLS) {
   let cleaned = plainText(text).replace(MINUSES, "-").replace(GROUP_SPACE, "").replace(UNDERSCORE, "");
+  cleaned = inEnglish(cleaned, symbols);
   if (cleaned.includes(",")) {
     if (EITHER_COMMA.test(cleaned)) throw eitherComma(cleaned);
     if (THOUSANDS.test(cleaned)) cleaned = cleaned.replaceAll(",", "");
@@ -249,12 +270,13 @@ export function unitFactor(given, unit) {
 
 /**
  * A quiz answer in the question's `unit`, converted from another prefix of it; a NumberError saying which unit was
- * expected otherwise (calckit.grading.read_answer). @param {string} text @param {string} unit @returns {number}
+ * expected otherwise (calckit.grading.read_answer); `symbols` are the book's language's decimal and group symbols.
+ * @param {string} text @param {string} unit @param {[string, string]} [symbols] @returns {number}
  */
-export function readAnswer(text, unit) {
+export function readAnswer(text, unit, symbols = ENGLISH_SYMBOLS) {
   const match = ANSWER.exec(plainText(text));
   if (!match) throw new NumberError(unit ? "answer.number_in" : "answer.number", { unit });
-  const number = readNumber(match[1]);
+  const number = readNumber(match[1], symbols);
   const written = match[2].trim();
   if (!written) return number;
   if (!unit) throw new NumberError("answer.plain");

@@ -6,7 +6,8 @@
  * Plural forms follow the language's CLDR rules (Intl.PluralRules), as Babel's do at build.
  */
 import { language, strings } from "./strings.js";
-import { SCALES, worded } from "./numbers.js";
+import { SCALES, fieldText, symbols, worded } from "./numbers.js";
+import { NumberError, readNumber } from "./grading.js";
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 /** @type {Intl.PluralRules | null} */
@@ -42,6 +43,34 @@ export function plural(key, count, params = {}) {
 /** `text` with its numbers written the book's language's way (`1 400,5`, `2,5 millions` in French). @param {string} text */
 export function number(text) {
   return worded(text, language, SCALE_WORDS);
+}
+
+/**
+ * The number a form's field holds, read as the book's language writes numbers (`1.400` is 1400 in German, `1,5` is
+ * 1.5), or a NumberError saying why it is not one. @param {string} text
+ */
+export function readField(text) {
+  return readNumber(text, symbols(language));
+}
+
+/** A number as a field shows it in the book's language (`0.819` -> `0,819` in French). @param {string} text */
+export function fieldShows(text) {
+  return fieldText(text, language);
+}
+
+/**
+ * A field's text as the package reads it, which reads English's symbols: a number written the book's language's way
+ * in English (`1.400,5` in German -> `1400.5`); any other text as typed, for the package to say what is wrong with
+ * it. An English book's (and any whose decimal symbol is a point) as typed. @param {string} text
+ */
+export function fieldEnglish(text) {
+  if (symbols(language)[0] !== ",") return text;
+  try {
+    return String(readField(text));
+  } catch (error) {
+    if (error instanceof NumberError) return text;
+    throw error;
+  }
 }
 
 /** The book's language, as `theme.language` gives it (`fr`, `pt-BR`). */

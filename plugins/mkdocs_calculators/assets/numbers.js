@@ -33,6 +33,18 @@ export function localized(text, language) {
   return text.replace(NUMBER, (found) => found.replace(/,/g, "\0").replace(/\./g, decimal).replace(/\0/g, group));
 }
 
+const FIELD_NUMBER = /^[+-]?\d+\.\d+(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A number as a form's field holds it (`0.819`) as the language writes it (`0,819` in French): its decimal symbol,
+ * where that is a comma, which grading.js's readNumber reads back with the language's symbols; no groups, as English
+ * fields have none. Any other text as it is (numbers.py's field_text). @param {string} text @param {string} language
+ */
+export function fieldText(text, language) {
+  const [decimal] = symbols(language);
+  return decimal === "," && FIELD_NUMBER.test(text) ? text.replace(".", decimal) : text;
+}
+
 /** calckit's words for large figures (`2.5 million`: calckit.units.format_number), each a key of the catalogue. */
 export const SCALES = ["million", "billion", "trillion"];
 const SCALE = /(?<![A-Za-z0-9_.,])(\d+(?:\.\d+)?) (million|billion|trillion)\b/g;

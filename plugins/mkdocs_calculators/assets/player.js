@@ -7,8 +7,8 @@
  * output named by `data-until` (a pass's count of cycles), or when the calculator refuses the value; Pause, Previous,
  * Next, Escape, the reader's own edit or leaving the page stop it.
  */
-import { t } from "./i18n.js";
-import { NumberError, readNumber } from "./grading.js";
+import { fieldShows, readField, t } from "./i18n.js";
+import { NumberError } from "./grading.js";
 import { claim } from "./status.js";
 
 /** @param {HTMLElement[]} elements */
@@ -37,7 +37,7 @@ function mountPlayer(root) {
 
   const current = () => {
     try {
-      return readNumber(field.value); // the package's reading: `1,400` is 1400, `1,5` is 1.5
+      return readField(field.value); // the package's reading, in the book's language: `1,5` is 1.5
     } catch (error) {
       if (error instanceof NumberError) return min; // the package's message shows next to the field
       throw error;
@@ -45,7 +45,7 @@ function mountPlayer(root) {
   };
   /** @param {number} value */
   function set(value) {
-    field.value = String(Math.min(max, Math.max(min, value)));
+    field.value = fieldShows(String(Math.min(max, Math.max(min, value))));
     field.dispatchEvent(new Event("input", { bubbles: true }));
     showLimits();
   }

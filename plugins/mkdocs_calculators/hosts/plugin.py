@@ -155,7 +155,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if not self.config.enabled:
-            return add_placeholders(files, config)
+            return add_placeholders(files, config, theme_strings(config, self.config.strings))
         self._load_book(config)
         if self._book is not None:
             generated = generated_pages(self._book, self._strings, self._progress.token)

@@ -15,7 +15,7 @@ from functools import cache
 
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
-__all__ = ["SCALES", "localized", "symbols", "worded"]
+__all__ = ["SCALES", "field_text", "localized", "symbols", "worded"]
 
 NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![A-Za-z0-9_])")
 
@@ -33,6 +33,17 @@ def symbols(language: str) -> tuple[str, str]:
 
     found = locale(language)
     return get_decimal_symbol(found), get_group_symbol(found)
+
+
+FIELD_NUMBER = re.compile(r"[+-]?\d+\.\d+(?:[eE][+-]?\d+)?")
+
+
+def field_text(text: str, language: str) -> str:
+    """A number as a form's field holds it (`0.819`, the shortest text that reads back) as the language writes it
+    (`0,819` in French): its decimal symbol, where that is a comma, which calckit's reader reads back with the
+    language's symbols; no groups, as English fields have none. Any other text as it is."""
+    decimal, _ = symbols(language)
+    return text.replace(".", decimal) if decimal == "," and FIELD_NUMBER.fullmatch(text) else text
 
 
 def localized(text: str, language: str) -> str:

@@ -11,6 +11,7 @@ import math
 from html import escape
 from typing import TYPE_CHECKING
 
+from ..i18n.numbers import field_text
 from .stand_in import NARROW, WIDE, stand_in_rem, table_stand_in
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ def _field(uid: str, spec: Input, value: Value, values: dict[str, Value], s: Str
                 inputmode="decimal",
                 autocomplete="off",
                 spellcheck="false",
-                value=input_value_text(value),
+                value=field_text(input_value_text(value), s.language),  # as the language writes it (0,819)
                 aria_describedby=described,
             )
             + ">"
@@ -220,7 +221,7 @@ def _slider(field_id: str, spec: Input, value: Value, s: Strings) -> str:
             data_scale=spec.slider,
             data_for=spec.key,
             aria_label=s("calculator.slider.log", label=spec.label) if spec.slider == "log" else spec.label,
-            aria_valuetext=f"{input_value_text(value)}{unit}",
+            aria_valuetext=f"{field_text(input_value_text(value), s.language)}{unit}",
         )
         + ">"
     )

@@ -90,7 +90,7 @@ def render_values(
             line = index + offset + 1
             try:
                 if role == "value":
-                    html = _render(spec, page.book, followed)
+                    html = _render(spec, page, followed)
                 elif role == "input":
                     html = render_input(spec, page.book, followed)
                 else:  # typed on purpose (typed_check.py): the text as written
@@ -103,7 +103,8 @@ def render_values(
     return values, problems
 
 
-def _render(spec: str, book: Book | None, followed: Mapping[str, Followed]) -> str:
+def _render(spec: str, page: PageContext, followed: Mapping[str, Followed]) -> str:
+    book = page.book
     if book is None:
         raise _Refused("the book's package did not load")
     what, bar, showing = spec.partition("|")
@@ -143,8 +144,8 @@ def _render(spec: str, book: Book | None, followed: Mapping[str, Followed]) -> s
     own = json.dumps({given: values[given] for given in inputs}, separators=(",", ":"), sort_keys=True)
     follows = ""
     if source is not None:  # calculator.js puts the calculator's answers here as a reader changes its inputs
-        title = f"Follows the calculator #{source.anchor}: change its inputs and this number changes"
-        follows = f' data-follows="{escape(source.anchor)}" title="{escape(title)}"'
+        title = page.strings.html("value.follows", anchor=source.anchor)
+        follows = f' data-follows="{escape(source.anchor)}" title="{title}"'
     return (
         f'<data class="calc-value" value="{value!r}" data-from="{escape(name)}" data-output="{escape(key)}" '
         f'data-given="{escape(own)}"{follows}>{inline_text(shown(value))}</data>'

@@ -7,7 +7,7 @@
  * opening such a link restores the inputs and recomputes (calculator_link.js). calculator_form.js reads and writes
  * the form.
  */
-import { number, t } from "./i18n.js";
+import { fieldShows, number, t } from "./i18n.js";
 import {
   bootRuntime,
   CallError,
@@ -345,7 +345,8 @@ function fillFromPicker(root, inputs) {
     const picker = field.dataset.filledBy;
     const control = /** @type {HTMLInputElement | null} */ (field.querySelector(FIELD));
     if (!picker || !control || inputs[picker] === CUSTOM || document.activeElement === control) continue;
-    if (control.value !== String(inputs[key])) control.value = String(inputs[key]);
+    const shown = fieldShows(String(inputs[key])); // as the book's language writes it
+    if (control.value !== shown) control.value = shown;
   }
 }
 

@@ -4,14 +4,16 @@
  * wrote them, a field set from a value, the fields shown for the current choices, a long list's filter, and the
  * sliders kept in step with their fields.
  */
-import { NumberError, readNumber } from "./grading.js";
-import { language, number, t } from "./i18n.js";
+import { NumberError } from "./grading.js";
+import { fieldEnglish, fieldShows, language, number, readField, t } from "./i18n.js";
 
 // A field's own control: not its slider, and not the filter box of a long list.
 export const FIELD = "input:not(.calc-slider):not(.calc-filter)";
 export const CONTROL = `${FIELD}, select`;
 
-/** The form's values as the package reads them: text as typed, several choices joined by commas. @param {HTMLElement} root */
+/**
+ * The form's values as the package reads them: text as typed (a number written the book's language's way, in
+ * English: i18n.js's fieldEnglish), several choices joined by commas. @param {HTMLElement} root */
 export function readInputs(root) {
   /** @type {Record<string, string>} */
   const inputs = {};
@@ -39,8 +41,8 @@ export function fieldValue(field) {
       .map((box) => /** @type {HTMLInputElement} */ (box).value)
       .join(",");
   }
-  const control = /** @type {HTMLInputElement | null} */ (field.querySelector(CONTROL));
-  return control?.value ?? "";
+  const control = /** @type {HTMLInputElement | HTMLSelectElement | null} */ (field.querySelector(CONTROL));
+  return control instanceof HTMLInputElement ? fieldEnglish(control.value) : (control?.value ?? "");
 }
 
 /** The value the author wrote (what "Reset" brings back). @param {HTMLElement} field */
@@ -53,7 +55,7 @@ export function authoredValue(field) {
   }
   const select = field.querySelector("select");
   if (select) return [...select.options].find((option) => option.defaultSelected)?.value ?? select.options[0]?.value;
-  return /** @type {HTMLInputElement} */ (field.querySelector(FIELD)).defaultValue;
+  return fieldEnglish(/** @type {HTMLInputElement} */ (field.querySelector(FIELD)).defaultValue);
 }
 
 /** @param {HTMLElement} root @param {string} key @param {string} value */
@@ -67,8 +69,9 @@ export function setControl(root, key, value) {
     }
     return;
   }
-  const control = /** @type {HTMLInputElement | null} */ (field.querySelector(CONTROL));
-  if (control && control.value !== value) control.value = value;
+  const control = /** @type {HTMLInputElement | HTMLSelectElement | null} */ (field.querySelector(CONTROL));
+  const shown = control instanceof HTMLInputElement ? fieldShows(value) : value; // as the book's language writes it
+  if (control && control.value !== shown) control.value = shown;
 }
 
 /** Show the fields that apply to the current choices (a matrix multiply's M, N, K...). @param {HTMLElement} root */
@@ -119,7 +122,7 @@ function sliderValue(slider) {
 export function syncFieldFromSlider(form, slider) {
   const field = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(slider.dataset.for ?? ""));
   if (!field) return;
-  field.value = sliderValue(slider);
+  field.value = fieldShows(sliderValue(slider));
   slider.setAttribute("aria-valuetext", describe(field));
 }
 
@@ -137,7 +140,7 @@ export function syncSliderFromField(form, field) {
 /** The number a field holds, read as the package reads it (`1,5` is 1.5), or null. @param {string} text */
 function readable(text) {
   try {
-    return readNumber(text);
+    return readField(text);
   } catch (error) {
     if (error instanceof NumberError) return null; // the package's message shows next to the field
     throw error;
@@ -156,7 +159,7 @@ export function fieldAdvice(field, control, error) {
   const said = (/** @type {string} */ text) => (typed ? t("field.typed", { text, typed }) : t("sentence", { text }));
   if (typed && field.dataset.kind !== "choice") {
     try {
-      readNumber(typed);
+      readField(typed);
     } catch (problem) {
       if (problem instanceof NumberError) return said(t(problem.key, problem.params));
       throw problem;

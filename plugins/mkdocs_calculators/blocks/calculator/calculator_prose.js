@@ -12,7 +12,8 @@
  * pauses (hush).
  */
 import { FIELD } from "./calculator_form.js";
-import { NumberError, readNumber } from "./grading.js";
+import { NumberError } from "./grading.js";
+import { fieldShows, number, readField, t } from "./i18n.js";
 import { runCalculator } from "./runtime.js";
 
 /**
@@ -56,7 +57,7 @@ export function showFollowers(root, name, result, sent) {
 function putOutput(element, answer) {
   const output = answer.outputs.find((each) => each.key === element.dataset.output);
   if (!output || typeof output.value !== "number") return;
-  setText(element, output.text);
+  setText(element, number(output.text));
   if (element.value !== String(output.value)) element.value = String(output.value);
 }
 
@@ -156,7 +157,7 @@ function mountAdjustable(element) {
   if (min !== null) element.setAttribute("aria-valuemin", String(min));
   if (max !== null) element.setAttribute("aria-valuemax", String(max));
   const calculator = document.getElementById(element.dataset.adjusts ?? "")?.querySelector(".calc-title")?.textContent;
-  element.title = `${label}: drag it sideways, or use the arrow keys, to change the ${calculator ?? "calculator"}`;
+  element.title = calculator ? t("adjust.title", { label, calculator }) : t("adjust.title.untitled", { label });
   paint(element, Number(element.value));
 
   element.addEventListener("keydown", (event) => {
@@ -213,7 +214,7 @@ function adjust(element, value) {
   );
   if (!control || !root) return;
   hush(root);
-  control.value = String(next);
+  control.value = fieldShows(String(next));
   control.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
@@ -256,9 +257,12 @@ function hush(root) {
   hushed.set(root, { timer: setTimeout(speak, QUIET_MS), said });
 }
 
-/** Show `value` in the element, for eyes and for a screen reader. @param {HTMLDataElement} element @param {number} value */
+/**
+ * Show `value` in the element, for eyes and for a screen reader, as the book's language writes numbers (the build
+ * wrote its first text so: page.py's _in_language). @param {HTMLDataElement} element @param {number} value
+ */
 function paint(element, value) {
-  const text = adjustText(value, element.dataset.unit ?? "");
+  const text = number(adjustText(value, element.dataset.unit ?? ""));
   setText(element, text);
   if (element.value !== String(value)) element.value = String(value);
   if (element.getAttribute("role") !== "spinbutton") return; // not live yet: the text alone
@@ -279,7 +283,7 @@ export function showAdjustables(root) {
     );
     let value;
     try {
-      value = readNumber(control?.value ?? "");
+      value = readField(control?.value ?? "");
     } catch (error) {
       if (error instanceof NumberError) continue;
       throw error;

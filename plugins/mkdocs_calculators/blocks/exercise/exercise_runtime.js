@@ -8,6 +8,7 @@
  * page's own (gradeOutputs, with grading.js, against values computed in the calculators' worker).
  */
 import { english, judge } from "./grading.js";
+import { t } from "./i18n.js";
 
 /** @typedef {import("./contracts.js").Ran} Ran */
 /** @typedef {import("./contracts.js").Case} Case */
@@ -73,7 +74,7 @@ function policedWorker() {
     frame.hidden = true;
     frame.setAttribute("aria-hidden", "true");
     frame.tabIndex = -1;
-    frame.title = "exercise sandbox";
+    frame.title = t("exercise.sandbox");
     const policy = WORKER_POLICY.replaceAll("'", "&#39;");
     frame.srcdoc = `<!doctype html><meta http-equiv="Content-Security-Policy" content="${policy}"><title>exercises</title>`;
     // The frame needs no download: one that has not loaded when a worker should have started never will.

@@ -5,7 +5,8 @@
  */
 import { NumberError, allows, readAnswer } from "./grading.js";
 import { element } from "./quiz_marks.js";
-import { number, t } from "./i18n.js";
+import { language, number, t } from "./i18n.js";
+import { symbols } from "./numbers.js";
 import { stageText } from "./status.js";
 
 /** @typedef {import("./contracts.js").NumericData} NumericData */
@@ -44,11 +45,11 @@ export function numericKind(form, spec, context, answer, render) {
 
   /**
    * The reader's number in the question's unit (grading.js: a decimal comma, grouped thousands, the unit or another
-   * prefix of it), or what to do instead. @returns {{value: number} | {error: string}}
+   * prefix of it, read with the book's language's symbols: `1.400` is 1400 in German), or what to do instead. @returns {{value: number} | {error: string}}
    */
   function given() {
     try {
-      return { value: readAnswer(input.value, spec.unit) };
+      return { value: readAnswer(input.value, spec.unit, symbols(language)) };
     } catch (error) {
       if (!(error instanceof NumberError)) throw error;
       return { error: t("sentence", { text: t(error.key, error.params) }) };
