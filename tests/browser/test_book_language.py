@@ -142,6 +142,14 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     shown = [strings_for("fr").number(out["text"]) for out in run("roofline", {"intensity": 2.5})["outputs"]]
     assert any("," in text for text in shown), shown
     expect(page.locator("#calc-1 .calc-outputs output")).to_have_text(shown)
+    # What a screen reader says of the chart has the new figures as the summary has them (2,5 FLOP/byte).
+    chart = run("roofline", {"intensity": 2.5})["chart"]
+    assert chart is not None
+    described = str(chart["description"])
+    assert re.search(r"\d\.\d", described), described  # calckit's English: the test would show nothing otherwise
+    expect(page.locator("#calc-1 .calc-chart-view")).to_have_attribute(
+        "aria-label", strings_for("fr").number(described)
+    )
 
     # Its chart's axes write numbers the French way too (Vega's format locale, from the same symbols).
     view = "#calc-1 .calc-chart-view"

@@ -204,6 +204,10 @@ def test_the_pages_speak_french(french: Build, use_book: Callable[[str], object]
     for said in ("Vérifier", "Réessayer", "Rétablir les valeurs par défaut", "Exécuter", "Question 1 sur 4"):
         assert said in html, said
     assert "Calculateur\u00a0: Roofline" in html
+    # The chart's description, what a screen reader says of it, has its figures as the summary beside it has them.
+    described = re.findall(r'<p class="calc-chart-fallback">([^<]*)</p>', html)
+    assert described and all(not re.search(r"\d\.\d", text) for text in described), described
+    assert any(re.search(r"\d,\d", text) for text in described), described
     assert "Un nombre de 0,01 à 1\u00a0million." in html  # a field's range, as French writes numbers
     assert "Votre progression" in french.html("progress/index.html")
     assert "Tous les calculateurs du livre" in french.html("reference/calculators/index.html")

@@ -4,7 +4,7 @@
  * page's colours. The vendored bundles are UMD scripts that publish globals, so they go in as script tags. Points'
  * labels are placed by vega_labels.js.
  */
-import { language, t } from "./i18n.js";
+import { language, number, t } from "./i18n.js";
 import { symbols } from "./numbers.js";
 import { declutter } from "./vega_labels.js";
 
@@ -250,7 +250,8 @@ export function drawChart(container, spec) {
   chart.drawing = (async () => {
     const vegaEmbed = await loadVega();
     while (chart.next) {
-      const latest = chart.next;
+      // Its description with its figures as the book's language writes them, as the summary beside it has them.
+      const latest = { ...chart.next, description: number(chart.next.description ?? "") };
       chart.next = undefined;
       // The theme's colours are read again only when Material's palette changed (reading them costs a few ms).
       const { mdColorScheme, mdColorPrimary, mdColorAccent } = document.body.dataset;

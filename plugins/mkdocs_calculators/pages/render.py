@@ -243,10 +243,13 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
         # In an attribute, not a <script type="application/json">: Material's instant navigation re-runs the scripts
         # of a new page without their type, so JSON there would be executed.
         spec_json = json.dumps(spec, separators=(",", ":"), allow_nan=False)
+        described = escape(
+            s.number(spec["description"])
+        )  # what a screen reader says of it: its figures as the summary's
         chart = (
             f'<figure class="calc-chart"><div class="calc-chart-view" role="img" '
-            f'aria-label="{escape(spec["description"])}" data-spec="{escape(spec_json)}">'
-            f'<p class="calc-chart-fallback">{escape(spec["description"])}</p></div></figure>'
+            f'aria-label="{described}" data-spec="{escape(spec_json)}">'
+            f'<p class="calc-chart-fallback">{described}</p></div></figure>'
         )
     table = result.get("table")
     # Off screen, a height close to its own stands in for it (calculators.css), at a wide screen's width and a phone's.

@@ -322,8 +322,9 @@ function show(root, result) {
   }
   const chart = /** @type {HTMLElement | null} */ (root.querySelector(".calc-chart-view"));
   if (chart && result.chart) {
-    if (chart.getAttribute("aria-label") !== result.chart.description) {
-      chart.setAttribute("aria-label", result.chart.description);
+    const described = number(result.chart.description);
+    if (chart.getAttribute("aria-label") !== described) {
+      chart.setAttribute("aria-label", described);
     }
     drawChart(chart, result.chart); // a chart that fails to draw says so itself
   }
