@@ -268,7 +268,7 @@ def provide_snapshot(
         what="the memory snapshot",
         hint=(
             "; a snapshot grows with what the package holds after running each calculator on its defaults, a "
-            "chart's data points among it (see the chart budget's warnings)"
+            "chart's data points among it (a chart over its budget is warned of at its block)"
         ),
     )
 
