@@ -225,6 +225,30 @@ def test_a_reader_of_a_french_book_reads_and_hears_french(
     context.close()
 
 
+
+def test_a_french_reader_who_unticks_too_many_chips_is_told_in_french(
+    browser: Browser, french_site: Served, use_book: Callable[[str], object]
+) -> None:
+    """The chip comparison wants two chips at least: calckit's rule, said again from the catalogue in French (the
+    browser's Python writes 'Tick at least 2 chips to compare'), by the field and to a screen reader."""
+    use_book("calculators")
+    context = new_context(browser, Network(french_site.url))
+    page = context.new_page()
+    page.goto(f"{french_site.url}/reference/calculators/")
+    chips = page.locator(".calc-field:has(input[type=checkbox][value=mi300x])")
+    block = page.locator(".calc:has(input[type=checkbox][value=mi300x])")
+    block_id = block.get_attribute("id")
+    assert block_id, "the comparison's block has an id"
+    wait_mounted(page, f"#{block_id}")
+    chips.locator("input[value=mi300x]").uncheck()
+    chips.locator("input[value=tpu-v5p]").uncheck()
+    error = page.locator(f"#{block_id}-chips-error")
+    expect(error).to_have_text("Cochez au moins 2\u00a0choix dans la liste\u00a0: Chips.", timeout=BOOT_TIMEOUT)
+    expect(chips).to_have_attribute("aria-invalid", "true")
+    expect(chips).to_have_accessible_description(re.compile("Cochez au moins 2"))
+    context.close()
+
+
 RTL_PAGE = PAGE + "\n```chips\nchips: [h100-sxm, tpu-v5e]\ncolumns: [bf16, bandwidth]\n```\n"
 
 

@@ -100,7 +100,8 @@ def _build(root: Path, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_budgets_sit_above_this_books_largest() -> None:
-    """Measured on this book (extras/budgets.py): its largest chart has 117 points, its largest page 0.42 MB of blocks."""
+    """Measured on this book (extras/budgets.py): its largest chart has 117 points, its largest page 0.42 MB of blocks.
+    """
     assert CHART_POINTS == 5_000
     assert PAGE_BYTES == 1_000_000
     assert chart_points({"layer": [{"data": {"values": [{}] * 3}}, {"data": {"values": [{}] * 4}}]}) == 7

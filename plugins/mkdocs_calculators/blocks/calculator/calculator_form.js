@@ -5,7 +5,7 @@
  * sliders kept in step with their fields.
  */
 import { NumberError } from "./grading.js";
-import { fieldEnglish, fieldShows, language, number, readField, t } from "./i18n.js";
+import { fieldEnglish, fieldShows, language, number, plural, readField, t } from "./i18n.js";
 
 // A field's own control: not its slider, and not the filter box of a long list.
 export const FIELD = "input:not(.calc-slider):not(.calc-filter)";
@@ -169,6 +169,8 @@ export function fieldAdvice(field, control, error) {
   if (bound) return said(t({ ">=": "field.at_least", ">": "field.above", "<=": "field.at_most" }[bound[1]] ?? "", { bound: number(bound[2]) }));
   if (error.rule === "a whole number") return said(t("field.whole"));
   if (error.rule.startsWith("one of: ")) return t("field.choose", { label: fieldLabel(field) });
+  const least = /^at least (\d+) choices$/.exec(error.rule);
+  if (least) return plural("field.tick_at_least", Number(least[1]), { label: fieldLabel(field) });
   return error.hint;
 }
 
