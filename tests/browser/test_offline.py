@@ -429,3 +429,58 @@ class TestFirstVisitDownloads:
         assert [path for path in runtime if path.endswith("pyodide.asm.mjs")] and [p for p in runtime if "vega" in p]
         counts = {path: _Counting.asked.count("/" + path) for path in runtime}
         assert counts == dict.fromkeys(runtime, 1)
+
+
+class _SlowSnapshot(_Handler):
+    """A static host that notes when it began and ended each answer, and takes SNAPSHOT_DELAY seconds over the memory
+    snapshot: a first visit's boot that lasts seconds after the page has loaded."""
+
+    SNAPSHOT_DELAY = 3.0
+    events: ClassVar[list[tuple[str, str, float]]] = []
+
+    def do_GET(self) -> None:
+        path = self.path.split("?")[0]
+        type(self).events.append(("began", path, time.monotonic()))
+        if self.slow(path):
+            time.sleep(self.SNAPSHOT_DELAY)
+        super().do_GET()
+        type(self).events.append(("ended", path, time.monotonic()))
+
+    @staticmethod
+    def slow(path: str) -> bool:
+        """The calculators' snapshot (not the exercises': the service worker fetches that one for offline use)."""
+        return re.search(r"/snapshot-\w+\.bin$", path) is not None
+
+
+class TestServiceWorkerAfterTheBoot:
+    def test_a_first_visit_registers_the_service_worker_once_python_has_booted(
+        self, browser: Browser, built_book: tuple[Path, int]
+    ) -> None:
+        """T2: the service worker's first install copies every page of the site into its cache; beside a first
+        visit's boot, on two cores, it made the first result a third slower. On a page with a calculator, sw.js is
+        asked for only once the boot has settled (seconds after the load here: the snapshot is slow), and the page
+        is then kept for offline reading as before; on a page without one, at its load."""
+        site, port = built_book
+        _SlowSnapshot.events = []
+        with serve_on(site, port, _SlowSnapshot) as url:
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(f"{url}/{CALCULATOR_PAGE}")
+            loaded = time.monotonic()
+            assert start_calculators(page)["mode"] == "snapshot"
+            wait_until_cached(page, site)  # registered after all, and the runtime kept
+            context.close()
+        events = _SlowSnapshot.events
+        snapshot_ended = min(at for what, path, at in events if what == "ended" and _SlowSnapshot.slow(path))
+        sw_asked = min(at for what, path, at in events if what == "began" and path == "/sw.js")
+        assert snapshot_ended - loaded > _SlowSnapshot.SNAPSHOT_DELAY / 2  # the boot outlasted the load
+        assert sw_asked > snapshot_ended, f"sw.js asked {snapshot_ended - sw_asked:.2f} s before the boot's snapshot"
+
+        _SlowSnapshot.events = []
+        with serve_on(site, port, _SlowSnapshot) as url:
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(f"{url}/")  # the home page: nothing boots Python
+            page.wait_for_function("navigator.serviceWorker.getRegistration().then(Boolean)", timeout=TIMEOUT)
+            context.close()
+        assert [path for what, path, _ in _SlowSnapshot.events if _SlowSnapshot.slow(path)] == []

@@ -17,6 +17,9 @@
   const mountTable = location.protocol === "file:" ? null : import(new URL("kinds.js", base).href);
   mountTable?.catch(() => {}); // said when a page mounts: staticPage
   let generation = 0;
+  const BOOT_EVENT = "calculators:boot"; // on document, as runtime.js starts Python; its detail the boot's promise
+  const BOOT_START_MS = 4000; // past the idle boot's own limit (calculator.js, 3 s once a calculator is on screen)
+  const BOOT_LIMIT_MS = 20_000; // a boot on a slow phone's network
   const STATIC = "calculators-static"; // on <html>: the components' scripts cannot run here (quiz.css, in calculators.css)
   // The page's head marked <html> "calculators-live" (the components' scripts will run: runtime/site.py, LIVE_MARK) and
   // looks, once the page is parsed, for this mark that they do.
@@ -233,7 +236,10 @@
     const options = { scope: root.pathname, updateViaCache: /** @type {const} */ ("none") };
     /** @type {() => Promise<typeof import("./build-info.js")>} */
     const buildInfo = () => import(new URL("build-info.js", base).href);
-    const register = () =>
+    let registered = false;
+    const register = () => {
+      if (registered) return;
+      registered = true;
       buildInfo()
         .then(async ({ serviceWorker }) => {
           if (serviceWorker) await container.register(new URL(serviceWorker, root), options);
@@ -243,8 +249,29 @@
           }
         })
         .catch(() => {});
-    if (document.readyState === "complete") register();
-    else addEventListener("load", register, { once: true });
+    };
+    // Once the page's first boot of Python has settled: the worker's first install copies every page of the site
+    // into its cache, and beside the boot's downloads, on two cores, it made a first visit's first result a third
+    // slower (T2: 850 ms against 526 without it). The runtime keeps what it downloads by itself (worker.js), so
+    // nothing is downloaded twice. A page with nothing that boots Python, or whose blocks stay off screen, does not
+    // wait: a boot not started BOOT_START_MS after the load is not waited for, nor one that takes over BOOT_LIMIT_MS.
+    /** @type {Promise<void> | null} */
+    let boot = null;
+    let loaded = false;
+    document.addEventListener(BOOT_EVENT, (event) => {
+      if (boot) return;
+      boot = /** @type {CustomEvent<Promise<void>>} */ (event).detail;
+      if (loaded) boot.then(register, register);
+    });
+    const registerAfterBoot = () => {
+      loaded = true;
+      if (!document.querySelector("[data-calculator], [data-exercise]")) return register();
+      setTimeout(register, BOOT_LIMIT_MS);
+      if (boot) boot.then(register, register);
+      else setTimeout(() => boot ?? register(), BOOT_START_MS);
+    };
+    if (document.readyState === "complete") registerAfterBoot();
+    else addEventListener("load", registerAfterBoot, { once: true });
   }
 
   // Material's document$ emits each page it shows; from file:// it completes without emitting, so mount once then.

@@ -129,6 +129,8 @@ export function bootRuntime() {
     worker.postMessage({ type: "boot", controlled, interrupt });
   });
   ready.catch(() => {}); // callers see the failure through their own awaits and watchRuntime
+  // entry.js registers the service worker once the tab's first boot settles (its install would compete with it).
+  document.dispatchEvent(new CustomEvent("calculators:boot", { detail: ready }));
   return ready;
 }
 

@@ -69,11 +69,10 @@ export function mountCalculators(elements, generation) {
 }
 
 /**
- * Boot the runtime in idle time once a calculator is on screen, so the first edit finds it ready. Not sooner: on a
- * first visit the service worker, once it controls the page, shares one download of each runtime file between the
- * worker and the offline copy (offline.js); a worker made before then can download the runtime beside that copy
- * (with the boot right after the first frame, test_one_worker_and_one_wasm_download_across_pages saw two wasm
- * downloads on a first visit).
+ * Boot the runtime in idle time once a calculator is on screen, so the first edit finds it ready. Not sooner: the
+ * page's own first paint and scripts come first. On a first visit the service worker is registered once this boot
+ * has settled (entry.js), and the offline copy is made from what the worker downloaded (offline.js): one download of
+ * each runtime file (test_one_worker_and_one_wasm_download_across_pages).
  * @param {HTMLElement[]} elements
  */
 function bootWhenIdle(elements) {
