@@ -144,6 +144,38 @@ def test_what_a_reader_types_before_a_calculator_is_live_is_computed(
     context.close()
 
 
+
+def test_a_calculator_is_a_form_only_once_it_mounts_and_the_reader_keeps_their_place(
+    browser: Browser, base_url: str, network: Network
+) -> None:
+    """A calculator's fields are a <form> only once it mounts (Chromium's autofill reads every form of a page as it
+    loads): the long lesson loads with none for the calculators below the screen. A keyboard reader who reaches the
+    last one's field and types before its script has arrived keeps the focus, what they typed and where the caret
+    is when the mount makes the form, and goes on typing into the same field."""
+    context = new_context(browser, network, viewport=PHONE, service_workers="block")
+    page = context.new_page()
+    script = Held(page, "**/assets/calculators/calculator.js")
+    page.goto(base_url + LONG_PAGE)
+    page.wait_for_load_state("load")
+    forms = "sel => [...document.querySelectorAll(sel)].map(el => el.tagName)"
+    assert page.evaluate(forms, f"{LAST} .calc-form") == ["DIV"]
+    page.focus(f"{LAST}-count")
+    page.keyboard.press("End")
+    page.keyboard.type("7")
+    script.wait_asked(page)
+    assert page.get_attribute(LAST, "data-mounted") is None
+    script.release()
+    wait_mounted(page, LAST)
+    assert page.evaluate(forms, f"{LAST} .calc-form") == ["FORM"]
+    page.keyboard.type("5")
+    field = page.locator(f"{LAST}-count")
+    expect(field).to_be_focused()
+    typed = field.input_value()
+    assert typed.endswith("75"), typed
+    assert page.evaluate(f"document.querySelector('{LAST}-count').form?.id") == f"{LAST[1:]}-form"
+    shows_form(page, LAST)
+    context.close()
+
 def test_a_quiz_checked_before_its_script_arrives_keeps_the_page_and_is_checked(
     browser: Browser, base_url: str, network: Network
 ) -> None:

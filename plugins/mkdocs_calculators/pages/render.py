@@ -262,12 +262,15 @@ def render_calculator(uid: str, calculator: Calculator, inputs: dict[str, Value]
         # elements by tag, so the excluded root is the only <section> in it: a <div> would end at the first </div>.
         f'<section class="calc" id="{uid}" data-calculator="{escape(calculator.name)}" data-search-exclude '
         f'role="group" aria-labelledby="{uid}-title" style="{stand_in}">'
-        f'<form class="calc-form" id="{uid}-form" novalidate>'
+        # The fields are a <form> once the calculator mounts (calculator.js, formOf): Chromium's autofill reads every
+        # form of a page as it loads, which on the page with every calculator blocked a phone's main thread for
+        # 150-250 ms more, `autocomplete="off"` or not.
+        f'<div class="calc-form" id="{uid}-form">'
         f'<p class="calc-title" id="{uid}-title">{s.html("calculator.title", title=calculator.title)}</p>'
         f'<p class="calc-description">{escape(calculator.description)}</p>'
         f'<div class="calc-fields">{fields}</div>'
         f'<button type="reset" class="calc-reset md-button">{s.html("calculator.reset")}</button>'
-        "</form>"
+        "</div>"
         f'<div class="calc-results"><dl class="calc-outputs">{outputs}</dl>'
         '<p class="calc-summary" aria-live="polite" aria-atomic="true">'
         f"{escape(s.number(result.get('summary', '')))}</p>"

@@ -86,11 +86,33 @@ function bootWhenIdle(elements) {
   for (const element of elements) observer.observe(element);
 }
 
+/**
+ * The calculator's fields, made a <form> now that it mounts: the build writes them in a <div> (pages/render.py), as
+ * Chromium's autofill reads every form of a page while it loads, and only the calculators a reader nears mount. The
+ * fields keep what a reader did before (values, ticks), and the one focused keeps the focus and its selection.
+ * @param {HTMLElement} root
+ */
+function formOf(root) {
+  const holder = /** @type {HTMLElement} */ (root.querySelector(".calc-form"));
+  if (holder instanceof HTMLFormElement) return holder;
+  const form = document.createElement("form");
+  for (const { name, value } of holder.attributes) form.setAttribute(name, value);
+  form.noValidate = true;
+  const focused = holder.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement) : null;
+  const text = focused instanceof HTMLInputElement && focused.type === "text" ? focused : null;
+  const selection = text ? [text.selectionStart, text.selectionEnd] : null;
+  form.append(...holder.childNodes);
+  holder.replaceWith(form);
+  focused?.focus({ preventScroll: true });
+  if (text && selection) text.setSelectionRange(selection[0], selection[1]);
+  return form;
+}
+
 /** @param {HTMLElement} root */
 function mountCalculator(root) {
   if (!claim(root)) return;
   const name = /** @type {string} */ (root.dataset.calculator);
-  const form = /** @type {HTMLFormElement} */ (root.querySelector(".calc-form"));
+  const form = formOf(root);
   const status = /** @type {HTMLElement} */ (root.querySelector(".calc-status"));
   const chart = /** @type {HTMLElement | null} */ (root.querySelector(".calc-chart-view"));
   if (chart?.dataset.spec) drawChartWhenVisible(chart, /** @type {import("./contracts.js").Chart} */ (JSON.parse(chart.dataset.spec)));
