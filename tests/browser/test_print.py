@@ -176,3 +176,16 @@ def test_the_chip_database_table_fits_the_page(page: Page, base_url: str) -> Non
         }"""
     )
     assert inside == {"table": True, "last": True, "wrap": True, "within": True}
+
+
+def test_the_reference_pages_tables_print_whole(page: Page, base_url: str) -> None:
+    """Off screen, the page of every calculator skips its tables (content-visibility); printed, every one is laid out:
+    the last table's last row, many screens down, has its height on paper."""
+    printed(page, base_url + "/reference/calculators/")
+    boxes = page.locator(".calc-reference-table")
+    assert boxes.count() >= 38
+    last_row = boxes.last.locator("tbody tr").last
+    laid_out = last_row.evaluate(
+        "(row) => [row.checkVisibility({ contentVisibilityAuto: true }), row.getBoundingClientRect().height]"
+    )
+    assert laid_out[0] is True and laid_out[1] > 20, laid_out

@@ -148,3 +148,39 @@ def test_a_data_tables_stand_in_is_close_to_its_height(
     assert count >= 6, count  # the chip database, chapter 27's four, lesson 102's one
     assert off == [], off
     assert network.foreign == [], network.foreign
+
+
+# The reference page's tables are Markdown's, styled by the theme, and their estimate (pages/stand_in.py,
+# markdown_table_stand_in) was 7% below to 18% above their heights here (38 tables, 1280 and 390 px): their text wraps
+# in the reader's own sans-serif, and one a little wider than the estimate's average lays a few rows out a line taller.
+REFERENCE_TABLES = "[...document.querySelectorAll('.calc-reference-table')]"
+REFERENCE_BELOW = 0.9
+
+
+@pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["wide", "phone"])
+def test_the_reference_pages_tables_are_skipped_off_screen_and_stand_in_near_their_height(
+    browser: Browser, base_url: str, network: Network, viewport: dict[str, int]
+) -> None:
+    """At load, the tables of the page of every calculator below the first screen are not laid out (a phone restyled
+    and laid out all forty of them while Material's script ran: 260 ms of blocking in Lighthouse's mobile run), and
+    each stands in within REFERENCE_BELOW and TABLE_ABOVE of the height it has once the reader reaches it."""
+    context = new_context(browser, network, viewport=viewport, service_workers="block")
+    page = context.new_page()
+    page.goto(base_url + "/reference/calculators/")
+    page.wait_for_load_state("load")
+    frames(page)
+    shown = "(box) => box.firstElementChild.checkVisibility({ contentVisibilityAuto: true })"
+    laid_out = page.evaluate(f"() => {REFERENCE_TABLES}.map({shown})")
+    stand_ins = page.evaluate(f"() => {REFERENCE_TABLES}.map((box) => getComputedStyle(box).containIntrinsicSize)")
+    off: list[str] = []
+    for index, value in enumerate(stand_ins):
+        scroll_until_laid_out(page, f"{REFERENCE_TABLES}[{index}]", ":scope > *", block="start")
+        frames(page)
+        real = page.evaluate(f"(i) => {REFERENCE_TABLES}[i].getBoundingClientRect().height", index)
+        if not REFERENCE_BELOW * real <= stand_in_px(value) <= TABLE_ABOVE * real:
+            off.append(f"table {index + 1}: stand-in {value} for {real:.0f} px")
+    context.close()
+    assert len(stand_ins) >= 38, len(stand_ins)  # an inputs and an outputs table for each of 19 calculators
+    assert sum(laid_out) <= 4 and not laid_out[-1], laid_out  # the first screen's, at most
+    assert off == [], off
+    assert network.foreign == [], network.foreign

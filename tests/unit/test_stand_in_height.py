@@ -14,8 +14,21 @@ import pytest
 from calckit.api import run
 from calculators import CALCULATORS
 from mkdocs_calculators.i18n import ENGLISH
+from mkdocs_calculators.pages.reference import calculators_page
 from mkdocs_calculators.pages.render import render_calculator
-from mkdocs_calculators.pages.stand_in import CHART_BOX, NARROW, WIDE, _chart, _columns, _lines, height_px, stand_in_rem
+from mkdocs_calculators.pages.stand_in import (
+    CHART_BOX,
+    NARROW,
+    PAGE_NARROW,
+    PAGE_WIDE,
+    WIDE,
+    _chart,
+    _columns,
+    _lines,
+    height_px,
+    markdown_table_stand_in,
+    stand_in_rem,
+)
 
 BY_NAME = dict(CALCULATORS)
 
@@ -96,3 +109,32 @@ def test_every_calculator_stands_in_below_the_old_200rem() -> None:
         assert (
             30 <= stand_in_rem(calculator, inputs, result, WIDE) <= stand_in_rem(calculator, inputs, result, NARROW)
         ), calculator.name
+
+
+def test_a_markdown_table_of_one_short_row_stands_in_at_its_rows_and_margin() -> None:
+    """Two columns at the head cell's least 5rem: a head row of 12 px padding above and below and one 20.48 px line,
+    a row as tall and ruled by 1 px, 48 px around: 137.96 px, 6% over, 7.31 rem, 8 whole rem at either width."""
+    assert markdown_table_stand_in(["input", "label"], [["x", "y"]], PAGE_WIDE, PAGE_NARROW, code={0}) == (
+        "--table-stand-in: 8rem; --table-stand-in-narrow: 8rem"
+    )
+
+
+def test_a_markdown_tables_long_cell_wraps_in_the_room_its_column_is_given() -> None:
+    """Forty words of 25.6 px (3.2 px between) would take 1,152 px unwrapped, 1,184 with padding; the code column keeps
+    its least 100 px. The 488 px left of the 688 px page go to the text column (0.45 of its want): 588 px, 556 inside,
+    19 words a line, 3 lines; 86.44 px for the row, 178.92 px with the head and margin, 9.48 rem with 6%: 10. On a
+    phone's 358 px, 158 px to share: 258 px, 226 inside, 7 words a line, 6 lines: 240.36 px, 12.74 rem, 13."""
+    rows = [["k", " ".join(["word"] * 40)]]
+    assert markdown_table_stand_in(["input", "meaning"], rows, PAGE_WIDE, PAGE_NARROW, code={0}) == (
+        "--table-stand-in: 10rem; --table-stand-in-narrow: 13rem"
+    )
+
+
+def test_the_reference_pages_tables_carry_their_stand_ins() -> None:
+    """Each calculator's inputs and outputs table on the generated page sits in a box with its own two heights."""
+    from calckit.book import load
+
+    book = load("calculators")
+    page = calculators_page(book, ENGLISH)
+    boxes = page.count('<div class="calc-reference-table" style="--table-stand-in: ')
+    assert boxes == 2 * len(book.calculators), boxes

@@ -36,10 +36,19 @@ def _table(head: tuple[str, ...], rows: list[list[str]]) -> str:
     """An HTML table as Python-Markdown's `tables` writes one, of cells given as HTML. Written as HTML, not as a
     Markdown table: the package's labels and units are plain text (a `*` in one is not emphasis), and Markdown's
     table parser took most of this page's build time (with HTML_CHUNK, it is not parsed at all)."""
+    from .stand_in import PAGE_NARROW, PAGE_WIDE, markdown_table_stand_in
+    from .tables import cell_text
+
     lines = ["<table>", "<thead>", "<tr>", *(f"<th>{cell}</th>" for cell in head), "</tr>", "</thead>", "<tbody>"]
     for row in rows:
         lines += ["<tr>", *(f"<td>{cell}</td>" for cell in row), "</tr>"]
-    return _chunk("\n".join([*lines, "</tbody>", "</table>"]))
+    # Off screen, the table is skipped by style and layout (calculators.css, .calc-reference-table) with its height
+    # estimated here standing in: the page's forty tables were most of what a phone restyled and laid out at its load.
+    texts = [[cell_text(cell) for cell in row] for row in rows]
+    stand_in = markdown_table_stand_in([cell_text(cell) for cell in head], texts, PAGE_WIDE, PAGE_NARROW, code={0})
+    return _chunk(
+        "\n".join([f'<div class="calc-reference-table" style="{stand_in}">', *lines, "</tbody>", "</table>", "</div>"])
+    )
 
 
 def _calculator_section(calculator: Calculator, s: Strings) -> str:

@@ -23,7 +23,17 @@ if TYPE_CHECKING:
     from calckit.contracts import RunReply, TableData
     from calckit.spec import Calculator, Input, Value
 
-__all__ = ["NARROW", "PAGE_NARROW", "PAGE_WIDE", "WIDE", "Layout", "height_px", "stand_in_rem", "table_stand_in"]
+__all__ = [
+    "NARROW",
+    "PAGE_NARROW",
+    "PAGE_WIDE",
+    "WIDE",
+    "Layout",
+    "height_px",
+    "markdown_table_stand_in",
+    "stand_in_rem",
+    "table_stand_in",
+]
 
 ROOT = 20.0  # px in a rem: Material's html font-size (125%)
 TEXT = 16.0  # px: the body text (.md-typeset is 0.8rem)
@@ -249,4 +259,66 @@ def table_stand_in(table: TableData, wide: Layout, narrow: Layout) -> str:
     Off screen a table is skipped like a calculator; one 35rem for all stood in for the chip database's 4,300 px.
     """
     rem = [math.ceil(_table(table, layout.width) * slack / ROOT) for layout, slack in ((wide, SLACK), (narrow, 1.03))]
+    return f"--table-stand-in: {rem[0]}rem; --table-stand-in-narrow: {rem[1]}rem"
+
+
+# Markdown's own tables, as the theme (Material) styles them: 0.64rem type, cells padded 0.9375em by 1.25em, a head
+# cell at least 5rem wide, rows ruled 1 px apart, and 48 px around the table in its box (measured in Chromium). A line
+# may break after a hyphen ("tpu-v5e, tpu-v5p"), and code anywhere (the theme's `word-break: break-word`).
+_MD_FONT = 0.64 * ROOT
+_MD_PAD_X, _MD_PAD_Y = 2 * 1.25 * _MD_FONT, 2 * 0.9375 * _MD_FONT
+_MD_HEAD_MIN = 5 * ROOT
+_MD_AROUND = 3 * TEXT
+_MD_SLACK = 1.06  # with it, 7% short to 16% over (the 38 tables of the calculators' page, at 1280 and 390 px)
+_MD_PIECE = re.compile(r"(\s*)([^\s-]*-|[^\s-]+)")  # a piece ends where a line may break: a space, or after a hyphen
+
+
+def _md_pieces(text: str, font: float) -> list[tuple[float, float]]:
+    """The pieces a line may break between, as (the space before it, its width), px."""
+    return [(0.25 * font if space else 0.0, _em(piece) * font) for space, piece in _MD_PIECE.findall(text)]
+
+
+def _md_lines(text: str, font: float, width: float) -> int:
+    lines, used = 0, 0.0
+    for space, need in _md_pieces(text, font):
+        if lines == 0 or used + space + need > width:
+            lines, used = lines + 1, need
+        else:
+            used += space + need
+    return max(lines, 1)
+
+
+def _md_widths(cells: list[list[str]], width: float, code: set[int]) -> list[float]:
+    """Each column's width as a browser's automatic table layout gives it: the longest line its cells would take
+    unwrapped when all fit, otherwise its least (its longest piece) and a share of the room left, in proportion."""
+    least, most = [], []
+    for at in range(len(cells[0])):
+        pieces = [_md_pieces(row[at], _MD_FONT) for row in cells]
+        longest = 0.0 if at in code else max((need for line in pieces for _, need in line), default=0.0)
+        least.append(max(longest + _MD_PAD_X, _MD_HEAD_MIN))
+        most.append(max(max(sum(space + need for space, need in line) for line in pieces) + _MD_PAD_X, least[-1]))
+    if sum(most) <= width:
+        return most
+    if sum(least) >= width:
+        return least  # wider than the column: it scrolls sideways
+    share = (width - sum(least)) / (sum(most) - sum(least))
+    return [low + (high - low) * share for low, high in zip(least, most, strict=True)]
+
+
+def _md_table(columns: list[str], rows: list[list[str]], width: float, code: set[int]) -> float:
+    widths = _md_widths([columns, *rows], width, code)
+    line = _MD_FONT * LINE
+
+    def row_px(cells: list[str], font: float) -> float:
+        return _MD_PAD_Y + line * max(_md_lines(text, font, widths[at] - _MD_PAD_X) for at, text in enumerate(cells))
+
+    return _MD_AROUND + row_px(columns, 1.1 * _MD_FONT) + sum(row_px(row, _MD_FONT) + 1 for row in rows)
+
+
+def markdown_table_stand_in(
+    columns: list[str], rows: list[list[str]], wide: Layout, narrow: Layout, *, code: set[int]
+) -> str:
+    """A Markdown table's stand-in heights (calculators.css, .calc-reference-table), as table_stand_in's; `code`:
+    the columns whose cells are code."""
+    rem = [math.ceil(_md_table(columns, rows, layout.width, code) * _MD_SLACK / ROOT) for layout in (wide, narrow)]
     return f"--table-stand-in: {rem[0]}rem; --table-stand-in-narrow: {rem[1]}rem"

@@ -22,7 +22,7 @@ from .stand_in import PAGE_NARROW, PAGE_WIDE, table_stand_in
 if TYPE_CHECKING:
     from calckit.table import Cell, DataTable, Row
 
-__all__ = ["SourceLinks", "data_table", "source_numbers"]
+__all__ = ["SourceLinks", "cell_text", "data_table", "source_numbers"]
 
 
 def source_numbers(table: DataTable) -> dict[str, int]:
@@ -44,7 +44,7 @@ class SourceLinks:
         return f'<sup class="table-source">{link}</sup>'
 
 
-def _text(html: str) -> str:
+def cell_text(html: str) -> str:
     """What a cell's HTML reads as: its text, the tags between words as spaces."""
     return unescape(re.sub(r"<[^>]+>", " ", html)).strip()
 
@@ -96,7 +96,7 @@ def data_table(
         cells = "".join(cell_html)
         # A name's details (a line in small type) after a line break, which the estimate reads as small type.
         shown = f"{row.name}\n{row.details}" if details and row.details else row.name
-        text_rows.append([shown, *(_text(cell) for cell in cell_html)])
+        text_rows.append([shown, *(cell_text(cell) for cell in cell_html)])
         row_id = f" id={table.row_label}-{row.id}" if details else ""
         html_rows.append(f'<tr{row_id}><th scope="row">{name}</th>{cells}</tr>')
     date = as_of(rows, table.sources())
