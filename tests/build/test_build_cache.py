@@ -34,7 +34,7 @@ def test_an_unchanged_page_is_not_computed_again_and_comes_out_the_same(tmp_path
     first = build_with_package(tmp_path, PRINTING, PAGE, plugin=PLUGIN)
     assert first.returncode == 0, first.output
     assert MARK in first.output
-    html = first.html()
+    html, chips_page = first.html(), first.html("reference/chips/index.html")
     assert attainable(html) == "23.4 TFLOP/s"  # 7 FLOP/byte x 3.35 TB/s = 23.45, to 3 digits
     entries = tmp_path / ".cache" / "mkdocs-calculators" / "pages"
     kept = {path.name: path.stat().st_mtime_ns for path in entries.glob("*.json")}
@@ -45,17 +45,29 @@ def test_an_unchanged_page_is_not_computed_again_and_comes_out_the_same(tmp_path
     # Every page came from the cache, none was rendered and kept again: the page and the generated progress page
     # (whose slot once had a new token at each build).
     assert len(kept) >= 2 and {path.name: path.stat().st_mtime_ns for path in entries.glob("*.json")} == kept
+    # The package's reference pages, made once and kept, come out the same.
+    assert (entries.parent / "generated.json").is_file()
+    assert second.html("reference/chips/index.html") == chips_page
+
+
+def h100_row(build: Build) -> str:
+    """The H100's row of the chip database's generated reference page."""
+    return build.html("reference/chips/index.html").split("<tr id=chip-h100-sxm>", 1)[1].split("</tr>", 1)[0]
 
 
 def test_an_edit_to_the_package_data_or_the_page_runs_the_code_again(tmp_path: Path) -> None:
     first = build_with_package(tmp_path, PRINTING, PAGE, plugin=PLUGIN)
     assert first.returncode == 0, first.output
+    before = h100_row(first)  # the site's folder is built again below
     chips = tmp_path / "calculators" / "chips.toml"
     chips.write_text(CHIPS_TEXT.replace(H100_BANDWIDTH, H100_BANDWIDTH.replace("3.35", "3.2")), encoding="utf-8")
     data = rebuild(tmp_path)
     assert data.returncode == 0, data.output
     assert MARK in data.output
     assert attainable(data.html()) == "22.4 TFLOP/s"  # 7 x 3.2
+    # The reference page is made again from the edited data, not taken from the cache.
+    assert 'data-value="3.35"' in before and 'data-value="3.35"' not in h100_row(data)
+    assert 'data-value="3.2"' in h100_row(data)
     page = rebuild(tmp_path, PAGE.replace("intensity: 7", "intensity: 5"))
     assert MARK in page.output
     assert attainable(page.html()) == "16 TFLOP/s"

@@ -34,6 +34,7 @@ PLUGIN_TESTS = frozenset(
         "test_formula_heights.py",
         "test_grading.py",
         "test_markdown_extension.py",
+        "test_math_scan.py",
         "test_options.py",
         "test_page_render.py",
         "test_progress_blocks.py",

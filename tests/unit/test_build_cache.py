@@ -180,3 +180,16 @@ def test_a_loaded_module_is_read_as_it_was_when_first_seen(tmp_path: Path) -> No
     hook.write_text("MARK = 2\n", encoding="utf-8")
     assert loaded_module(first) == seen  # still the code that runs
     assert loaded_module(load_hook()) != seen  # loaded again: the edited file
+
+
+def test_the_packages_pages_are_kept_for_the_same_code_and_slot(tmp_path: Path) -> None:
+    cache = BuildCache(tmp_path, "code-1")
+    assert cache.generated_pages("built") is None
+    pages = {"reference/calculators.md": "# Calculators\n", "progress.md": "# Progress\n"}
+    cache.keep_generated_pages("built", pages)
+    assert cache.generated_pages("built") == pages
+    assert cache.generated_pages("written") is None  # another slot token: the progress page differs
+    assert BuildCache(tmp_path, "code-2").generated_pages("built") is None  # other code or data
+    assert BuildCache(None, "code-1").generated_pages("built") is None  # `cache: false`
+    (tmp_path / "generated.json").write_text('{"key": "x", "pages": 3}', encoding="utf-8")
+    assert cache.generated_pages("built") is None

@@ -1,9 +1,11 @@
-"""What one build worked out that the next may reuse: each page's rendered blocks, and the imports of the book's
-package that a reader's browser lacks.
+"""What one build worked out that the next may reuse: each page's rendered blocks, the imports of the book's
+package that a reader's browser lacks, and the pages the package makes (its reference pages).
 
-The two cost most of what the plugin adds to a build. Rendering a page's blocks runs the book's code: every compute,
-and each exercise's solution on its cases. The import check parses every module of the package. Each result is kept
-with a digest of everything it was made from, and reused only while that digest is the same:
+These cost most of what the plugin adds to a build. Rendering a page's blocks runs the book's code: every compute,
+and each exercise's solution on its cases. The import check parses every module of the package. The reference pages
+take 60-75 ms of every build of this book (every calculator's fields described in the book's language, every chip's
+figures). Each result is kept with a digest of everything it was made from, and reused only while that digest is the
+same:
 
 - the code that made it, as this process runs it: every file in the book's package folder (its data as much as its
   modules, imported afresh for every build), the modules of calckit and of this plugin as this process loaded them
@@ -224,6 +226,20 @@ class BuildCache:
             "values": [asdict(value) for value in rendered.values],
         }
         self._save(place.entry, entry)
+
+    # The pages the package makes.
+
+    def generated_pages(self, token: str) -> dict[str, str] | None:
+        """The package's pages (hosts/ship.py, generated_pages; `token`: the progress page's slot) as an earlier
+        build of the same code made them, or None."""
+        entry = self._load("generated.json", _digest(self.code, token))
+        pages = entry.get("pages") if entry is not None else None
+        if not isinstance(pages, dict) or not all(isinstance(text, str) for text in pages.values()):
+            return None
+        return {str(path): text for path, text in pages.items()}
+
+    def keep_generated_pages(self, token: str, pages: dict[str, str]) -> None:
+        self._save("generated.json", {"key": _digest(self.code, token), "pages": pages})
 
     # The import check.
 

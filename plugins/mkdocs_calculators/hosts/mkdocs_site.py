@@ -79,10 +79,15 @@ def site_hooks(config: MkDocsConfig) -> list[ModuleType]:
 
 
 def add_arithmatex(config: MkDocsConfig) -> None:
-    """pymdownx.arithmatex in generic mode (unless the site has it): it finds what extras/formulas.py typesets."""
+    """pymdownx.arithmatex in generic mode (unless the site has it): it finds what extras/formulas.py typesets; then,
+    after it, what makes its search for inline formulas quicker (extras/math_scan.py)."""
+    from ..extras.math_scan import EXTENSION
+
     if "pymdownx.arithmatex" not in config.markdown_extensions:
         config.markdown_extensions.append("pymdownx.arithmatex")
         config.mdx_configs["pymdownx.arithmatex"] = {"generic": True}
+    if EXTENSION not in config.markdown_extensions:
+        config.markdown_extensions.append(EXTENSION)
 
 
 def markdown_setup(config: MkDocsConfig) -> str:

@@ -158,7 +158,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             return add_placeholders(files, config, theme_strings(config, self.config.strings))
         self._load_book(config)
         if self._book is not None:
-            generated = generated_pages(self._book, self._strings, self._progress.token)
+            generated = self._cache.generated_pages(self._progress.token)
+            if generated is None:
+                generated = generated_pages(self._book, self._strings, self._progress.token)
+                self._cache.keep_generated_pages(self._progress.token, generated)
             self._generated_paths = tuple(generated)
         elif self._broken:
             # Only under `mkdocs serve` (a build stops in _load_book): the pages the package makes say why they are not
