@@ -284,8 +284,10 @@ async function boot() {
   if (MISSING.length) {
     console.warn(`calculators: the browser has no ${MISSING.join(", ")}: calculators whose code uses it will say so`);
     pyodide.pyimport("calckit.stand_ins").use_with_stand_ins(PACKAGE, MISSING);
-  } else {
-    pyodide.pyimport("calckit.book").use(PACKAGE); // already in use after a restore: then it only looks again
+  } else if (mode !== "snapshot") {
+    // After a restore the book is in use already: snapshot.mjs made it so, for these very wheels (restore checks that
+    // the snapshot was made for them); loading it again looked over every module of the package for nothing.
+    pyodide.pyimport("calckit.book").use(PACKAGE);
   }
   const module = pyodide.pyimport("calckit.api");
   // Everything Python holds by now (the standard library, calckit, the book's package) lives as long as the worker:
