@@ -163,10 +163,8 @@ def _chart(
     capacity = prefills / service
     top = 3 * max(target, service + exposed)
     points = []
-    for i in range(121):
+    for i in range(120):  # below saturation only: at i = 120, r can round under capacity while rate x service is 1
         r = capacity * i / 120
-        if r >= capacity:
-            break
         ttft = md1_ttft(r / prefills, service) + exposed
         if ttft > top:
             break

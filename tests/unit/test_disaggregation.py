@@ -104,3 +104,16 @@ class TestGoodput:
         values = run(tpot_slo=5)
         assert values["goodput"] == 0
         assert str(values["limited_by"]).startswith("the decode pool:")
+
+
+def test_the_chart_stops_below_saturation_where_rounding_reaches_it() -> None:
+    """At 35,311 prefill instances of 1.0729 ms each, the capacity times 120/120 rounds under the capacity while the
+    rate per instance times the prefill time is 1.0: the chart's last point divided by zero (found by the fuzz test).
+    Its points stop below saturation: 120 of them, from 0 to 119/120 of the capacity, each TTFT finite."""
+    inputs = {"prompt": 10729, "prefill_rate": 10_000_000, "prefill_instances": 35311, "rate": 0}
+    result = D.run(inputs)
+    points = result.chart["layer"][0]["data"]["values"] if "layer" in result.chart else None
+    assert points is not None and len(points) == 120
+    capacity = 35311 / (10729 / 10_000_000)
+    assert points[-1]["rate"] == pytest.approx(capacity * 119 / 120)
+    assert all(point["ttft"] > 0 for point in points)
