@@ -96,13 +96,19 @@ def _wrapped(text: str, font: float, width: float) -> int:
 
 
 def _wrapped_type(text: str, font: float, width: float) -> int:
+    words = SOURCE_MARK.sub(r"\1", text).split()  # "312 S1" is read from "312<sup>S1</sup>": one word
+    return _wrap([(0.25 * font, _em(word) * font) for word in words], width)
+
+
+def _wrap(pieces: list[tuple[float, float]], width: float) -> int:
+    """Lines that `pieces` (the space before each and its width, px) take in `width`: one that does not fit where the
+    line has got to starts the next line, where its space before is not needed."""
     lines, used = 0, 0.0
-    for word in SOURCE_MARK.sub(r"\1", text).split():  # "312 S1" is read from "312<sup>S1</sup>": one word
-        need = _em(word) * font
-        if lines == 0 or used + 0.25 * font + need > width:
+    for space, need in pieces:
+        if lines == 0 or used + space + need > width:
             lines, used = lines + 1, need
         else:
-            used += 0.25 * font + need
+            used += space + need
     return lines
 
 
@@ -279,13 +285,7 @@ def _md_pieces(text: str, font: float) -> list[tuple[float, float]]:
 
 
 def _md_lines(text: str, font: float, width: float) -> int:
-    lines, used = 0, 0.0
-    for space, need in _md_pieces(text, font):
-        if lines == 0 or used + space + need > width:
-            lines, used = lines + 1, need
-        else:
-            used += space + need
-    return max(lines, 1)
+    return max(_wrap(_md_pieces(text, font), width), 1)  # an empty cell is a line tall
 
 
 def _md_widths(cells: list[list[str]], width: float, code: set[int]) -> list[float]:
