@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Request, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Request, Response, Route, expect
 
 from tests.support import ROOT, build_site, serve
 
@@ -118,6 +118,7 @@ class Network:
         self.open: dict[Request, str] = {}  # asked for, neither finished nor failed: how a page that waits says why
         self.asked: list[Request] = []  # every request, for `downloads`
         self.console: list[str] = []  # what the context's pages and workers wrote on the console
+        self.failed: list[str] = []  # the requests that failed or were answered with an HTTP error, and why
         self.routed = False
         self._listeners: dict[BrowserContext, list[tuple[str, Callable[[Any], None]]]] = {}  # by context watched
 
@@ -128,7 +129,8 @@ class Network:
         self._listeners[context] = [
             ("request", self._asked),
             ("requestfinished", self._ended),
-            ("requestfailed", self._ended),
+            ("requestfailed", self._failed),
+            ("response", self._answered),
             ("console", lambda message: self.console.append(f"{message.type}: {message.text}")),
         ]
         for event, listener in self._listeners[context]:
@@ -157,6 +159,14 @@ class Network:
 
     def _ended(self, request: Request) -> None:
         self.open.pop(request, None)
+
+    def _failed(self, request: Request) -> None:
+        self._ended(request)
+        self.failed.append(f"{request.url} ({request.failure})")
+
+    def _answered(self, response: Response) -> None:
+        if response.status >= 400:
+            self.failed.append(f"{response.url} (HTTP {response.status})")
 
     def unfinished(self) -> list[str]:
         """The URLs asked for that have neither finished nor failed yet."""
@@ -209,8 +219,8 @@ def new_context(browser: Browser, network: Network, *, routed: bool = False, **o
 
 
 def waiting_for(page: Page) -> str:
-    """What the page is waiting for, for a failing test's message: its requests that have not ended, its workers, and
-    the last lines its context wrote on the console."""
+    """What the page is waiting for, for a failing test's message: its requests that have not ended, the last that
+    failed, its workers, and the last lines its context wrote on the console."""
     network = NETWORKS.get(page.context)
     if network is None:
         return "requests not tracked"
@@ -218,7 +228,7 @@ def waiting_for(page: Page) -> str:
     workers = [worker.url for worker in page.workers]
     return (
         f"unfinished requests: {unfinished}" if unfinished else "no request unfinished"
-    ) + f"; workers: {workers}; console: {network.console[-20:]}"
+    ) + f"; failed: {network.failed[-10:]}; workers: {workers}; console: {network.console[-20:]}"
 
 
 @pytest.fixture

@@ -544,12 +544,14 @@ def test_an_interpreter_that_does_not_load_is_replaced_once(
     code ran in it; a second that fails too is reported, and the next Run works."""
     context = new_context(browser, network, service_workers="block")
     refused: list[str] = []
+    passed: list[str] = []  # the requests for the script let through, for a failing run's message
 
     def fail_first(route: Route) -> None:
         if len(refused) < failures:
             refused.append(route.request.url)
             route.fulfill(status=404, content_type="text/plain", body="not found")
         else:
+            passed.append(route.request.url)
             route.fallback()
 
     context.route("**/assets/calculators/exercise_worker.js", fail_first)
@@ -562,7 +564,7 @@ def test_an_interpreter_that_does_not_load_is_replaced_once(
             try:
                 shown = result_text(page, ROOFLINE)
             except AssertionError as error:  # which interpreters asked for the script, and which were refused
-                raise AssertionError(f"{error}; refused: {refused}") from None
+                raise AssertionError(f"{error}; refused: {refused}; let through: {passed}") from None
             assert "Ran without errors." in shown
             assert page.text_content(f"{ROOFLINE} .exercise-stdout") == "42\n"
         else:
