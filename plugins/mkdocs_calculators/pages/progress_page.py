@@ -152,7 +152,7 @@ def here_line(items: list[BlockItem], progress_url: str, s: Strings) -> str:
     """
     data = escape(json.dumps([item.data() | {"title": item.title} for item in items]))
     return (
-        f'<p class="progress-here" data-progress-here="{data}" hidden>'
+        f'<p class="progress-here" data-progress-here="{data}" data-search-exclude hidden>'
         f'<span class="progress-here-label">{s.html("progress.here.label")}</span> '
         f'<span class="progress-here-state">{escape(_not_started(items, s))}</span> '
         f'<a href="{escape(progress_url)}">{s.html("progress.here.all")}</a></p>'

@@ -100,7 +100,8 @@ def render_exercise(
     encoded = _json(_page_data(exercise))
     version = exercise_version(exercise)
     hints = "".join(
-        f'<details class="exercise-hint"><summary>{s.html("exercise.hint", number=number)}</summary>'
+        f'<details class="exercise-hint" data-search-exclude>'
+        f"<summary>{s.html('exercise.hint', number=number)}</summary>"
         f"{text.block(hint)}</details>"
         for number, hint in enumerate(exercise.hints, 1)
     )
@@ -112,26 +113,30 @@ def render_exercise(
         f'<p class="exercise-title" id="{uid}-title">{s.html("exercise.title", title=exercise.title)}</p>'
         f'<div class="exercise-prompt">{text.block(exercise.prompt)}</div>'
         f'<p class="exercise-task">{_task(exercise, calculators_page, calculator, s)}</p>'
-        f'<p class="exercise-code-label" id="{uid}-code">{s.html("exercise.code")}</p>'
+        f'<p class="exercise-code-label" id="{uid}-code" data-search-exclude>{s.html("exercise.code")}</p>'
         '<div class="exercise-editor"><pre><code class="language-python">'
         f"{escape(exercise.starter)}</code></pre></div>"
-        f'<p class="exercise-status" role="status">{s.html("exercise.file")}</p>'
-        '<div class="exercise-controls" hidden>'
+        f'<p class="exercise-status" role="status" data-search-exclude>{s.html("exercise.file")}</p>'
+        '<div class="exercise-controls" data-search-exclude hidden>'
         f'<button type="button" class="md-button exercise-run">{s.html("exercise.run")}</button>'
         f'<button type="button" class="md-button md-button--primary exercise-check">{s.html("exercise.check")}</button>'
         f'<button type="button" class="md-button exercise-reset">{s.html("exercise.reset")}</button>'
         "</div>"
-        '<div class="exercise-confirm" role="alertdialog" hidden '
+        '<div class="exercise-confirm" role="alertdialog" data-search-exclude hidden '
         f'aria-labelledby="{uid}-confirm" aria-describedby="{uid}-confirm">'
         f'<p id="{uid}-confirm">{s.html("exercise.confirm")}</p>'
         f'<button type="button" class="md-button exercise-reset-yes">{s.html("exercise.confirm.yes")}</button>'
         f'<button type="button" class="md-button exercise-reset-no">{s.html("exercise.confirm.no")}</button>'
         "</div>"
-        '<div class="exercise-result" aria-live="polite"></div>'
+        '<div class="exercise-result" aria-live="polite" data-search-exclude></div>'
+        # Each hint, and each part of the solution, is out of search, not the <div> around them: Material's search
+        # parser tells elements apart by their tag alone, so an excluded <div> is searched again after the first
+        # </div> inside it.
         f'<div class="exercise-hints">{hints}</div>'
         '<div class="exercise-solution" hidden>'
-        f'<button type="button" class="md-button exercise-show-solution">{s.html("exercise.solution.show")}</button>'
-        f'<div class="exercise-solution-code" hidden><p>{s.html("exercise.solution.intro")}</p>'
+        f'<button type="button" class="md-button exercise-show-solution" data-search-exclude>'
+        f"{s.html('exercise.solution.show')}</button>"
+        f'<div class="exercise-solution-code" data-search-exclude hidden><p>{s.html("exercise.solution.intro")}</p>'
         '<pre><code class="language-python">'
         "</code></pre></div>"
         "</div>"

@@ -188,15 +188,17 @@ def render_quiz(uid: str, quiz: Quiz, html: QuizHtml, key: str, s: Strings, old_
         f"{intro}"
         f'<div class="quiz-questions">{questions}</div>'
         # After the questions, so that hiding it as the quiz mounts moves none of them.
-        f'<p class="quiz-note" data-file-text="{s.html("quiz.file")}">{s.html("quiz.note")}</p>'
+        f'<p class="quiz-note" data-search-exclude data-file-text="{s.html("quiz.file")}">{s.html("quiz.note")}</p>'
+        # Each part of the footer is out of search, not the footer: Material's search parser tells elements apart by
+        # their tag alone, so an excluded <div> is searched again after the first </div> inside it.
         '<div class="quiz-footer" hidden>'
-        '<div class="quiz-nav">'
+        '<div class="quiz-nav" data-search-exclude>'
         f'<button type="button" class="quiz-prev md-button">{s.html("quiz.previous")}</button>'
         f'<button type="button" class="quiz-next md-button">{s.html("quiz.next")}</button>'
         "</div>"
-        f'<p class="quiz-score" role="status">{s.html("quiz.score", right=0, total=total)}</p>'
-        f'<button type="button" class="quiz-reset md-button">{s.html("quiz.reset")}</button>'
-        '<p class="quiz-undo" hidden><span role="status"></span> '
+        f'<p class="quiz-score" role="status" data-search-exclude>{s.html("quiz.score", right=0, total=total)}</p>'
+        f'<button type="button" class="quiz-reset md-button" data-search-exclude>{s.html("quiz.reset")}</button>'
+        '<p class="quiz-undo" data-search-exclude hidden><span role="status"></span> '
         f'<button type="button" class="quiz-undo-button md-button">{s.html("quiz.undo")}</button></p>'
         "</div>"
         "</div>"
@@ -228,17 +230,18 @@ def _question(qid: str, question: Question, html: QuestionHtml, place: tuple[int
         f"{inputs} novalidate>"
         "<fieldset>"
         f'<legend class="quiz-legend" id="{qid}-legend" tabindex="-1">'
-        f'<span class="quiz-counter">{s.html("quiz.counter", number=place[0], total=place[1])}</span> '
+        f'<span class="quiz-counter" data-search-exclude>{s.html("quiz.counter", number=place[0], total=place[1])}'
+        "</span> "
         f'<span class="quiz-text">{line}</span></legend>'
         f"{more}{body}"
         "</fieldset>"
-        '<div class="quiz-actions">'
+        '<div class="quiz-actions" data-search-exclude>'
         f'<button type="submit" class="quiz-check md-button md-button--primary">{s.html("quiz.check")}</button>'
         f'<button type="button" class="quiz-retry md-button" hidden>{s.html("quiz.retry")}</button>'
         f"{new}"
         "</div>"
-        '<p class="quiz-status" role="status"></p>'
-        '<div class="quiz-feedback" aria-live="polite"></div>'
+        '<p class="quiz-status" role="status" data-search-exclude></p>'
+        '<div class="quiz-feedback" aria-live="polite" data-search-exclude></div>'
         f"{_template('quiz-explanation', html.explanation)}"
         "</form>"
     )
@@ -264,7 +267,7 @@ def _choices(qid: str, question: ChoiceQuestion, html: QuestionHtml, order: list
         "</div>"
         for index in order
     )
-    return f'<p class="quiz-hint">{hint}</p><div class="quiz-choices">{choices}</div>'
+    return f'<p class="quiz-hint" data-search-exclude>{hint}</p><div class="quiz-choices">{choices}</div>'
 
 
 def _sort(qid: str, question: SortQuestion, html: QuestionHtml, order: list[int], s: Strings) -> str:
@@ -280,12 +283,12 @@ def _sort(qid: str, question: SortQuestion, html: QuestionHtml, order: list[int]
         _zone(qid, bucket.id, shown, "") for bucket, shown in zip(question.buckets, html.buckets, strict=True)
     )
     return (
-        f'<p class="quiz-hint" id="{qid}-help">{s.html("quiz.sort.help")}</p>'
+        f'<p class="quiz-hint" id="{qid}-help" data-search-exclude>{s.html("quiz.sort.help")}</p>'
         '<div class="quiz-sort">'
         f"{_zone(qid, '', s.html('quiz.sort.pool'), items)}"
         f'<div class="quiz-buckets">{buckets}</div>'
         "</div>"
-        '<p class="quiz-announce" aria-live="assertive"></p>'
+        '<p class="quiz-announce" aria-live="assertive" data-search-exclude></p>'
     )
 
 
@@ -293,9 +296,10 @@ def _zone(qid: str, zone: str, label: str, items: str) -> str:
     """A place items can go: the pool (zone '') or a bucket (`label`: its line of HTML). Its button is the target
     for a tap or a key."""
     kind = "quiz-bucket" if zone else "quiz-pool"
+    unsearched = "" if zone else " data-search-exclude"  # the pool's name is the quiz's words, not the author's
     return (
         f'<div class="quiz-zone {kind}" data-zone="{escape(zone)}">'
-        f'<button type="button" class="quiz-target" aria-describedby="{qid}-help">{label}</button>'
+        f'<button type="button" class="quiz-target" aria-describedby="{qid}-help"{unsearched}>{label}</button>'
         f'<ul class="quiz-items" aria-label="{escape(_plain(label))}">{items}</ul>'
         "</div>"
     )
@@ -316,7 +320,7 @@ def _tolerance(question: NumericQuestion, s: Strings) -> str:
 def _numeric(qid: str, question: NumericQuestion, s: Strings) -> str:
     unit = f' <span class="quiz-unit">({escape(question.unit)})</span>' if question.unit else ""
     return (
-        '<div class="quiz-numeric">'
+        '<div class="quiz-numeric" data-search-exclude>'
         f'<label for="{qid}-answer">{s.html("quiz.answer")}{unit}</label>'
         f'<input id="{qid}-answer" name="answer" type="text" inputmode="decimal" autocomplete="off" '
         f'spellcheck="false" aria-describedby="{qid}-tolerance">'
