@@ -241,6 +241,18 @@ class BuildCache:
     def keep_generated_pages(self, token: str, pages: dict[str, str]) -> None:
         self._save("generated.json", {"key": _digest(self.code, token), "pages": pages})
 
+    # The progress page's list.
+
+    def progress_list(self, state: str) -> str | None:
+        """The progress page's list (pages/progress_page.py) as an earlier build of the same code made it for the
+        same `state` (what the build saw of the book's quizzes and exercises, and the nav's order), or None."""
+        entry = self._load("progress.json", _digest(self.code, state))
+        html = entry.get("html") if entry is not None else None
+        return html if isinstance(html, str) else None
+
+    def keep_progress_list(self, state: str, html: str) -> None:
+        self._save("progress.json", {"key": _digest(self.code, state), "html": html})
+
     # The import check.
 
     def imports(self, browser: str) -> tuple[list[str], list[str]] | None:

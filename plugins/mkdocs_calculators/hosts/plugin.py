@@ -26,7 +26,7 @@ from ..extras.chart_check import save_valid_shapes, use_schema
 from ..extras.formulas import KATEX_CSS, Formulas, arithmatex_problem
 from ..i18n import ENGLISH
 from ..pages.page import render_page
-from ..pages.progress_page import PROGRESS_PAGE, BlockItem, ProgressBook, here_line
+from ..pages.progress_page import PROGRESS_PAGE, BlockItem, ProgressBook, here_line, progress_list
 from ..pages.reference import CALCULATORS_PAGE, HTML_CHUNK
 from ..pages.render import render_problems
 from ..runtime.imports import browser_import_check
@@ -297,7 +297,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             output = mark_live(output)
             if page.file.src_uri == PROGRESS_PAGE and not self._broken:
                 # Every page's content has been read by now (MkDocs reads them all before it writes any).
-                output = output.replace(self._progress.slot(), self._progress.list_html(self._nav_order))
+                output = output.replace(
+                    self._progress.slot(), progress_list(self._progress, self._nav_order, self._cache)
+                )
             if self._formulas is not None:
                 from mkdocs.utils import get_relative_url
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from html import escape
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Literal, cast
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from calckit.contracts import ProgressItemData
 
     from ..blocks.hooks import Progress
+    from ..extras.build_cache import BuildCache
     from ..i18n import Strings
 
 __all__ = ["PROGRESS_PAGE", "BlockItem", "ProgressBook", "blocks_in", "progress_hooks", "progress_page_markdown"]
@@ -204,6 +205,14 @@ class ProgressBook:
         else:
             self._pages.pop(source, None)
 
+    def state(self, order: list[str]) -> str:
+        """What list_html makes the list from, besides the code and the strings: a build cache's key for it."""
+        pages = {
+            source: [page.title, page.url, page.section, [asdict(item) for item in page.items]]
+            for source, page in self._pages.items()
+        }
+        return json.dumps([self.book, self.token, order, pages], sort_keys=True)
+
     def list_html(self, order: list[str]) -> str:
         """The page's body: the controls and every block by chapter, pages in `order` (the nav's, by source)."""
         rank = {source: index for index, source in enumerate(order)}
@@ -239,6 +248,17 @@ class ProgressBook:
             f'<p class="progress-count">{escape(s.plural("progress.count", count))}</p>'
             "</div>"
         )
+
+
+def progress_list(book: ProgressBook, order: list[str], cache: BuildCache) -> str:
+    """book.list_html(order), kept in `cache` for the next build: made again, it loads the language's plural rules
+    (Babel's whole locale data, 15 ms of a build) for its one count."""
+    state = book.state(order)
+    html = cache.progress_list(state)
+    if html is None:
+        html = book.list_html(order)
+        cache.keep_progress_list(state, html)
+    return html
 
 
 def _page_html(page: _Page, shared: set[tuple[str, str]], s: Strings) -> str:
