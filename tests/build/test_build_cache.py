@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.build.sites import Build, build_fixture
-from tests.build.test_author_code import CHIPS_TEXT, H100_BANDWIDTH, build_with_package
+from tests.build.test_author_code import CHIPS_TEXT, H100_BANDWIDTH, PACKAGE, build_with_package
 from tests.build.test_author_code_limits import roofline_with
 
 MARK = "COMPUTE-RAN-FOR-THE-CACHE-TEST"
@@ -48,6 +48,47 @@ def test_an_unchanged_page_is_not_computed_again_and_comes_out_the_same(tmp_path
     # The package's reference pages, made once and kept, come out the same.
     assert (entries.parent / "generated.json").is_file()
     assert second.html("reference/chips/index.html") == chips_page
+
+
+# Printed by the package's __init__ as it is imported, with the program importing it: the build's own process (MkDocs)
+# or the child that runs the book's code (sandbox/compute_child.py), whose output the build's log shows too.
+IMPORTED = "PACKAGE-IMPORTED-BY"
+
+
+def importers(build: Build) -> list[str]:
+    """The programs that imported the package during `build`: "mkdocs" or "child", sorted."""
+    lines = [line.split(IMPORTED, 1)[1].strip() for line in build.output.splitlines() if IMPORTED in line]
+    return sorted("child" if line.endswith("compute_child.py") else "mkdocs" for line in lines)
+
+
+def importing_package() -> dict[str, str]:
+    """The package's __init__.py, printing IMPORTED first."""
+    text = (PACKAGE / "__init__.py").read_text(encoding="utf-8")
+    return {"__init__.py": f'import sys\nprint("{IMPORTED}", sys.argv[0], file=sys.stderr)\n{text}'}
+
+
+def wheel_names(build: Build) -> list[str]:
+    """The wheels the site ships: calckit's and the book's, each named with its version and a hash of its files."""
+    return sorted(path.name for path in (build.site / "assets" / "calculators").glob("*.whl"))
+
+
+def test_a_build_that_renders_nothing_again_does_not_import_the_package_in_mkdocs(tmp_path: Path) -> None:
+    """The build's process imports the book's package only when it renders something of it again: a build of the
+    same files that reuses every page ships the same site from the child's import alone (the version it ships is
+    the one the build cache kept), and an edited page has it imported again, to render that page."""
+    first = build_with_package(tmp_path, {**PRINTING, **importing_package()}, PAGE, plugin=PLUGIN)
+    assert first.returncode == 0, first.output
+    assert importers(first) == ["child", "mkdocs"] and MARK in first.output
+    html, wheels = first.html(), wheel_names(first)  # the site's folder is built again below
+    second = rebuild(tmp_path)
+    assert second.returncode == 0, second.output
+    assert importers(second) == ["child"] and MARK not in second.output
+    assert second.html() == html
+    assert wheel_names(second) == wheels and any(name.startswith("calculators-0.1.0+") for name in wheels)
+    edited = rebuild(tmp_path, PAGE.replace("intensity: 7", "intensity: 5"))
+    assert edited.returncode == 0, edited.output
+    assert importers(edited) == ["child", "mkdocs"] and MARK in edited.output
+    assert attainable(edited.html()) == "16.8 TFLOP/s"  # 5 x 3.35 = 16.75, to 3 digits
 
 
 def h100_row(build: Build) -> str:

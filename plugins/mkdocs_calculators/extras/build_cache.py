@@ -241,6 +241,18 @@ class BuildCache:
     def keep_generated_pages(self, token: str, pages: dict[str, str]) -> None:
         self._save("generated.json", {"key": _digest(self.code, token), "pages": pages})
 
+    # The book's version.
+
+    def book_version(self) -> str | None:
+        """The `__version__` of the book's package as an earlier build of the same code (the package's files among
+        it) imported it, or None."""
+        entry = self._load("book.json", _digest(self.code))
+        version = entry.get("version") if entry is not None else None
+        return version if isinstance(version, str) and version else None
+
+    def keep_book_version(self, version: str) -> None:
+        self._save("book.json", {"key": _digest(self.code), "version": version})
+
     # The progress page's list.
 
     def progress_list(self, state: str) -> str | None:

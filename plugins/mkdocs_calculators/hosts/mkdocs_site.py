@@ -78,10 +78,30 @@ def site_hooks(config: MkDocsConfig) -> list[ModuleType]:
     return list(hooks.values()) if isinstance(hooks, dict) else list(hooks)
 
 
+def watch_sources(server: Any, package: str) -> None:
+    """Have `mkdocs serve` rebuild on an edit of the book's package (found without importing it: it may be broken
+    right now, and must be watched all the same) or of the plugin's browser files (each kind's in its folder)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(package)
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        server.watch(folder)
+    server.watch(str(Path(__file__).parents[1] / "assets"))
+    server.watch(str(Path(__file__).parents[1] / "blocks"))
+
+
 def add_arithmatex(config: MkDocsConfig) -> None:
     """pymdownx.arithmatex in generic mode (unless the site has it): it finds what extras/formulas.py typesets; then,
-    after it, what makes its search for inline formulas quicker (extras/math_scan.py)."""
+    after it, what makes its search for inline formulas quicker (extras/math_scan.py). PluginError when the site's
+    own arithmatex is set up so that the formulas cannot be typeset (extras/formulas.py, arithmatex_problem)."""
+    from mkdocs.exceptions import PluginError
+
+    from ..extras.formulas import arithmatex_problem
     from ..extras.math_scan import EXTENSION
+
+    problem = arithmatex_problem(config.markdown_extensions, config.mdx_configs)
+    if problem:
+        raise PluginError(problem)
 
     if "pymdownx.arithmatex" not in config.markdown_extensions:
         config.markdown_extensions.append("pymdownx.arithmatex")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import mimetypes
 import re
@@ -23,16 +22,16 @@ from ..blocks import PageContext
 from ..config import CalculatorsConfig
 from ..extras.build_cache import BuildCache, PagePlace, book_cache
 from ..extras.chart_check import save_valid_shapes, use_schema
-from ..extras.formulas import KATEX_CSS, Formulas, arithmatex_problem
+from ..extras.formulas import KATEX_CSS, Formulas
 from ..i18n import ENGLISH
 from ..pages.page import render_page
-from ..pages.progress_page import PROGRESS_PAGE, BlockItem, ProgressBook, here_line, progress_list
+from ..pages.progress_page import PROGRESS_PAGE, BlockItem, ProgressBook, here_line, progress_list, under_title
 from ..pages.reference import CALCULATORS_PAGE, HTML_CHUNK
 from ..pages.render import render_problems
 from ..runtime.imports import browser_import_check
 from ..runtime.service_worker import write_service_worker
 from ..runtime.site import ENTRY_SCRIPT, STYLESHEET, check_node_modules, write_runtime
-from ..sandbox.books import load_book
+from ..sandbox.books import book_to_ship, load_book
 from ..sandbox.compute_process import (
     ComputeProcess,
     await_book_code,
@@ -58,6 +57,7 @@ from .mkdocs_site import (
     site_hooks,
     slot,
     theme_strings,
+    watch_sources,
 )
 from .ship import GENERATED_MARK, generated_pages, mark_live
 
@@ -77,7 +77,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
         self._items: dict[str, BlockItem] = {}  # token -> what its block adds to the reader's progress (kinds' hooks)
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
-        self._book: Book | None = None  # the book's package, as the contract reads it (calckit.book)
+        self._book: Book | None = None  # the book's package, as the contract reads it (calckit.book), once imported
+        self._shipped: Book | None = None  # the book as the runtime ships it (imported, or sandbox.books.deferred_book)
+        self._root = Path()  # the project's folder (mkdocs.yml's)
         self._generated_paths: tuple[str, ...] = (CALCULATORS_PAGE, PROGRESS_PAGE)  # the package's pages, as last made
         # The book's quizzes and exercises, for the progress page. Its slot's token is the same at every build, so
         # that the page, with nothing else to render, comes from the build cache as the other pages do.
@@ -98,6 +100,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._serving = command == "serve"
         if self._serving:
             report_without_aborting()
+            # Module scripts and wasm need their proper types from `mkdocs serve`'s server, in this process (a build
+            # leaves them alone: reading the system's types took 5 ms of every build).
+            mimetypes.add_type("text/javascript", ".mjs")
+            mimetypes.add_type("application/wasm", ".wasm")
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         # The same mkdocs.yml may name the `calculators` extension for Zensical: here the page hook renders the blocks
@@ -119,9 +125,6 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._end_build()  # a fresh child for each build of `mkdocs serve`: the package may have changed
         self._code = launch_book_code(self.config.package, float(self.config.time_limit))
         use_schema(self._node_modules(config))
-        # Module scripts and wasm need their proper types from `mkdocs serve` and the test server.
-        mimetypes.add_type("text/javascript", ".mjs")
-        mimetypes.add_type("application/wasm", ".wasm")
         check_node_modules(self._node_modules(config))
         self._strings = theme_strings(config, self.config.strings)
         self._progress.strings = self._strings
@@ -129,22 +132,14 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             # The reference page gives each calculator's heading its name as its id (`{#roofline}`): links go there.
             config.markdown_extensions.append("attr_list")
         self._progress.book = config.site_name
-        if self.config.math:
-            self._use_math(config)
+        if self.config.math:  # formulas found by pymdownx.arithmatex, typeset by us (kept across `mkdocs serve` builds)
+            add_arithmatex(config)
+            self._formulas = self._formulas or Formulas(self._node_modules(config))
         script = ExtraScriptValue(ENTRY_SCRIPT)
         script.defer = True  # a classic script, so that it runs from file:// too; after Material's document$
         config.extra_javascript.append(script)
         config.extra_css.append(STYLESHEET)
         return config
-
-    def _use_math(self, config: MkDocsConfig) -> None:
-        """Formulas are found by pymdownx.arithmatex in generic mode (added if the site has not), typeset by us."""
-        problem = arithmatex_problem(config.markdown_extensions, config.mdx_configs)
-        if problem:
-            raise PluginError(problem)
-        add_arithmatex(config)
-        if self._formulas is None:  # kept across `mkdocs serve` rebuilds: typeset formulas are reused
-            self._formulas = Formulas(self._node_modules(config))
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
         # Every page's content has been read by now and none written yet: typeset all of the build's math at once.
@@ -157,10 +152,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         if not self.config.enabled:
             return add_placeholders(files, config, theme_strings(config, self.config.strings))
         self._load_book(config)
-        if self._book is not None:
+        if self._shipped is not None:
             generated = self._cache.generated_pages(self._progress.token)
             if generated is None:
-                generated = generated_pages(self._book, self._strings, self._progress.token)
+                generated = generated_pages(self._whole_book(), self._strings, self._progress.token)
                 self._cache.keep_generated_pages(self._progress.token, generated)
             self._generated_paths = tuple(generated)
         elif self._broken:
@@ -197,12 +192,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.enabled:
-            # Found without importing it: the package may be broken right now, and must be watched all the same.
-            spec = importlib.util.find_spec(self.config.package)
-            for folder in (spec.submodule_search_locations or []) if spec else []:
-                server.watch(folder)
-            server.watch(str(Path(__file__).parents[1] / "assets"))
-            server.watch(str(Path(__file__).parents[1] / "blocks"))  # each kind's browser files
+            watch_sources(server, self.config.package)
         return server
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
@@ -212,14 +202,14 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             self._blocks.pop(token, None)
             self._searched.discard(token)
             self._items.pop(token, None)
-        text = authored_text(page, config, files)
-        context = PageContext(
-            display_path(page, config), self._book, page.file.abs_src_path, page.url, text, self._strings
-        )
         offset = front_matter_lines(page, markdown)
-        place = PagePlace(context.path, context.source, context.url, offset, page.file.content_string)
+        where = display_path(page, config)
+        place = PagePlace(where, page.file.abs_src_path, page.url, offset, page.file.content_string)
         rendered = None if self._broken else self._cache.page(markdown, place)
         if rendered is None:
+            text = authored_text(page, config, files)
+            book = None if self._broken else self._whole_book()
+            context = PageContext(where, book, place.source, place.url, text, self._strings)
             with self._running():
                 rendered = render_page(markdown, context, offset=offset, file_text=place.file_text, broken=self._broken)
             if not self._broken:
@@ -288,18 +278,15 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._progress.add(page.file.src_uri, page.title or page.file.src_uri, url, section, items)
         if not items:
             return html
-        line = here_line(items, get_relative_url(self._progress_url, page.url or "."), self._strings)
-        end = html.find("</h1>")
-        return html[: end + 5] + line + html[end + 5 :] if end >= 0 else line + html
+        return under_title(html, here_line(items, get_relative_url(self._progress_url, page.url or "."), self._strings))
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
         if self.config.enabled:
             output = mark_live(output)
             if page.file.src_uri == PROGRESS_PAGE and not self._broken:
                 # Every page's content has been read by now (MkDocs reads them all before it writes any).
-                output = output.replace(
-                    self._progress.slot(), progress_list(self._progress, self._nav_order, self._cache)
-                )
+                listed = progress_list(self._progress, self._nav_order, self._cache)
+                output = output.replace(self._progress.slot(), listed)
             if self._formulas is not None:
                 from mkdocs.utils import get_relative_url
 
@@ -317,7 +304,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         return output
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        if self.config.enabled and self._book is not None:
+        if self.config.enabled and self._shipped is not None:
             site_dir = Path(config.site_dir)
             if self._formulas is not None:
                 self._formulas.write_assets(site_dir)  # before the service worker, whose manifest lists them
@@ -333,9 +320,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
     def _load_book(self, config: MkDocsConfig) -> None:
         """Wait for the child's import of the book's package, then import it here (only then: code at a module's top
-        level that never returns would hang the build where no time limit can stop it). Meanwhile, on the other core,
-        the package's imports that a reader's browser lacks are read from its sources."""
-        root = Path(config.config_file_path).parent
+        level that never returns would hang the build where no time limit can stop it), unless the build cache kept
+        its version for the same files (sandbox.books.book_to_ship: then only what is rendered again imports it here,
+        _whole_book). Meanwhile, on the other core, the package's imports that a reader's browser lacks are read."""
+        root = self._root = Path(config.config_file_path).parent
         node_modules = self._node_modules(config)
         import_problems: list[str] = []
 
@@ -351,10 +339,10 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
         self._cache, self._runtime = BuildCache(None, ""), None
         self._code, hung = await_book_code(self._code, meanwhile)
-        loaded = hung or load_book(self.config.package, root, reload=self._serving)
-        self._book, self._broken = (None, loaded) if isinstance(loaded, str) else (loaded, "")
-        if self._book is not None:
-            self._write_runtime(config, self._book)
+        book, self._book = book_to_ship(self.config.package, root, self._code, hung, self._cache, reload=self._serving)
+        self._broken, self._shipped = (book, None) if isinstance(book, str) else ("", book)
+        if self._shipped is not None:
+            self._write_runtime(config, self._shipped)
         if self._broken:
             if not self._serving:
                 raise PluginError(self._broken)  # MkDocs prints the one line and stops: no traceback
@@ -362,6 +350,15 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         else:
             for problem in import_problems:
                 log.error(problem)
+
+    def _whole_book(self) -> Book:
+        """The book's package imported here, for a page or the package's pages rendered again (not while broken)."""
+        if self._book is None:
+            loaded = load_book(self.config.package, self._root, reload=self._serving)
+            if isinstance(loaded, str):
+                raise PluginError(loaded)
+            self._book = loaded
+        return self._book
 
     def _write_runtime(self, config: MkDocsConfig, book: Book) -> None:
         """Write what the browser needs into the site (runtime/site.py) on a thread of its own, while MkDocs renders the

@@ -160,6 +160,12 @@ def here_line(items: list[BlockItem], progress_url: str, s: Strings) -> str:
     )
 
 
+def under_title(html: str, line: str) -> str:
+    """A page's content with `line` (here_line's) under its title."""
+    end = html.find("</h1>")
+    return html[: end + 5] + line + html[end + 5 :] if end >= 0 else line + html
+
+
 def _not_started(items: list[BlockItem], s: Strings) -> str:
     """progress-view.js's words for these blocks when none is started."""
     state = s("progress.here.none")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,8 +13,12 @@ from ..problems import located
 
 if TYPE_CHECKING:
     from calckit.book import Book
+    from calckit.spec import Calculator
 
-__all__ = ["load_book"]
+    from ..extras.build_cache import BuildCache
+    from .compute_process import ComputeProcess
+
+__all__ = ["book_to_ship", "deferred_book", "load_book"]
 
 
 def load_book(package: str, root: Path, *, reload: bool) -> Book | str:
@@ -41,6 +46,60 @@ def load_book(package: str, root: Path, *, reload: bool) -> Book | str:
     except Exception as error:
         return located(error, root)
     return _table_name_problem(loaded, root) or loaded
+
+
+def book_to_ship(
+    package: str, root: Path, code: ComputeProcess | None, hung: str, cache: BuildCache, *, reload: bool
+) -> tuple[Book | str, Book | None]:
+    """What a build ships of the book's package (or one located line saying why it does not load: `hung` when the
+    child `code` did not import it within its time limit), and the package imported here. When the child has imported
+    it and the build cache kept the version of the same files, the package is not imported here (deferred_book): a
+    build that renders nothing of it again needs no more of it, and the host imports it (load_book) only for what it
+    renders again."""
+    if hung:
+        return hung, None
+    version = cache.book_version()
+    if code is not None and not code.import_raised and version:
+        return deferred_book(package, code.directory, version), None
+    loaded = load_book(package, root, reload=reload)
+    if isinstance(loaded, str):
+        return loaded, None
+    cache.keep_book_version(loaded.version)  # the next build of the same files defers the import
+    return loaded, loaded
+
+
+def deferred_book(package: str, directory: Path, version: str) -> Book:
+    """The book as the runtime that a build ships reads it (its package's name, folder and version), without importing
+    the package: for a build that renders nothing of it again, whose build cache kept the version that the same files
+    had. Its calculators are imported from the package only if asked for (as the memory snapshot's report of one that
+    hung does); its data table, which the runtime does not read, is left out."""
+    from calckit.book import Book
+
+    return Book(package, version, directory, _ImportedWhenRead(package), None)
+
+
+class _ImportedWhenRead(Mapping[str, "Calculator"]):
+    """The package's CALCULATORS, imported the first time they are read."""
+
+    def __init__(self, package: str) -> None:
+        self._package = package
+        self._calculators: Mapping[str, Calculator] | None = None
+
+    def _read(self) -> Mapping[str, Calculator]:
+        if self._calculators is None:
+            from calckit.book import load
+
+            self._calculators = load(self._package).calculators
+        return self._calculators
+
+    def __getitem__(self, name: str) -> Calculator:
+        return self._read()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 def _table_name_problem(loaded: Book, root: Path) -> str:

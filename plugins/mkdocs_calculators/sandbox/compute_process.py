@@ -74,6 +74,7 @@ class ComputeProcess:
         self._child: subprocess.Popen[bytes] | None = None
         self._stderr: list[str] = []
         self._lock = threading.Lock()
+        self.import_raised = False  # whether its import of the package raised (`imported`): the build's says how
 
     def start(self) -> None:
         """Start the child and have it import the package (not waited for: the first call waits)."""
@@ -118,6 +119,7 @@ class ComputeProcess:
                 phase = "table"
                 self._reply(self.import_limit)  # "table"
             except RaisedElsewhere:  # an import that raises, or a child closed meanwhile: not a hang
+                self.import_raised = True
                 self.close()
             except TimeLimitExceeded as error:
                 return phase, error
