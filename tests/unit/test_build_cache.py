@@ -193,3 +193,13 @@ def test_the_packages_pages_are_kept_for_the_same_code_and_slot(tmp_path: Path) 
     assert BuildCache(None, "code-1").generated_pages("built") is None  # `cache: false`
     (tmp_path / "generated.json").write_text('{"key": "x", "pages": 3}', encoding="utf-8")
     assert cache.generated_pages("built") is None
+
+
+def test_a_key_tells_its_parts_apart() -> None:
+    """Parts that run together or print alike make other keys: a page's text split elsewhere, a missing file (None)
+    and one whose text is "None", a front matter of 1 line and the text "1"."""
+    from mkdocs_calculators.extras.build_cache import _digest
+
+    keys = {_digest("ab", "c"), _digest("a", "bc"), _digest("abc"), _digest(None), _digest("None"), _digest(1)}
+    assert len(keys | {_digest("1")}) == 7
+    assert _digest("é", 3, None) == _digest("é", 3, None) and len(_digest("x")) == 64
