@@ -5,6 +5,8 @@ from __future__ import annotations
 from importlib import resources
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mkdocs_calculators.runtime.site import PAGE_STYLES
 from mkdocs_calculators.runtime.stylesheets import compact_css
@@ -77,3 +79,66 @@ def test_every_shipped_stylesheet_keeps_its_tokens_and_loses_its_comments(name: 
     assert "/*" not in compacted and "\n" not in compacted
     assert compact_css(compacted) == compacted
     assert len(compacted) < 0.8 * len(css)  # each is written out with comments: 20 to 76 per cent smaller
+
+
+def one_character_at_a_time(css: str) -> str:
+    """compact_css as it was first written, taking each character that is not a comment, a string, an escape or an
+    unquoted url() as a token of its own: the oracle for the runs that compact_css now takes in one step."""
+    out: list[str] = []
+    space = False
+    i, n = 0, len(css)
+    while i < n:
+        char = css[i]
+        if css.startswith("/*", i):
+            end = css.find("*/", i + 2)
+            if end < 0:
+                raise ValueError("open comment")
+            i, space = end + 2, True
+            continue
+        if char in " \t\r\n\f":
+            i, space = i + 1, True
+            continue
+        if char in "\"'":
+            end = i + 1
+            while end < n and css[end] != char:
+                if css[end] == "\n":
+                    raise ValueError("string ends with its line")
+                end += 2 if css[end] == "\\" else 1
+            if end >= n:
+                raise ValueError("open string")
+            token, i = css[i : end + 1], end + 1
+        elif char == "\\":
+            token, i = css[i : i + 2], i + 2
+        elif css.startswith("url(", i) and css[i + 4 : i + 5] not in "\"'":
+            end = css.find(")", i)
+            if end < 0:
+                raise ValueError("open url(")
+            token, i = css[i : end + 1], end + 1
+        else:
+            token, i = char, i + 1
+        after = out[-1] if out else "{"
+        if space and (after[-1] not in "{};,:(" or after[0] == "\\") and token[0] not in "{};,!)":
+            out.append(" ")
+        space = False
+        out.append(token)
+    return "".join(out)
+
+
+PIECES = ["a", "b-c", "u", "url(", "url(x  y)", ")", "(", " ", "  ", "\n", "/*", "*/", "/", "\\", "\\ ", '"', "'"]
+PIECES += ["{", "}", ":", ";", ",", "!", "+", ">", "~", "#", ".", "dur"]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
+def test_runs_taken_in_one_step_compact_as_characters_one_at_a_time(css: str) -> None:
+    try:
+        expected = one_character_at_a_time(css)
+    except ValueError:
+        with pytest.raises(ValueError):
+            compact_css(css)
+        return
+    assert compact_css(css) == expected
+
+
+@pytest.mark.parametrize("name", [*SHIPPED, "math.css"])
+def test_every_shipped_stylesheet_compacts_as_one_character_at_a_time(name: str) -> None:
+    assert compact_css(source(name)) == one_character_at_a_time(source(name))
