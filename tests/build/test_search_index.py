@@ -124,7 +124,8 @@ def test_the_written_page_has_every_block_and_the_index_has_the_quiz(build: Buil
     its slot), while a quiz's questions are still found by search."""
     assert build.returncode == 0, build.output
     html = (build.site / "quiz/index.html").read_text(encoding="utf-8")
-    assert "data-calculators-slot" not in html and "CALCBLOCK" not in html
+    assert "data-calculators-slot" not in html and "CALCBLOCK" not in html and "data-calculators-from" not in html
+    assert html.count('class="quiz-actions"') == 3 and html.count('class="exercise-controls"') == 1  # whole again
     assert html.count('data-calculator="roofline"') == 1 and "Reset to defaults" in html
     assert html.index("separates memory-bound kernels") < html.index('data-calculator="roofline"')
     assert html.index('data-calculator="roofline"') < html.index("the prose goes on about arithmetic intensity")

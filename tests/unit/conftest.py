@@ -21,6 +21,7 @@ PLUGIN_TESTS = frozenset(
         "test_bench_editor.py",
         "test_book_contract.py",
         "test_book_to_ship.py",
+        "test_searched.py",
         "test_book_kinds.py",
         "test_i18n.py",
         "test_book_names.py",

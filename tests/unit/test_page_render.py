@@ -30,12 +30,16 @@ def test_blocks_render_without_mkdocs_each_at_its_anchor() -> None:
     )
     rendered = render_page(markdown, PAGE)
     assert rendered.problems == []
-    assert [(block.kind, block.searchable) for block in rendered.blocks] == [
+    # What search reads: a table whole, a quiz without its controls, no calculator.
+    assert [(block.kind, block.searched is not None) for block in rendered.blocks] == [
         ("table", True),
         ("calculator", False),
         ("quiz", True),
         ("calculator", False),
     ]
+    table, quiz = rendered.blocks[0], rendered.blocks[2]
+    assert table.searched == table.html
+    assert quiz.searched is not None and "Which?" in quiz.searched and "Check" not in quiz.searched
     html = rendered.markdown()
     assert '<section class="calc" id="calc-1" data-calculator="roofline"' in html
     assert '<section class="calc" id="calc-2" data-calculator="mbu"' in html

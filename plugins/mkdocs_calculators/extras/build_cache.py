@@ -203,7 +203,7 @@ class BuildCache:
                     Fence(**block["fence"]),
                     block["kind"],
                     block["html"],
-                    block["searchable"],
+                    block["searched"],
                     BlockItem(**block["progress"]) if block["progress"] is not None else None,
                 )
                 for block in entry["blocks"]
@@ -225,7 +225,7 @@ class BuildCache:
                     "fence": asdict(block.fence),
                     "kind": block.kind,
                     "html": block.html,
-                    "searchable": block.searchable,
+                    "searched": block.searched,
                     "progress": asdict(block.progress) if block.progress is not None else None,
                 }
                 for block in rendered.blocks

@@ -37,6 +37,7 @@ __all__ = [
     "register_anchors",
     "report_as_usual",
     "report_without_aborting",
+    "searched_slot",
     "site_hooks",
     "slot",
     "theme_strings",
@@ -138,9 +139,20 @@ def slot(token: str) -> str:
     return f'<div data-search-exclude data-calculators-slot="{token.removeprefix(TOKEN_PREFIX)}"></div>'
 
 
+def searched_slot(token: str, part: str) -> str:
+    """Where a block's HTML goes in the written page, holding until then `part`, what search reads of it
+    (pages/searched.py), between two empty marks that search reads nothing of."""
+    mark = token.removeprefix(TOKEN_PREFIX)
+    return f'<i hidden data-calculators-from="{mark}"></i>{part}<i hidden data-calculators-to="{mark}"></i>'
+
+
 TOKEN_PREFIX = "CALCBLOCK"  # then 32 hex digits: a block's place in the page's Markdown, until its HTML is put there
 _TOKEN = re.compile(rf"<p>({TOKEN_PREFIX}[0-9a-f]{{32}})</p>|({TOKEN_PREFIX}[0-9a-f]{{32}})")
-_SLOT = re.compile(r'<div data-search-exclude data-calculators-slot="([0-9a-f]{32})"></div>')
+_SLOT = re.compile(
+    r'<div data-search-exclude data-calculators-slot="([0-9a-f]{32})"></div>'
+    r'|<i hidden data-calculators-from="([0-9a-f]{32})"></i>.*?<i hidden data-calculators-to="\2"></i>',
+    re.DOTALL,
+)
 
 
 def put_in_place(html: str, contents: dict[str, str]) -> str:
@@ -160,7 +172,7 @@ def fill_slots(output: str, blocks: dict[str, str]) -> tuple[str, list[str]]:
     found: set[str] = set()
 
     def fill(match: re.Match[str]) -> str:
-        token = TOKEN_PREFIX + match[1]
+        token = TOKEN_PREFIX + (match[1] or match[2])
         if token not in blocks:
             return match[0]
         found.add(token)

@@ -54,6 +54,7 @@ from .mkdocs_site import (
     register_anchors,
     report_as_usual,
     report_without_aborting,
+    searched_slot,
     site_hooks,
     slot,
     theme_strings,
@@ -74,7 +75,9 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         self._serving = False
         self._blocks: dict[str, str] = {}  # placeholder token -> the block's HTML, until its page is written
         self._tokens: dict[str, list[str]] = {}  # page (its source path) -> the tokens of its blocks
-        self._searched: set[str] = set()  # tokens of blocks that go into the content as it is indexed
+        # Tokens of the blocks that search reads -> the part it reads, put in their place in the content until the page
+        # is written (pages/searched.py), or None for a block that goes into the content whole.
+        self._searched: dict[str, str | None] = {}
         self._items: dict[str, BlockItem] = {}  # token -> what its block adds to the reader's progress (kinds' hooks)
         self._broken = ""  # under `mkdocs serve`: why the book's package could not be loaded, shown on every block
         self._book: Book | None = None  # the book's package, as the contract reads it (calckit.book), once imported
@@ -200,7 +203,7 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             return markdown
         for token in self._tokens.pop(page.file.src_uri, []):  # a page built again (mkdocs serve)
             self._blocks.pop(token, None)
-            self._searched.discard(token)
+            self._searched.pop(token, None)
             self._items.pop(token, None)
         offset = front_matter_lines(page, markdown)
         where = display_path(page, config)
@@ -221,8 +224,8 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
             token = tokens[id(block)] = f"{TOKEN_PREFIX}{uuid.uuid4().hex}"
             self._blocks[token] = block.html
             self._block_lines[token] = block.fence.line + offset
-            if block.searchable:
-                self._searched.add(token)  # quizzes, exercises, tables: what they say is found by search
+            if block.searched is not None:  # quizzes, exercises, tables: what they say is found by search
+                self._searched[token] = None if block.searched == block.html else block.searched
             if block.progress is not None:
                 self._items[token] = block.progress
         self._tokens[page.file.src_uri] = list(tokens.values())
@@ -240,33 +243,35 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         def lift(chunk: re.Match[str]) -> str:
             token = f"{TOKEN_PREFIX}{uuid.uuid4().hex}"
             self._blocks[token] = chunk["html"]
-            self._searched.add(token)
+            self._searched[token] = None
             self._tokens[source].append(token)
             return token
 
         return HTML_CHUNK.sub(lift, markdown)
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str | None:
-        # Quizzes, exercises and data tables go into the content, for search to index. A calculator stays an empty
-        # slot until the page is written (on_post_page): the search plugin, which parses every page's content, then
-        # skips its form, results and chart (much of a long page's HTML) unread, as it skipped them before (their
-        # HTML is marked data-search-exclude), and the build takes less time.
+        # Quizzes, exercises and data tables go into the content, for search to index, as the part of them it reads
+        # (without their controls, marked data-search-exclude). A calculator stays an empty slot. Each is put back
+        # whole when the page is written (on_post_page): the search plugin, which parses every page's content, then
+        # no longer reads what it skips (much of a long page's HTML), and the build takes less time.
         tokens = self._tokens.get(page.file.src_uri, [])
         blocks = [(self._block_lines.pop(token, 0), self._blocks.get(token, "")) for token in tokens]
         register_anchors(page, display_path(page, config), blocks)
         items = []  # what the page's blocks add to the reader's progress, in page order
-        contents = {}
-        for token in self._tokens.get(page.file.src_uri, []):
-            contents[token] = self._blocks.pop(token) if token in self._searched else slot(token)
+        contents, whole = {}, {}
+        for token in tokens:
+            if token not in self._searched:
+                contents[token] = whole[token] = slot(token)  # a calculator
+            else:
+                part, whole[token] = self._searched[token], self._blocks[token]
+                contents[token] = whole[token] if part is None else searched_slot(token, part)
             if token in self._items:
                 items.append(self._items.pop(token))
-        html = put_in_place(html, contents)
-        if self.config.enabled and not self._broken:
-            html = self._note_progress(html, page, items)
-        if self.config.enabled and self._formulas is not None:
-            where = display_path(page, config)
-            self._formulas.collect(page.file.src_uri, where, html, lambda: page.file.content_string)
-        return html
+        placed = put_in_place(html, contents)
+        if self.config.enabled and self._formulas is not None:  # every formula of the page, in the page's order
+            where, full = display_path(page, config), placed if whole == contents else put_in_place(html, whole)
+            self._formulas.collect(page.file.src_uri, where, full, lambda: page.file.content_string)
+        return self._note_progress(placed, page, items) if self.config.enabled and not self._broken else placed
 
     def _note_progress(self, html: str, page: Page, items: list[BlockItem]) -> str:
         """Remember the page's quizzes and exercises (`items`, as their kinds handed them over when they rendered) for
@@ -281,6 +286,14 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
         return under_title(html, here_line(items, get_relative_url(self._progress_url, page.url or "."), self._strings))
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
+        blocks = {}  # the blocks in a slot: each calculator, and each block that what search reads stood in for
+        for token in self._tokens.pop(page.file.src_uri, []):
+            block = self._blocks.pop(token)
+            if token not in self._searched or self._searched.pop(token) is not None:
+                blocks[token] = block
+        output, lost = fill_slots(output, blocks)  # before the formulas are typeset: a question's are in its block
+        for _ in lost:
+            log.error(f"{display_path(page, config)}: a calculators block was lost (another plugin rewrote it)")
         if self.config.enabled:
             output = mark_live(output)
             if page.file.src_uri == PROGRESS_PAGE and not self._broken:
@@ -292,15 +305,6 @@ class CalculatorsPlugin(BasePlugin[CalculatorsConfig]):
 
                 stylesheet = get_relative_url(KATEX_CSS, page.url or ".")
                 output = self._formulas.page_html(page.file.src_uri, output, stylesheet)
-        blocks = {}
-        for token in self._tokens.pop(page.file.src_uri, []):
-            if token in self._searched:
-                self._searched.discard(token)
-            else:
-                blocks[token] = self._blocks.pop(token)
-        output, lost = fill_slots(output, blocks)
-        for _ in lost:
-            log.error(f"{display_path(page, config)}: a calculators block was lost (another plugin rewrote it)")
         return output
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:

@@ -26,6 +26,7 @@ from .ids import PageIds
 from .progress_page import BlockItem
 from .render import render_problems
 from .roles import inline_text
+from .searched import searched_part
 from .slips import anchor_ids, fence_name_slips
 from .typed_check import typed_problems
 from .values import RenderedValue, render_values
@@ -38,7 +39,9 @@ class RenderedBlock:
     fence: Fence
     kind: str  # the kind's name: 'calculator'
     html: str  # the block's HTML, or the box that lists its problems
-    searchable: bool  # whether the host should let search index it
+    # What the site's search reads of it (searched.py: its HTML without the parts marked data-search-exclude); None
+    # for a block that search does not index (a calculator: its form is not prose).
+    searched: str | None
     # What it adds to the reader's progress, from its kind's progress hook (blocks/hooks.py), None for a kind without
     # one or a block with a problem: the host lists it on the progress page without reading the HTML again.
     progress: BlockItem | None = None
@@ -99,7 +102,8 @@ def render_page(
             followed[source.anchor] = source
             beside.append((fence, source))
         rendered.problems += block.warnings
-        rendered.blocks.append(RenderedBlock(fence, kind.name, html, kind.searchable, item))
+        searched = searched_part(html) if kind.searchable else None
+        rendered.blocks.append(RenderedBlock(fence, kind.name, html, searched, item))
     if over := over_page_budget((block.fence.line + offset, block.html) for block in rendered.blocks):
         rendered.problems.append(Problem(page.path, *over, warning=True))
     every_fence = find_fences(markdown, None)
