@@ -39,8 +39,8 @@ def kind(path: str) -> str:
     if not path.startswith(PLUGIN_ASSETS):
         return "page+theme"
     name = path.removeprefix(PLUGIN_ASSETS)
-    if name.startswith(("pyodide/", "snapshot")):
-        return "pyodide"  # Pyodide's core files and its memory snapshot
+    if name.startswith("pyodide/") or (name.endswith(".bin") and "snapshot-" in name):
+        return "pyodide"  # Pyodide's core files and its memory snapshots (snapshot_bytes.js is the plugin's own)
     if name.startswith("katex/"):
         return "math"  # KaTeX's stylesheet and fonts, for the formulas typeset at build
     if name.startswith("vega/"):

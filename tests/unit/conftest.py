@@ -18,6 +18,7 @@ PLUGIN_TESTS = frozenset(
         "test_adjustables.py",
         "test_api.py",
         "test_authored_text.py",
+        "test_bench_bytes.py",
         "test_bench_editor.py",
         "test_book_contract.py",
         "test_book_to_ship.py",
