@@ -8,10 +8,12 @@ this part alone. Its text for search is the same; only what search skips unread 
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 __all__ = ["searched_part"]
 
+_NEWLINE = re.compile("\n")
 # Elements without an end tag: a marked one is cut alone.
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -24,10 +26,7 @@ class _Cutter(HTMLParser):
     def __init__(self, html: str) -> None:
         super().__init__(convert_charrefs=False)
         self._html = html
-        self._line_starts = [0]
-        for index, char in enumerate(html):
-            if char == "\n":
-                self._line_starts.append(index + 1)
+        self._line_starts = [0, *(newline.end() for newline in _NEWLINE.finditer(html))]  # for getpos's lines
         self.cuts: list[tuple[int, int]] = []
         self._start = -1  # where the marked element being cut starts; -1 outside one
         self._depth = 0  # elements open inside it, itself included
