@@ -11,9 +11,10 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.calculator_page import BOOT_TIMEOUT
-from tests.browser.conftest import Network, WarmContexts, new_context, warm_tab
+from tests.browser.conftest import Network, WarmContexts, new_context, waiting_for, warm_tab
 from tests.support import NODE_MODULES
 
 pytestmark = pytest.mark.browser
@@ -81,10 +82,19 @@ def test_every_page_reads_cleanly_in_light_and_dark(
     assert problems == {}
 
 
+def settled(page: Page, url: str) -> None:
+    """Wait until the page at `url` has asked for nothing for half a second (the exercises page boots Python); if it
+    never does, fail saying which page it is and what it is still waiting for."""
+    try:
+        page.wait_for_load_state("networkidle", timeout=BOOT_TIMEOUT)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"{url} kept the network busy for {BOOT_TIMEOUT} ms; {waiting_for(page)}") from None
+
+
 def read_in_both(page: Page, url: str, axe: str, read: dict[str, int], problems: dict[str, object]) -> None:
     """Load `url`, run axe in the scheme it loads in, toggle, run axe in the other; count each scheme in `read`."""
     page.goto(url)
-    page.wait_for_load_state("networkidle", timeout=BOOT_TIMEOUT)  # the exercises page boots Python
+    settled(page, url)
     if shown := page.evaluate(HIDDEN)["shown"]:
         problems[f"{url}: shown though hidden"] = shown
     page.add_script_tag(content=axe)
@@ -107,7 +117,7 @@ def test_no_sideways_scrolling_on_a_phone(browser: Browser, network: Network, ba
     wide = {}
     for path in pages(site):
         page.goto(base_url + path)
-        page.wait_for_load_state("networkidle", timeout=BOOT_TIMEOUT)  # the exercises page boots Python
+        settled(page, base_url + path)
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > 390:
             wide[path] = width
