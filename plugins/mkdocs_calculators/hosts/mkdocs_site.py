@@ -167,8 +167,8 @@ def put_in_place(html: str, contents: dict[str, str]) -> str:
 
 
 def fill_slots(output: str, blocks: dict[str, str]) -> tuple[str, list[str]]:
-    """The written page with each block's slot (`slot`) holding its HTML (`blocks`, by token), in one pass; and the
-    tokens whose slot was not found."""
+    """The written page with each block's slot (`slot`, or `searched_slot` with what search read in it) holding its
+    HTML (`blocks`, by token), in one pass; and the tokens whose slot was not found."""
     found: set[str] = set()
 
     def fill(match: re.Match[str]) -> str:
