@@ -16,6 +16,7 @@ from tests.browser.calculator_page import (
     expected,
     open_page,
     present,
+    scroll_until_laid_out,
     texts,
     wait_for_texts,
     wait_mounted,
@@ -109,9 +110,18 @@ class TestWorkloads:
         assert texts(page, ROOFLINE)["bound"] == "Memory-bound"
 
 
+def reach(page: Page, calculator: str) -> None:
+    """Scroll to a calculator below the first until it is live and laid out at its own height: the ones near it
+    leave their stand-in heights as they come near the screen, and a click aimed at a box that moved meanwhile misses
+    it (in a CI run, 2026-12-07, `uncheck` on a comparison chip clicked, and the box stayed ticked)."""
+    wait_mounted(page, calculator)
+    scroll_until_laid_out(page, f"document.querySelector('{calculator}')", ".calc-fields")
+
+
 class TestComparison:
     def test_ticking_a_chip_adds_a_row(self, page: Page, base_url: str) -> None:
         open_page(page, base_url + PAGE)
+        reach(page, COMPARE)
         before = page.locator(f"{COMPARE} .calc-table tbody tr").count()
         assert before == 3
         page.fill(f"{COMPARE} .calc-filter", "groqchip")  # not the Groq 3 LPU too
@@ -129,6 +139,7 @@ class TestComparison:
 
     def test_unticking_to_one_chip_is_an_error(self, page: Page, base_url: str) -> None:
         open_page(page, base_url + PAGE)
+        reach(page, COMPARE)
         page.uncheck(f"{COMPARE} input[value=mi300x]")
         page.uncheck(f"{COMPARE} input[value=tpu-v5p]")
         error = page.locator(f"{COMPARE}-chips-error")
