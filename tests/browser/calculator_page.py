@@ -95,6 +95,14 @@ def scroll_until_laid_out(page: Page, target: str, inside: str, block: str = "ce
     )
 
 
+def reach(page: Page, block: str) -> None:
+    """Scroll to a calculator below the first until it is live and laid out at its own height: the ones near it
+    leave their stand-in heights as they come near the screen, and a click aimed at a box that moved meanwhile misses
+    it (in a CI run, 2026-12-07, `uncheck` on a comparison chip clicked, and the box stayed ticked)."""
+    wait_mounted(page, block)
+    scroll_until_laid_out(page, f"document.querySelector('{block}')", ".calc-fields")
+
+
 def wait_until(page: Page, condition: Callable[[], object], what: str, timeout: float = BOOT_TIMEOUT) -> None:
     """Let Playwright deliver the page's events (requests, routes, workers) until `condition()` holds."""
     deadline = time.monotonic() + timeout / 1000

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, FloatRect, Page, expect
 
 from calckit.api import run
 from mkdocs_calculators.i18n import strings_for
-from tests.browser.calculator_page import scroll_until_laid_out, wait_mounted
+from tests.browser.calculator_page import reach, wait_mounted
 from tests.browser.conftest import Network, new_context
 from tests.browser.test_offline import Served
 from tests.build.sites import build_fixture
@@ -238,9 +238,7 @@ def test_a_french_reader_who_unticks_too_many_chips_is_told_in_french(
     block = page.locator(".calc:has(input[type=checkbox][value=mi300x])")
     block_id = block.get_attribute("id")
     assert block_id, "the comparison's block has an id"
-    wait_mounted(page, f"#{block_id}")
-    # laid out at its own height before a click aims at its boxes (test_reader_controls.reach says why)
-    scroll_until_laid_out(page, f"document.getElementById('{block_id}')", ".calc-fields")
+    reach(page, f"#{block_id}")
     chips.locator("input[value=mi300x]").uncheck()
     chips.locator("input[value=tpu-v5p]").uncheck()
     error = page.locator(f"#{block_id}-chips-error")

@@ -16,7 +16,7 @@ from tests.browser.calculator_page import (
     expected,
     open_page,
     present,
-    scroll_until_laid_out,
+    reach,
     texts,
     wait_for_texts,
     wait_mounted,
@@ -108,14 +108,6 @@ class TestWorkloads:
         page.fill(f"{ROOFLINE}-k", "64")
         wait_for_texts(page, expected("roofline", workload="matmul", k=64), ROOFLINE)
         assert texts(page, ROOFLINE)["bound"] == "Memory-bound"
-
-
-def reach(page: Page, calculator: str) -> None:
-    """Scroll to a calculator below the first until it is live and laid out at its own height: the ones near it
-    leave their stand-in heights as they come near the screen, and a click aimed at a box that moved meanwhile misses
-    it (in a CI run, 2026-12-07, `uncheck` on a comparison chip clicked, and the box stayed ticked)."""
-    wait_mounted(page, calculator)
-    scroll_until_laid_out(page, f"document.querySelector('{calculator}')", ".calc-fields")
 
 
 class TestComparison:
