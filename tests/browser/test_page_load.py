@@ -176,6 +176,47 @@ def test_a_calculator_is_a_form_only_once_it_mounts_and_the_reader_keeps_their_p
     shows_form(page, LAST)
     context.close()
 
+# Each calculator's fields as the page parses them (numbered), as DOMContentLoaded is dispatched (after entry.js, before
+# Chromium's autofill reads the page's fields in the same task), and at the next frame: which numbered fields each
+# calculator holds then.
+FIELDS_THROUGH_LOAD = """
+  let parsed = 0;
+  new MutationObserver((records) => {
+    for (const node of records.flatMap((record) => [...record.addedNodes])) {
+      if (!(node instanceof HTMLElement) || !node.matches(".calc-fields:not([data-parsed])")) continue;
+      node.dataset.parsed = String(++parsed); // its first time in the page: a field put back keeps its number
+    }
+  }).observe(document, { childList: true, subtree: true });
+  const fields = () => [...document.querySelectorAll("[data-calculator]")].map(
+    (calculator) => calculator.querySelector(".calc-fields")?.dataset.parsed ?? null);
+  window.fieldsThroughLoad = new Promise((resolve) => document.addEventListener("DOMContentLoaded", () => {
+    const during = fields();
+    requestAnimationFrame(() => resolve({ during, frame: fields(), parsed }));
+  }));
+"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1350, "height": 940}, PHONE], ids=["desktop", "phone"])
+def test_a_calculators_fields_are_out_of_the_page_only_while_domcontentloaded_runs(
+    browser: Browser, base_url: str, network: Network, viewport: Any
+) -> None:
+    """Chromium's autofill reads every field of a page right after DOMContentLoaded, and laid out each calculator
+    that content-visibility skips to do it (entry.js): while that event runs, the long lesson's calculators hold no
+    fields, and by the next frame each has the very fields it was parsed with, whose values the mount then reads."""
+    context = new_context(browser, network, viewport=viewport, service_workers="block")
+    context.add_init_script(script=FIELDS_THROUGH_LOAD)
+    page = context.new_page()
+    page.goto(base_url + LONG_PAGE)
+    seen = page.evaluate("window.fieldsThroughLoad")
+    assert seen["parsed"] >= 5, seen  # the lesson's five calculators
+    assert seen["during"] == [None] * seen["parsed"], seen
+    assert seen["frame"] == [str(number) for number in range(1, seen["parsed"] + 1)], seen
+    wait_mounted(page, LAST)
+    page.fill(f"{LAST}-count", "3")
+    shows_form(page, LAST)
+    context.close()
+
+
 def test_a_quiz_checked_before_its_script_arrives_keeps_the_page_and_is_checked(
     browser: Browser, base_url: str, network: Network
 ) -> None:
