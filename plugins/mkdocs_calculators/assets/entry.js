@@ -30,10 +30,11 @@
    * and asks of each whether it can take focus: for a field in a calculator that content-visibility skips off screen
    * (calculators.css), the answer lays that calculator out, a style and layout pass of its own for each (four on the
    * roofline lesson: 55 ms of that task's 136 at a phone's speed, against 67 for the whole task without the plugin).
-   * This script runs just before that task dispatches the event: the fields of each calculator skipped now are held
-   * out of the page until the task ends, and put back before the next frame and before anything mounts (mountPage).
-   * Skipped, a calculator keeps its stand-in size without them, so no frame shows a change; autofill reads them again
-   * in a later task, where the passes no longer add to the longest task of the page's load.
+   * This script runs in that task, just before the event: every calculator's fields are held out of the page until
+   * the task ends, and put back before the next frame and before anything mounts (mountPage). No frame is drawn in
+   * between, so none shows them missing (and a skipped calculator keeps its stand-in size regardless). Autofill reads
+   * them again in a later task, where the passes no longer add to the longest task of the page's load. Asking which
+   * calculators are skipped would cost a style pass of the whole page here: all are held.
    * @type {[Comment, Element][]}
    */
   const heldFields = [];
