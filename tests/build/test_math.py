@@ -57,15 +57,21 @@ def test_formulas_are_typeset_with_mathml_and_the_rest_stays_text(tmp_path: Path
     assert 'href="assets/calculators/katex/katex.css"' in page
     assert "katex" not in build.html("plain/index.html")  # no math, no KaTeX stylesheet
     assert "Just $5 and $6 of text." in build.html("plain/index.html")
-    assert "<script" not in page.split('<span class="katex">', 1)[1].split("</article>")[0]  # no math script
     css = (build.site / "assets/calculators/katex/katex.css").read_text()
-    # KaTeX's fonts are declared by script at the top of the content, not by @font-face in its stylesheet (whose
-    # rules, parsed again as Material's script starts, laid the whole page out twice: extras/formulas.py); woff2 only.
+    # KaTeX's fonts are declared by script in the head and at the end of the content, not by @font-face in its
+    # stylesheet (whose rules, parsed again as Material's script starts, laid the whole page out twice:
+    # extras/formulas.py); woff2 only. No script before the content's end: the parser pauses before one to paint.
     script_off = css.split("@media (scripting: none) {", 1)
     assert "@font-face" not in script_off[0] and ".katex .mathnormal" in script_off[0]
-    article = page.split('<article class="md-content__inner md-typeset">', 1)[1]
-    declared = re.match(r'<script>\(\(base, faces\) => \{.*?\}\)\("([^"]*)", (\[\[.*?\]\])\)</script>', article)
-    assert declared and declared[1] == "assets/calculators/katex/fonts/", article[:300]
+    article = page.split('<article class="md-content__inner md-typeset">', 1)[1].split("</article>", 1)[0]
+    declared = re.search(r'<script>\(\(base, faces\) => \{.*?\}\)\("([^"]*)", (\[\[.*?\]\])\)</script>', article)
+    assert declared and declared[1] == "assets/calculators/katex/fonts/", article[-300:]
+    # No math script: the content's only scripts are these two at its end, the fonts' and copy-tex's import.
+    assert article.index("<script") == declared.start(), article[: article.index("<script") + 100][-300:]
+    assert re.fullmatch(
+        r'\s*<script>import\(new URL\("[^"]*copy-tex\.mjs", document\.baseURI\)\.href\)</script>\s*',
+        article[declared.end() :],
+    ), article[declared.end() :]
     assert declared[0] in page.split("</head>", 1)[0]  # before the first layout; again for instant navigation
     faces = json.loads(declared[2])
     assert ["KaTeX_Main", "KaTeX_Main-Regular.woff2", "normal", "400"] in faces
