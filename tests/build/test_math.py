@@ -84,14 +84,13 @@ def test_formulas_are_typeset_with_mathml_and_the_rest_stays_text(tmp_path: Path
     # Off screen, a display formula's drawing and every formula's MathML cost no style or layout: without these,
     # the roofline lesson's formulas cost a phone most of the blocking time it had over the page without them. Nor
     # does a paragraph with a formula, whose layout would ask for KaTeX's fonts before the page's first paint, nor an
-    # outermost list of the text or a table with one (a quiz's, a calculator's and an exercise's are left to them).
+    # outermost list of the text with one (a quiz's, a calculator's and an exercise's are left to their scripts).
     skipped = re.findall(r"([^{}]+)\{content-visibility:auto;", css)  # compacted (runtime/stylesheets.py)
     assert skipped == [
         ".md-typeset .math-display",
         ".md-typeset .katex .katex-mathml",
         ".md-typeset p:has(.katex)",
         ".md-typeset :is(ul,ol):has(.katex):not(li *,.quiz *,.calc *,.exercise *)",
-        ".md-typeset table:has(.katex):not(.quiz *,.calc *,.exercise *)",
     ]
     fonts = {path.name for path in (build.site / "assets/calculators/katex/fonts").iterdir()}
     assert "KaTeX_Main-Regular.woff2" in fonts and all(name.endswith(".woff2") for name in fonts)
