@@ -49,7 +49,7 @@ TIMEOUT = 120  # seconds for one build's formulas: thousands take a few seconds
 _SPAN = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.DOTALL)
 _FONT_FALLBACKS = re.compile(r',url\([^)]*\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)')
 _FONT_FACE = re.compile(r"@font-face\{([^}]*)\}")
-# Where Material's page content starts: inside what instant navigation replaces, and whose scripts it runs again.
+# Material's page content, to the end of its article: what instant navigation replaces, and whose scripts it runs again.
 _CONTENT = re.compile(r'<article class="md-content__inner[^"]*">.*?(?=</article>)', re.DOTALL)
 # KaTeX sizes each run of a formula with an empty strut: its height and how far below the baseline it reaches, in em.
 _STRUT = re.compile(r'class="katex-strut" style="height:([0-9.]+)em;(?:vertical-align:(-?[0-9.]+)em;)?')
